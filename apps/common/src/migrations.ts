@@ -1,0 +1,17 @@
+import { PLATFORM_MIGRATIONS } from '@outreach/platform';
+import { WORKSPACES_MIGRATIONS } from '@outreach/workspaces';
+import { BILLING_MIGRATIONS } from '@outreach/billing';
+
+/**
+ * Every migration of the service. Each module owns its tables and ships its migrations; this
+ * list (ordered by the timestamp in the class name) is what api, worker, cli and tests apply.
+ */
+export const ALL_MIGRATIONS = [...PLATFORM_MIGRATIONS, ...WORKSPACES_MIGRATIONS, ...BILLING_MIGRATIONS].sort((a, b) =>
+  timestampOf(a) - timestampOf(b),
+);
+
+function timestampOf(migration: Function): number {
+  const match = /(\d{13})$/.exec(migration.name);
+  if (!match) throw new Error(`migration ${migration.name} must end with a 13-digit timestamp`);
+  return Number(match[1]);
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { PlatformModule } from '@outreach/platform';
+import { ALL_MIGRATIONS } from '../../common/src/migrations';
+
+/**
+ * The background process: the outbox relay and every module's BullMQ processors.
+ * A new module with jobs adds its worker module to `imports`.
+ */
+@Module({
+  imports: [
+    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+  ],
+})
+export class WorkerModule {}

@@ -1,0 +1,33 @@
+// One jest run covers every tier: domain unit tests (*.spec.ts next to the code) and
+// integration/e2e tests (test/**/*.e2e-spec.ts) against the real PostgreSQL and Redis.
+// Each jest worker gets its own database (outreach_test_<worker>) and Redis key prefix,
+// so files run in parallel without sharing state.
+const { compilerOptions } = require('./tsconfig.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  const key = '^' + alias.replace('/*', '/(.*)') + '$';
+  moduleNameMapper[key] = '<rootDir>/' + target.replace('/*', '/$1');
+}
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'json', 'mjs'],
+  transform: {
+    '^.+\\.ts$': '@swc/jest',
+    '^.+\\.m?js$': [
+      '@swc/jest',
+      { swcrc: false, jsc: { parser: { syntax: 'ecmascript' }, target: 'es2023' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+  ],
+  moduleNameMapper,
+  setupFiles: ['<rootDir>/test/support/jest-env.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

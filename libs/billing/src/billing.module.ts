@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { CreditWallet } from './application/credit-wallet.use-case';
+import { WalletRepository } from './application/wallet.ports';
+import { TypeormWalletRepository } from './infrastructure/typeorm-wallet.repository';
+
+/** Wallet and ledger. The foundation holds credits; the engine adds debits and the HTTP routes. */
+@Module({
+  imports: [WorkspacesCoreModule],
+  providers: [CreditWallet, { provide: WalletRepository, useClass: TypeormWalletRepository }],
+  exports: [CreditWallet],
+})
+export class BillingModule {}

@@ -1,0 +1,34 @@
+import { QueryFailedError } from 'typeorm';
+
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// Postgres SQLSTATEs that mean "the server is not there for you right now".
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+// node-postgres reports these without an errno.
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection terminated due to connection timeout',
+];
+
+/** Whether an error means the database could not be reached (→ 503 database_unavailable). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const inner = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  if (!(inner instanceof Error)) return false;
+  const { code } = inner as { code?: string };
+  if (code && (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  return PG_CONNECTION_MESSAGES.some((m) => inner.message.includes(m));
+}
+
+/** Postgres unique_violation, optionally on a named constraint. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; constraint?: string };
+  return driverError.code === '23505' && (constraint === undefined || driverError.constraint === constraint);
+}
+
+/** Strings that are UUIDs (what every public id is); anything else cannot name a row. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

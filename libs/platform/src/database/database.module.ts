@@ -1,0 +1,41 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { UnitOfWork } from '../core/unit-of-work';
+import { MigrationList, postgresOptions } from './data-source-options';
+import { runMigrations } from './migrate';
+import { TransactionHost } from './transaction-host';
+
+export interface DatabaseModuleOptions {
+  /** Every migration of the service, in order (see apps/common/src/migrations.ts). */
+  migrations: MigrationList;
+  /** Apply pending migrations before the pool opens (api, worker and tests do). */
+  migrateOnBoot?: boolean;
+  applicationName?: string;
+}
+
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: async (config: AppConfig) => {
+            if (options.migrateOnBoot !== false) await runMigrations(config, options.migrations);
+            return {
+              ...postgresOptions(config, { applicationName: options.applicationName }),
+              autoLoadEntities: true,
+              retryAttempts: 10,
+              retryDelay: 1000,
+            };
+          },
+        }),
+      ],
+      providers: [TransactionHost, { provide: UnitOfWork, useExisting: TransactionHost }],
+      exports: [TransactionHost, UnitOfWork],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+import { MetricsService } from '../observability/metrics';
+import { jsonBodyMiddleware } from './json-body.middleware';
+import { requestIdMiddleware } from './request-id.middleware';
+import { AppValidationPipe } from './validation.pipe';
+
+/**
+ * The HTTP pipeline of the API, shared by main.ts and the e2e tests so both run the same stack:
+ * request id → metrics → security headers → JSON body (1 MB) → routes (guards, pipe, filter).
+ * Create the app with `{ bodyParser: false }`: the body parser here renders its own errors.
+ */
+export function configureApiApp(app: INestApplication): void {
+  const config = app.get(AppConfig);
+  app.useLogger(app.get(Logger));
+  app.use(requestIdMiddleware);
+  app.use(app.get(MetricsService).middleware());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+        },
+      },
+    }),
+  );
+  app.use(jsonBodyMiddleware(config.bodyLimitBytes));
+  app.useGlobalPipes(new AppValidationPipe());
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+}
+
+export function openApiDocument(app: INestApplication) {
+  const options = new DocumentBuilder()
+    .setTitle('Outreach Campaign Service')
+    .setDescription(
+      'Workspace-scoped API for automated outreach. Authenticate with `Authorization: Bearer pk_live_…`. ' +
+        'Errors carry a machine-readable `error` code; branch on it and the status, never on `message`.',
+    )
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (pk_live_…)' })
+    .build();
+  return SwaggerModule.createDocument(app, options);
+}
+
+function setupOpenApi(app: INestApplication): void {
+  const document = openApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

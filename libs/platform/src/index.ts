@@ -1,0 +1,30 @@
+// Public surface of the platform library. Framework-free pieces live in ./core
+// (importable by domain code as '@outreach/platform/core').
+export * from './core';
+export * from './config/app-config';
+export * from './config/config.module';
+export * from './database/data-source-options';
+export * from './database/database-errors';
+export * from './database/database.module';
+export * from './database/migrate';
+export * from './database/transaction-host';
+export * from './auth/access.decorators';
+export * from './auth/api-key-format';
+export * from './auth/api-key-resolver.port';
+export * from './auth/api-key.guard';
+export * from './auth/authorize';
+export * from './auth/principal';
+export * from './http/app-exception.filter';
+export * from './http/configure-app';
+export * from './http/error-response';
+export * from './http/validation.pipe';
+export * from './http/route-inventory';
+export * from './observability/metrics';
+export * from './outbox/outbox';
+export * from './outbox/outbox-relay';
+export * from './queue/queue-producer';
+export * from './rate-limit/rate-limiter';
+export * from './redis/redis.module';
+export * from './platform.module';
+import { PlatformOutbox1763700000000 } from './database/migrations/1763700000000-platform-outbox';
+export const PLATFORM_MIGRATIONS = [PlatformOutbox1763700000000];

@@ -1,0 +1,55 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/access.decorators';
+import { RedisCommands } from '../redis/redis.module';
+
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly redis: RedisCommands,
+  ) {}
+
+  /** The process is up. */
+  @Public()
+  @Get('live')
+  @HttpCode(200)
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Ready to serve: PostgreSQL and Redis answer. 503 with the failing check otherwise. */
+  @Public()
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) res: Response) {
+    const checks: Record<string, { status: 'up' | 'down'; error?: string }> = {};
+    await Promise.all([
+      within(1000, this.dataSource.query('SELECT 1'))
+        .then(() => (checks.postgres = { status: 'up' }))
+        .catch((e: Error) => (checks.postgres = { status: 'down', error: e.message })),
+      within(500, this.redis.client.ping())
+        .then(() => (checks.redis = { status: 'up' }))
+        .catch((e: Error) => (checks.redis = { status: 'down', error: e.message })),
+    ]);
+    const ok = Object.values(checks).every((c) => c.status === 'up');
+    res.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', checks };
+  }
+}

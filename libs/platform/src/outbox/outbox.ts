@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '../database/transaction-host';
+import { OutboxMessageEntity } from './outbox-message.entity';
+
+export interface OutboxJob {
+  /** BullMQ queue name (a module's queue enum value). */
+  queue: string;
+  /** Job name within the queue. */
+  name: string;
+  /** Ids only, never whole entities. */
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Writes jobs into the outbox table inside the caller's transaction (UnitOfWork.run). The
+ * worker's relay moves them to BullMQ after commit with jobId `outbox-<id>`, so a job exists if
+ * and only if the change that caused it was committed, even when Redis is down at that moment.
+ */
+@Injectable()
+export class Outbox {
+  constructor(private readonly tx: TransactionHost) {}
+
+  async enqueue(...jobs: OutboxJob[]): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const rows = await this.tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(OutboxMessageEntity)
+      .values(jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload as never })))
+      .returning(['id'])
+      .execute();
+    const ids = (rows.raw as { id: string }[]).map((r) => r.id);
+    // Wake the relay early (it polls anyway); delivered on commit only, like the rows.
+    await this.tx.manager.query(`SELECT pg_notify('outbox', '')`);
+    return ids;
+  }
+}
+
+export function outboxJobId(outboxId: string): string {
+  return `outbox-${outboxId}`;
+}

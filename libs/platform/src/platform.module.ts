@@ -1,0 +1,86 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { BullModule } from '@nestjs/bullmq';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AppConfig, ConfigDefaults } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { Clock, SystemClock } from './core/clock';
+import { MigrationList } from './database/data-source-options';
+import { DatabaseModule } from './database/database.module';
+import { AppExceptionFilter } from './http/app-exception.filter';
+import { RequestBodyGuard } from './http/request-body.guard';
+import { HealthController } from './observability/health.controller';
+import { loggerModule } from './observability/logging';
+import { MetricsController, MetricsService } from './observability/metrics';
+import { OutboxMessageEntity } from './outbox/outbox-message.entity';
+import { Outbox } from './outbox/outbox';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { bullPrefix, QueueProducer } from './queue/queue-producer';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { RedisModule, redisOptions } from './redis/redis.module';
+
+export type ProcessRole = 'api' | 'worker' | 'cli';
+
+export interface PlatformOptions {
+  role: ProcessRole;
+  migrations: MigrationList;
+  configDefaults?: ConfigDefaults;
+}
+
+/**
+ * Everything cross-cutting, wired once per process. Domain modules just inject what they need:
+ * AppConfig, Clock, UnitOfWork/TransactionHost, Outbox.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    const { role } = options;
+    const imports: NonNullable<DynamicModule['imports']> = [
+      ConfigModule.forRoot(options.configDefaults),
+      DatabaseModule.forRoot({ migrations: options.migrations, applicationName: `outreach-${role}` }),
+      TypeOrmModule.forFeature([OutboxMessageEntity]),
+      loggerModule(),
+    ];
+    const providers: Provider[] = [{ provide: Clock, useClass: SystemClock }, Outbox];
+    const exports: unknown[] = [Clock, Outbox];
+    const controllers: NonNullable<DynamicModule['controllers']> = [];
+
+    if (role === 'api' || role === 'worker') {
+      imports.push(RedisModule);
+    }
+    if (role === 'api') {
+      controllers.push(HealthController, MetricsController);
+      providers.push(MetricsService, RateLimiter);
+      exports.push(MetricsService, RateLimiter);
+    }
+    if (role === 'worker') {
+      imports.push(
+        BullModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => ({
+            prefix: bullPrefix(config),
+            connection: redisOptions(config, { maxRetriesPerRequest: null }),
+          }),
+        }),
+      );
+      providers.push(QueueProducer, OutboxRelay);
+      exports.push(QueueProducer, OutboxRelay);
+    }
+    return { module: PlatformModule, imports, providers, exports: exports as never[], controllers };
+  }
+}
+
+/**
+ * The API's global guards and filter, in order: authenticate + authorize, rate-limit, then a body
+ * the JSON parser refused.
+ * Declared by the app module, which also imports the module that provides ApiKeyResolver.
+ */
+export const API_GLOBAL_PROVIDERS: Provider[] = [
+  { provide: APP_GUARD, useClass: ApiKeyGuard },
+  { provide: APP_GUARD, useClass: RateLimitGuard },
+  { provide: APP_GUARD, useClass: RequestBodyGuard },
+  { provide: APP_FILTER, useClass: AppExceptionFilter },
+];

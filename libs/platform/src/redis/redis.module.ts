@@ -1,0 +1,56 @@
+import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis, { RedisOptions } from 'ioredis';
+import { AppConfig } from '../config/app-config';
+
+/** ioredis options from REDIS_URL, plus what every client here needs. */
+export function redisOptions(config: AppConfig, extra: RedisOptions = {}): RedisOptions {
+  const url = new URL(config.redisUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    username: url.username ? decodeURIComponent(url.username) : undefined,
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+    db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+    tls: url.protocol === 'rediss:' ? {} : undefined,
+    connectTimeout: 1000,
+    retryStrategy: (times) => Math.min(100 * times, 2000),
+    ...extra,
+  };
+}
+
+/**
+ * The request-path Redis client (rate limits, short locks). It never queues commands while
+ * disconnected and times them out quickly, so callers can fail open within ~50 ms when Redis
+ * is down instead of hanging the request.
+ */
+@Injectable()
+export class RedisCommands implements OnApplicationShutdown {
+  readonly client: Redis;
+  private readonly logger = new Logger('Redis');
+  private lastErrorLog = 0;
+
+  constructor(config: AppConfig) {
+    this.client = new Redis(
+      redisOptions(config, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 50, lazyConnect: false }),
+    );
+    this.client.on('error', (err) => {
+      const now = Date.now();
+      if (now - this.lastErrorLog > 10000) {
+        this.lastErrorLog = now;
+        this.logger.warn(`redis unavailable: ${err.message}`);
+      }
+    });
+  }
+
+  get ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.client.disconnect();
+  }
+}
+
+@Global()
+@Module({ providers: [RedisCommands], exports: [RedisCommands] })
+export class RedisModule {}

@@ -1,0 +1,14 @@
+// Runs in every jest worker before any test file: each worker gets its own database and
+// Redis key prefix, so test files can run in parallel without sharing state.
+// TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/outreach_test) names the base;
+// the worker number is appended. Its name must contain "test": the harness refuses otherwise.
+const worker = process.env.JEST_WORKER_ID ?? '1';
+const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_test');
+const baseName = base.pathname.replace(/^\//, '').replace(/\/$/, '');
+base.pathname = `/${baseName}_${worker}`;
+process.env.DATABASE_URL = base.toString();
+process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+process.env.REDIS_PREFIX = `${baseName}_${worker}`;
+process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+process.env.NODE_ENV = 'test';
+process.env.OUTBOX_POLL_MS = '50';

@@ -1,0 +1,122 @@
+import { INestApplication, ModuleMetadata, Type } from '@nestjs/common';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import {
+  ALL_SCOPES,
+  AppConfig,
+  configureApiApp,
+  loadConfig,
+  runMigrations,
+} from '@outreach/platform';
+import { ApiKeyAdministration, MemberAdministration, WorkspaceAdministration } from '@outreach/workspaces';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { ApiModule } from '../../apps/api/src/api.module';
+import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+
+export interface TestAppOptions {
+  /** Extra modules (test-only controllers, fakes). */
+  imports?: ModuleMetadata['imports'];
+  /** The root module; the API by default. */
+  root?: Type<unknown>;
+  /** Adjust the testing module (override providers such as Clock). */
+  configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
+let migrated = false;
+
+/** Applies migrations to this worker's test database once per jest worker. */
+export async function prepareTestDatabase(): Promise<void> {
+  if (migrated) return;
+  const config = loadConfig();
+  assertTestDatabase(config.databaseName);
+  await runMigrations(config, ALL_MIGRATIONS);
+  migrated = true;
+}
+
+export function assertTestDatabase(name: string): void {
+  if (!name.includes('test')) throw new Error(`refusing to touch database ${name}: its name must contain "test"`);
+}
+
+/** Empties every table but the migrations log. */
+export async function truncateAll(dataSource: DataSource): Promise<void> {
+  assertTestDatabase(String(dataSource.options.database ?? new URL(String((dataSource.options as { url?: string }).url)).pathname));
+  const rows: Array<{ tablename: string }> = await dataSource.query(
+    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+  );
+  if (rows.length === 0) return;
+  await dataSource.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+}
+
+export interface Seeded {
+  workspaceId: string;
+  ownerMemberId: string;
+  key: string;
+  keyId: string;
+}
+
+/** The real API app (same pipeline as main.ts) on this worker's test database. */
+export class TestApp {
+  private constructor(
+    readonly app: INestApplication,
+    readonly dataSource: DataSource,
+  ) {}
+
+  static async create(options: TestAppOptions = {}): Promise<TestApp> {
+    await prepareTestDatabase();
+    let builder = Test.createTestingModule({ imports: [options.root ?? ApiModule, ...(options.imports ?? [])] });
+    if (options.configure) builder = options.configure(builder);
+    const moduleRef = await builder.compile();
+    const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    configureApiApp(app);
+    await app.init();
+    return new TestApp(app, app.get(DataSource));
+  }
+
+  get http() {
+    return request(this.app.getHttpServer());
+  }
+
+  get config(): AppConfig {
+    return this.app.get(AppConfig);
+  }
+
+  get<T>(type: Type<T> | (abstract new (...args: never[]) => T)): T {
+    return this.app.get(type as Type<T>, { strict: false });
+  }
+
+  async reset(): Promise<void> {
+    await truncateAll(this.dataSource);
+  }
+
+  /** A workspace with its owner and one key (scoped to every scope unless told otherwise). */
+  async seed(
+    options: { name?: string; scopes?: string[]; status?: string; features?: string[]; concurrency?: number } = {},
+  ): Promise<Seeded> {
+    const { workspace, ownerMemberId } = await this.get(WorkspaceAdministration).create({
+      name: options.name ?? `ws-${Math.random().toString(36).slice(2, 8)}`,
+      features: options.features,
+      concurrency: options.concurrency,
+    });
+    const issued = await this.get(ApiKeyAdministration).create({
+      workspaceId: workspace.id,
+      name: 'test key',
+      scopes: options.scopes ?? [...ALL_SCOPES],
+    });
+    if (options.status) await this.get(WorkspaceAdministration).setStatus(workspace.id, options.status);
+    return { workspaceId: workspace.id, ownerMemberId, key: issued.key, keyId: issued.id };
+  }
+
+  async addKey(workspaceId: string, options: { scopes?: string[]; memberId?: string; expiresAt?: Date } = {}) {
+    return this.get(ApiKeyAdministration).create({ workspaceId, name: 'extra key', ...options });
+  }
+
+  get members(): MemberAdministration {
+    return this.get(MemberAdministration);
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
+
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });

@@ -4,9 +4,9 @@ import { IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'c
 import {
   AnyApiKey,
   AppError,
-  AppValidationPipe,
   CurrentPrincipal,
   HumanOnly,
+  InvalidBodyStatus,
   Principal,
   RequireFeature,
   RequireScope,
@@ -21,6 +21,9 @@ class ProbeBody {
   @IsOptional() @IsInt() @Min(1) @Max(10) count?: number;
   @IsOptional() @ValidateNested() @Type(() => ProbeChild) child?: ProbeChild;
 }
+
+@InvalidBodyStatus(422)
+class ProbeBody422 extends ProbeBody {}
 
 class ProbeQuery {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
@@ -80,7 +83,7 @@ class ProbeController {
   @AnyApiKey()
   @Post('v1/probe/validate-422')
   @HttpCode(200)
-  validate422(@Body(new AppValidationPipe({ bodyStatus: 422 })) body: ProbeBody) {
+  validate422(@Body() body: ProbeBody422) {
     return { body };
   }
 

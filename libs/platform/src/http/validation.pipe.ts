@@ -3,9 +3,14 @@ import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { AppError, ValidationIssue } from '../core/app-error';
 
-export interface AppValidationPipeOptions {
-  /** Status for body failures (default 400; lead push answers 422). */
-  bodyStatus?: 400 | 422;
+const INVALID_BODY_STATUS = 'outreach:invalid-body-status';
+
+/**
+ * On a body DTO class: answer its validation failures with this status instead of 400 (the lead
+ * push answers 422 invalid_body, as the contract says).
+ */
+export function InvalidBodyStatus(status: 400 | 422): ClassDecorator {
+  return (target) => Reflect.defineMetadata(INVALID_BODY_STATUS, status, target);
 }
 
 /**
@@ -14,14 +19,12 @@ export interface AppValidationPipeOptions {
  */
 @Injectable()
 export class AppValidationPipe implements PipeTransform {
-  constructor(private readonly options: AppValidationPipeOptions = {}) {}
-
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
     if (type !== 'body' && type !== 'query') return value;
     if (!metatype || isPrimitive(metatype)) return value;
     const code = type === 'body' ? 'invalid_body' : 'invalid_query';
-    const status = type === 'body' ? this.options.bodyStatus : undefined;
+    const status: number | undefined = type === 'body' ? Reflect.getMetadata(INVALID_BODY_STATUS, metatype) : undefined;
 
     const input = value === undefined || value === null ? {} : value;
     if (typeof input !== 'object' || Array.isArray(input)) {

@@ -40,10 +40,12 @@ export class PlatformModule {
     const { role } = options;
     const imports: NonNullable<DynamicModule['imports']> = [
       ConfigModule.forRoot(options.configDefaults),
-      DatabaseModule.forRoot({ migrations: options.migrations, applicationName: `outreach-${role}` }),
+      // The CLI migrates only when told to (`migrate` reports what it applied).
+      DatabaseModule.forRoot({ migrations: options.migrations, applicationName: `outreach-${role}`, migrateOnBoot: role !== 'cli' }),
       TypeOrmModule.forFeature([OutboxMessageEntity]),
-      loggerModule(),
     ];
+    // The CLI's stdout carries only its JSON answer: no pino logger there.
+    if (role !== 'cli') imports.push(loggerModule());
     const providers: Provider[] = [{ provide: Clock, useClass: SystemClock }, Outbox];
     const exports: unknown[] = [Clock, Outbox];
     const controllers: NonNullable<DynamicModule['controllers']> = [];

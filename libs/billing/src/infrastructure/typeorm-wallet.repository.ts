@@ -56,7 +56,8 @@ export class TypeormWalletRepository extends WalletRepository {
       );
       if (existing[0]) return { entry: toView(existing[0]), replayed: true };
     }
-    const [wallet]: Array<{ balance_minor: string }> = await m.query(
+    // TypeORM answers an UPDATE with [rows, affectedCount], not with the rows alone.
+    const [[wallet]]: [Array<{ balance_minor: string }>, number] = await m.query(
       `UPDATE wallets SET balance_minor = balance_minor + $2, updated_at = now()
         WHERE workspace_id = $1 RETURNING balance_minor`,
       [input.workspaceId, input.amountMinor],

@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '@outreach/billing';
+import { PlatformModule } from '@outreach/platform';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { ALL_MIGRATIONS } from '../../common/src/migrations';
+import { CliProgram } from './cli-program';
+import { KeyCreateCommand } from './commands/key-create.command';
+import { KeyListCommand } from './commands/key-list.command';
+import { KeyRevokeCommand } from './commands/key-revoke.command';
+import { MemberAddCommand } from './commands/member-add.command';
+import { MemberSetStatusCommand } from './commands/member-set-status.command';
+import { MigrateCommand } from './commands/migrate.command';
+import { WalletCreditCommand } from './commands/wallet-credit.command';
+import { WorkspaceCreateCommand } from './commands/workspace-create.command';
+import { WorkspaceGetCommand } from './commands/workspace-get.command';
+import { WorkspaceSetStatusCommand } from './commands/workspace-set-status.command';
+import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
+
+/** The operator CLI: what the spec calls "issued by the service operator", over the same use cases. */
+@Module({
+  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule],
+  providers: [
+    CliProgram,
+    WorkspaceCreateCommand,
+    WorkspaceSetStatusCommand,
+    WorkspaceUpdateCommand,
+    WorkspaceGetCommand,
+    MemberAddCommand,
+    MemberSetStatusCommand,
+    KeyCreateCommand,
+    KeyRevokeCommand,
+    KeyListCommand,
+    WalletCreditCommand,
+    MigrateCommand,
+  ],
+})
+export class CliModule {}

@@ -1,0 +1,18 @@
+import { Command } from 'nest-commander';
+import { AppConfig, runMigrations } from '@outreach/platform';
+import { ALL_MIGRATIONS } from '../../../common/src/migrations';
+import { OperatorCommand } from '../operator-command';
+
+@Command({
+  name: 'migrate',
+  description: 'Apply pending database migrations (under the migration lock). Prints {applied}.',
+})
+export class MigrateCommand extends OperatorCommand<Record<string, never>> {
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  protected async execute() {
+    return { applied: await runMigrations(this.config, ALL_MIGRATIONS) };
+  }
+}

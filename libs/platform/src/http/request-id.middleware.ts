@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
-const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /** Every request gets an id: a sane incoming X-Request-Id is honoured, else a new UUID. */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {

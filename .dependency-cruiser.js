@@ -1,0 +1,94 @@
+// Dependency rules of the modular monolith (STYLE.md §3, DESIGN.md §2), checked by
+// `npm run depcruise` (part of `npm test` and so of .ci/run). Every rule is an error.
+//
+// Public entry points: libs/<module>/src/index.ts for every module, and
+// libs/platform/src/core/index.ts (the framework-free kernel domain code may use).
+const PUBLIC_ENTRY = '^libs/[^/]+/src/index\\.ts$|^libs/platform/src/core/index\\.ts$';
+// Resolved paths of the frameworks domain/ may not touch (their @types too).
+const FRAMEWORKS = '(^|/)node_modules/(@types/)?(@nestjs/[^/]+|typeorm|bullmq|ioredis|express|pg)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-no-frameworks',
+      severity: 'error',
+      comment: 'domain/ is plain TypeScript: no Nest, TypeORM, BullMQ, ioredis, Express or pg.',
+      from: { path: '^libs/[^/]+/src/domain/' },
+      to: { path: FRAMEWORKS },
+    },
+    {
+      name: 'domain-inward-only',
+      severity: 'error',
+      comment: "domain/ may not import its module's application/, infrastructure/ or http/ (nor the module file).",
+      from: { path: '^libs/([^/]+)/src/domain/' },
+      to: { path: '^libs/$1/src/(application|infrastructure|http)/|^libs/$1/src/[^/]+\\.module\\.ts$' },
+    },
+    {
+      name: 'application-not-outward',
+      severity: 'error',
+      comment: "application/ may not import its module's http/ or infrastructure/: it declares ports instead.",
+      from: { path: '^libs/([^/]+)/src/application/' },
+      to: { path: '^libs/$1/src/(infrastructure|http)/' },
+    },
+    {
+      name: 'lib-through-public-entry',
+      severity: 'error',
+      comment: "A lib uses another lib only through '@outreach/<module>' (its src/index.ts) or '@outreach/platform/core'.",
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/', pathNot: ['^libs/$1/', PUBLIC_ENTRY] },
+    },
+    {
+      name: 'lib-not-to-app',
+      severity: 'error',
+      comment: 'Libraries never depend on the apps that assemble them.',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'app-through-public-entry',
+      severity: 'error',
+      comment: "Apps use libs only through '@outreach/<module>' or '@outreach/platform/core'.",
+      from: { path: '^apps/' },
+      to: { path: '^libs/', pathNot: PUBLIC_ENTRY },
+    },
+    {
+      name: 'app-not-to-other-app',
+      severity: 'error',
+      comment: 'An app may import its own files and apps/common, never another app.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/($1|common)/' },
+    },
+    {
+      name: 'no-circular-libs',
+      severity: 'error',
+      comment: 'Modules form a DAG: if two modules need each other, one of them needs a port.',
+      scope: 'folder',
+      from: { path: '^libs/[^/]+/src(/core)?$' },
+      to: { path: '^libs/[^/]+/src(/core)?$', circular: true },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No import cycles between files either. Exempt: type-only imports, and TypeORM entities that ' +
+        'name each other in lazy relation callbacks (() => OtherEntity).',
+      from: { path: '^(apps|libs)/', pathNot: '\\.typeorm-entit(y|ies)\\.ts$' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|coverage)/' },
+    // Type-only imports count too: `import type { Request } from 'express'` in domain/ is a violation.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json'],
+    },
+    skipAnalysisNotInRules: true,
+    cache: false,
+  },
+};

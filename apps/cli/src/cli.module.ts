@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@outreach/billing';
 import { PlatformModule } from '@outreach/platform';
+import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { ALL_MIGRATIONS } from '../../common/src/migrations';
 import { CliProgram } from './cli-program';
+import { CarrierSetCommand } from './commands/carrier-set.command';
 import { KeyCreateCommand } from './commands/key-create.command';
 import { KeyListCommand } from './commands/key-list.command';
 import { KeyRevokeCommand } from './commands/key-revoke.command';
 import { MemberAddCommand } from './commands/member-add.command';
 import { MemberSetStatusCommand } from './commands/member-set-status.command';
 import { MigrateCommand } from './commands/migrate.command';
+import { NumberAddCommand } from './commands/number-add.command';
 import { WalletCreditCommand } from './commands/wallet-credit.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
 import { WorkspaceGetCommand } from './commands/workspace-get.command';
@@ -18,7 +21,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
 
 /** The operator CLI: what the spec calls "issued by the service operator", over the same use cases. */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule],
+  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule],
   providers: [
     CliProgram,
     WorkspaceCreateCommand,
@@ -32,6 +35,8 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
     KeyListCommand,
     WalletCreditCommand,
     MigrateCommand,
+    NumberAddCommand,
+    CarrierSetCommand,
   ],
 })
 export class CliModule {}

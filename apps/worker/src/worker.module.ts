@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@outreach/platform';
+import { AgentsWorkerModule } from '@outreach/agents';
 import { ALL_MIGRATIONS } from '../../common/src/migrations';
 
 /**
@@ -9,6 +10,7 @@ import { ALL_MIGRATIONS } from '../../common/src/migrations';
 @Module({
   imports: [
     PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+    AgentsWorkerModule,
   ],
 })
 export class WorkerModule {}

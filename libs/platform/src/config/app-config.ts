@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Configuration, read once from the environment and validated at boot. A bad value stops the
  * process with one readable line per variable; nothing reads process.env elsewhere.
@@ -21,6 +23,14 @@ export interface AppConfigValues {
   defaultAgentQuota: number;
   defaultCurrency: string;
   bodyLimitBytes: number;
+  /** Largest upload accepted by POST /uploads (UPLOAD_MAX_BYTES, default 20 MB). */
+  uploadMaxBytes: number;
+  /** How long an upload can be imported into a campaign (UPLOAD_TTL_HOURS, default 24). */
+  uploadTtlHours: number;
+  /** AES-256 key (32 bytes) sealing custom-function header values at rest (FUNCTION_SECRETS_KEY). */
+  functionSecretsKey: Buffer;
+  /** True when FUNCTION_SECRETS_KEY was not set and the development key is in use. */
+  functionSecretsKeyIsDefault: boolean;
 }
 
 export class AppConfig implements AppConfigValues {
@@ -42,6 +52,10 @@ export class AppConfig implements AppConfigValues {
   defaultAgentQuota!: number;
   defaultCurrency!: string;
   bodyLimitBytes!: number;
+  uploadMaxBytes!: number;
+  uploadTtlHours!: number;
+  functionSecretsKey!: Buffer;
+  functionSecretsKeyIsDefault!: boolean;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -101,6 +115,20 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     return value;
   };
 
+  // FUNCTION_SECRETS_KEY: 32 bytes as 64 hex characters or base64. Required in production; elsewhere a
+  // fixed development key (derived from a constant, so restarts can still read what they sealed).
+  const secretsKey = (): { key: Buffer; isDefault: boolean } => {
+    const raw = env.FUNCTION_SECRETS_KEY;
+    if (raw === undefined || raw === '') {
+      if (str('NODE_ENV', 'development') === 'production') problems.push('FUNCTION_SECRETS_KEY: required in production (32 bytes, hex or base64)');
+      return { key: createHash('sha256').update('outreach development function-secrets key').digest(), isDefault: true };
+    }
+    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) problems.push('FUNCTION_SECRETS_KEY: expected 32 bytes as 64 hex characters or base64');
+    return { key, isDefault: false };
+  };
+  const functionSecrets = secretsKey();
+
   const values: AppConfigValues = {
     nodeEnv: str('NODE_ENV', 'development'),
     port: int('PORT', 3000, 0, 65535),
@@ -120,6 +148,10 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     defaultAgentQuota: int('DEFAULT_AGENT_QUOTA', 50, 0, 100000),
     defaultCurrency: str('DEFAULT_CURRENCY', 'USD'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    uploadMaxBytes: int('UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadTtlHours: int('UPLOAD_TTL_HOURS', 24, 1, 24 * 365),
+    functionSecretsKey: functionSecrets.key,
+    functionSecretsKeyIsDefault: functionSecrets.isDefault,
   };
   if (!/^[A-Z]{3}$/.test(values.defaultCurrency)) {
     problems.push(`DEFAULT_CURRENCY=${JSON.stringify(values.defaultCurrency)}: expected an ISO 4217 code such as USD`);

@@ -1,0 +1,65 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { FunctionsCoreModule } from '@outreach/functions';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { AgentDirectory } from './application/agent-directory.port';
+import { RepositoryAgentDirectory } from './application/agent-directory';
+import { AgentQueue } from './application/agent-jobs';
+import { AgentQueries } from './application/agent-queries';
+import { AgentReferenceChecks } from './application/agent-reference-checks';
+import { AgentReferenceRegistry } from './application/agent-reference-registry';
+import { AgentCatalogue, AgentRepository, VoiceProvider } from './application/agent.ports';
+import { CompileAgentPrompt } from './application/compile-agent-prompt.use-case';
+import { AgentQuota } from './application/agent-quota';
+import { CreateAgent } from './application/create-agent.use-case';
+import { DeleteAgent } from './application/delete-agent.use-case';
+import { DuplicateAgent } from './application/duplicate-agent.use-case';
+import { ProvisionAgent } from './application/provision-agent.use-case';
+import { UpdateAgent } from './application/update-agent.use-case';
+import { VoiceLibrary } from './application/voice-library';
+import { AgentsController, VoicesController } from './http/agents.controller';
+import { AgentEntity } from './infrastructure/agent.typeorm-entity';
+import { AgentsProcessor } from './infrastructure/agents.processor';
+import { SandboxVoiceProvider } from './infrastructure/sandbox-voice-provider';
+import { StaticAgentCatalogue } from './infrastructure/static-agent-catalogue';
+import { TypeormAgentRepository } from './infrastructure/typeorm-agent.repository';
+
+const useCases = [
+  CreateAgent,
+  AgentQuota,
+  UpdateAgent,
+  DuplicateAgent,
+  DeleteAgent,
+  AgentQueries,
+  ProvisionAgent,
+  CompileAgentPrompt,
+  VoiceLibrary,
+  AgentReferenceChecks,
+];
+
+/** Core of agents: no controllers, usable by api, worker and cli, and by modules that use agents. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AgentEntity]), WorkspacesCoreModule, FunctionsCoreModule],
+  providers: [
+    ...useCases,
+    AgentReferenceRegistry,
+    { provide: AgentRepository, useClass: TypeormAgentRepository },
+    { provide: AgentDirectory, useClass: RepositoryAgentDirectory },
+    { provide: AgentCatalogue, useClass: StaticAgentCatalogue },
+    { provide: VoiceProvider, useClass: SandboxVoiceProvider },
+  ],
+  exports: [...useCases, AgentDirectory, AgentReferenceRegistry],
+})
+export class AgentsCoreModule {}
+
+/** The HTTP face of agents: /agents, /v1/agents, /voices, /background-audio. */
+@Module({ imports: [AgentsCoreModule], controllers: [AgentsController, VoicesController], exports: [AgentsCoreModule] })
+export class AgentsModule {}
+
+/** The worker side: the `agents` queue and its processor (provisioning). */
+@Module({
+  imports: [AgentsCoreModule, BullModule.registerQueue({ name: AgentQueue.Agents })],
+  providers: [AgentsProcessor],
+})
+export class AgentsWorkerModule {}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { AgentDirectory } from '@outreach/agents';
+import { WalletBalance } from '@outreach/billing';
+import { Outbox } from '@outreach/platform';
+import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { PhoneNumberDirectory } from '@outreach/telephony';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import { Campaign } from '../domain/campaign.aggregate';
+import { hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from '../domain/campaign-kinds';
+import { RESTART_RESETS } from '../domain/contact';
+import { assertStartChecks, StartFacts } from '../domain/start-checks';
+import { CampaignJob, CampaignQueue } from './campaign-jobs';
+import { CampaignView, CampaignViews } from './campaign-views';
+import {
+  CampaignPhoneNumberRepository,
+  CampaignRepository,
+  ContactRepository,
+  EmailReadiness,
+  WhatsappReadiness,
+  WorkflowDirectory,
+} from './campaigns.ports';
+
+export interface StartRequest {
+  reservedConcurrency?: number;
+  allowBurst?: boolean;
+}
+
+/**
+ * start, resume, restart, pause, stop. Each runs in one transaction holding the campaign row; a
+ * refused request changes nothing. Starting writes the engine's dispatch job to the outbox in the
+ * same transaction.
+ */
+@Injectable()
+export class CampaignLifecycle {
+  constructor(
+    private readonly campaigns: CampaignRepository,
+    private readonly contacts: ContactRepository,
+    private readonly numbers: CampaignPhoneNumberRepository,
+    private readonly views: CampaignViews,
+    private readonly workspaces: WorkspaceAdministration,
+    private readonly wallet: WalletBalance,
+    private readonly agents: AgentDirectory,
+    private readonly phoneNumbers: PhoneNumberDirectory,
+    private readonly whatsapp: WhatsappReadiness,
+    private readonly email: EmailReadiness,
+    private readonly workflows: WorkflowDirectory,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  start(workspaceId: string, id: string, request: StartRequest = {}): Promise<CampaignView> {
+    return this.run(workspaceId, id, 'start', request);
+  }
+
+  resume(workspaceId: string, id: string, request: StartRequest = {}): Promise<CampaignView> {
+    return this.run(workspaceId, id, 'resume', request);
+  }
+
+  /** FAILED and unreached contacts go back to PENDING with fresh attempts, then the start checks run. */
+  restart(workspaceId: string, id: string, request: StartRequest = {}): Promise<CampaignView> {
+    return this.run(workspaceId, id, 'restart', request);
+  }
+
+  /** The spec's quirk: an unknown (or another workspace's) campaign answers 400 campaign_not_running. */
+  async pause(workspaceId: string, id: string): Promise<CampaignView> {
+    const campaign = await this.uow.run(async () => {
+      const found = await this.campaigns.findByIdForUpdate(workspaceId, id);
+      if (!found) throw new AppError('campaign_not_running', { message: `no running campaign ${id}` });
+      found.pause(this.clock.now());
+      await this.campaigns.update(found);
+      return found;
+    });
+    return this.views.render(campaign);
+  }
+
+  async stop(workspaceId: string, id: string): Promise<CampaignView> {
+    const campaign = await this.uow.run(async () => {
+      const found = await this.require(workspaceId, id);
+      found.stop(this.clock.now());
+      await this.campaigns.update(found);
+      return found;
+    });
+    return this.views.render(campaign);
+  }
+
+  private async run(workspaceId: string, id: string, event: 'start' | 'resume' | 'restart', request: StartRequest): Promise<CampaignView> {
+    const campaign = await this.uow.run(async () => {
+      const found = await this.require(workspaceId, id);
+      found.assertCan(event);
+      const props = found.toProps();
+      const reservation = {
+        reservedConcurrency: request.reservedConcurrency ?? props.reservedConcurrency,
+        allowBurst: request.allowBurst ?? props.allowBurst,
+      };
+      if (event === 'restart') await this.contacts.resetToPending(id, RESTART_RESETS);
+      assertStartChecks(await this.gatherFacts(found, reservation.reservedConcurrency));
+      found.run(event, reservation, this.clock.now());
+      await this.campaigns.update(found);
+      await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId: id } });
+      return found;
+    });
+    return this.views.render(campaign);
+  }
+
+  /** Everything the start checks need, read inside the transaction (reservations under a workspace lock). */
+  private async gatherFacts(campaign: Campaign, requestedConcurrency: number): Promise<StartFacts> {
+    const p = campaign.toProps();
+    const now = this.clock.now();
+    const workspace = await this.workspaces.get(p.workspaceId);
+    const { balanceMinor } = await this.wallet.get(p.workspaceId);
+    const agent = p.agentId ? await this.agents.find(p.workspaceId, p.agentId) : null;
+    const whatsapp = hasMessageLeg(p.channel)
+      ? await this.whatsapp.check(p.workspaceId, p.settings.whatsappOutreachTemplateId)
+      : { hasSender: true, template: 'ready' as const };
+    const email = p.channel === 'EMAIL' ? await this.email.check(p.workspaceId, p.id) : { hasSender: true, hasTemplate: true };
+    const workflowStatus = p.workflowId ? await this.workflows.status(p.workspaceId, p.workflowId) : null;
+    const usablePhoneNumbers = hasVoiceLeg(p.channel)
+      ? (await this.phoneNumbers.findByIds(p.workspaceId, await this.numbers.listIds(p.id))).filter((n) => n.carrierEnabled).length
+      : 0;
+    const pendingContacts = LIST_SOURCES.includes(p.source) ? await this.contacts.count(p.id, 'PENDING') : 0;
+    const totalContacts = await this.contacts.count(p.id);
+    const reservedByOthers = await this.campaigns.lockAndSumRunningReservations(p.workspaceId, p.id);
+    return {
+      now,
+      workspace: {
+        status: workspace.status,
+        activityFrozen: workspace.activityFrozen,
+        trialUntil: workspace.trialUntil ? new Date(workspace.trialUntil) : null,
+        concurrency: workspace.concurrency,
+      },
+      walletBalanceMinor: balanceMinor,
+      campaign: { channel: p.channel, source: p.source, scheduledEndAt: p.scheduledEndAt, agentId: p.agentId, workflowId: p.workflowId },
+      agent: agent ? { status: agent.status, agentType: agent.agentType } : null,
+      whatsapp,
+      email,
+      workflowStatus,
+      usablePhoneNumbers,
+      pendingContacts,
+      totalContacts,
+      requestedConcurrency,
+      reservedByOthers,
+    };
+  }
+
+  private async require(workspaceId: string, id: string): Promise<Campaign> {
+    const campaign = await this.campaigns.findByIdForUpdate(workspaceId, id);
+    if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${id}` });
+    return campaign;
+  }
+}

@@ -1,0 +1,143 @@
+import { Campaign } from '../domain/campaign.aggregate';
+import { CampaignType } from '../domain/campaign-type.aggregate';
+import { ContactStatus } from '../domain/contact';
+
+// ---- persistence ports (implemented in infrastructure/) -----------------------------------
+
+export interface CampaignStats {
+  contactCount: number;
+  receivedCalls: number;
+}
+
+export abstract class CampaignRepository {
+  /** Inserts; 409 name_taken when the workspace has a campaign of that name. */
+  abstract insert(campaign: Campaign): Promise<void>;
+  /** Saves the aggregate's fields; 409 name_taken on a clash. */
+  abstract update(campaign: Campaign): Promise<void>;
+  /** The workspace's campaign; null for unknown, malformed or another workspace's ids. */
+  abstract findById(workspaceId: string, id: string): Promise<Campaign | null>;
+  /** Same, locking the row until the transaction ends (lifecycle changes). */
+  abstract findByIdForUpdate(workspaceId: string, id: string): Promise<Campaign | null>;
+  abstract listByWorkspace(workspaceId: string): Promise<Campaign[]>;
+  abstract stats(ids: readonly string[]): Promise<Map<string, CampaignStats>>;
+  abstract delete(id: string): Promise<void>;
+  /**
+   * Serialises reservation changes of one workspace until the transaction ends, then returns the
+   * sum of reservations of its RUNNING campaigns other than `exceptId`.
+   */
+  abstract lockAndSumRunningReservations(workspaceId: string, exceptId: string): Promise<number>;
+  abstract referencesAgent(workspaceId: string, agentId: string): Promise<boolean>;
+}
+
+export abstract class CampaignTypeRepository {
+  /** Inserts; 409 name_taken when the workspace has an active type of that name. */
+  abstract insert(type: CampaignType): Promise<void>;
+  abstract update(type: CampaignType): Promise<void>;
+  /** Any type by id (own, platform or another workspace's: callers check visibility). */
+  abstract findById(id: string): Promise<CampaignType | null>;
+  /** The workspace's active types and the active platform types. */
+  abstract listVisible(workspaceId: string): Promise<CampaignType[]>;
+  abstract findManyByIds(ids: readonly string[]): Promise<CampaignType[]>;
+}
+
+/** A contact to insert (phones already normalised to E.164). */
+export interface NewContact {
+  phone: string;
+  altPhones: string[];
+  name: string | null;
+  fields: Record<string, string>;
+}
+
+export interface ContactView {
+  id: string;
+  campaignId: string;
+  phone: string;
+  altPhones: string[];
+  name: string | null;
+  fields: Record<string, string>;
+  status: ContactStatus;
+  attempts: number;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  lastOutcome: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export abstract class ContactRepository {
+  /** Inserts, skipping phones the campaign has already; returns how many were new. */
+  abstract insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number>;
+  abstract count(campaignId: string, status?: ContactStatus): Promise<number>;
+  abstract hasAny(campaignId: string): Promise<boolean>;
+  abstract list(campaignId: string, query: { offset: number; limit: number; status?: ContactStatus }): Promise<{ items: ContactView[]; total: number }>;
+  abstract findById(campaignId: string, contactId: string): Promise<ContactView | null>;
+  /** Back to PENDING with fresh attempts. */
+  abstract resetToPending(campaignId: string, statuses: readonly ContactStatus[], contactId?: string): Promise<number>;
+}
+
+export abstract class CampaignPhoneNumberRepository {
+  /** Attaches (idempotent). */
+  abstract attach(campaignId: string, phoneNumberId: string): Promise<void>;
+  /** Detaches; false when it was not attached. */
+  abstract detach(campaignId: string, phoneNumberId: string): Promise<boolean>;
+  abstract listIds(campaignId: string): Promise<string[]>;
+}
+
+export interface UploadMeta {
+  id: string;
+  workspaceId: string;
+  fileName: string;
+  columns: string[];
+  rowCount: number;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface UploadRow {
+  rowNo: number;
+  cells: string[];
+}
+
+export abstract class UploadStore {
+  abstract create(meta: Omit<UploadMeta, 'rowCount'>): Promise<void>;
+  abstract appendRows(uploadId: string, rows: readonly UploadRow[]): Promise<void>;
+  abstract finish(uploadId: string, rowCount: number): Promise<void>;
+  /** The workspace's upload if it has not expired at `now`. */
+  abstract find(workspaceId: string, uploadId: string, now: Date): Promise<UploadMeta | null>;
+  /** Rows after `afterRowNo`, in order (keyset paging: memory stays flat). */
+  abstract readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]>;
+  abstract deleteExpired(now: Date, limit: number): Promise<number>;
+}
+
+/** Reads an uploaded file row by row (first row = header). */
+export abstract class SpreadsheetReader {
+  abstract rows(file: { buffer: Buffer; fileName: string; mimeType: string }): AsyncIterable<string[]>;
+}
+
+// ---- ports to modules not built yet (default adapters answer "none configured") -----------
+
+/** WhatsApp senders and templates (future whatsapp module). */
+export abstract class WhatsappReadiness {
+  abstract check(
+    workspaceId: string,
+    outreachTemplateId: string | null,
+  ): Promise<{ hasSender: boolean; template: 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready' }>;
+}
+
+/** Email sender mailboxes and templates (future email module). */
+export abstract class EmailReadiness {
+  abstract check(workspaceId: string, campaignId: string): Promise<{ hasSender: boolean; hasTemplate: boolean }>;
+}
+
+/** Workflows (future workflows module). Null: no such workflow, or workflows not enabled. */
+export abstract class WorkflowDirectory {
+  abstract status(workspaceId: string, workflowId: string): Promise<string | null>;
+}
+
+/** CRM connections and imports (future crm module). */
+export abstract class CrmDirectory {
+  /** The connection's status, or null when there is none. */
+  abstract connectionStatus(workspaceId: string, connectionId: string): Promise<string | null>;
+  /** A CRM import into the campaign is pending or running. */
+  abstract hasImportInProgress(workspaceId: string, campaignId: string): Promise<boolean>;
+}

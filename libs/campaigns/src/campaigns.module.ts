@@ -1,0 +1,91 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
+import { BillingModule } from '@outreach/billing';
+import { TelephonyCoreModule } from '@outreach/telephony';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { CampaignContacts } from './application/campaign-contacts.service';
+import { CampaignEditing } from './application/campaign-editing.service';
+import { CampaignLifecycle } from './application/campaign-lifecycle.service';
+import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
+import { CampaignTypesService } from './application/campaign-types.service';
+import { CampaignViews } from './application/campaign-views';
+import {
+  CampaignPhoneNumberRepository,
+  CampaignRepository,
+  CampaignTypeRepository,
+  ContactRepository,
+  CrmDirectory,
+  EmailReadiness,
+  SpreadsheetReader,
+  UploadStore,
+  WhatsappReadiness,
+  WorkflowDirectory,
+} from './application/campaigns.ports';
+import { ContactImporter } from './application/contact-importer';
+import { UploadIntake } from './application/upload-intake.service';
+import { CampaignContactsController } from './http/campaign-contacts.controller';
+import { CampaignTypesController } from './http/campaign-types.controller';
+import { CampaignsController } from './http/campaigns.controller';
+import { SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
+import { SqlCampaignTypeRepository } from './infrastructure/sql-campaign-type.repository';
+import { SqlCampaignRepository } from './infrastructure/sql-campaign.repository';
+import { SqlCampaignPhoneNumberRepository, SqlContactRepository } from './infrastructure/sql-contact.repository';
+import { SqlUploadStore } from './infrastructure/sql-upload.store';
+import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
+import {
+  NoCrmDirectory,
+  NoEmailReadiness,
+  NoWhatsappReadiness,
+  NoWorkflowDirectory,
+} from './infrastructure/unconfigured-channels.adapters';
+
+const applicationServices = [
+  CampaignTypesService,
+  CampaignViews,
+  CampaignEditing,
+  CampaignLifecycle,
+  CampaignContacts,
+  CampaignPhoneNumbers,
+  ContactImporter,
+  UploadIntake,
+];
+
+/** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
+@Module({
+  imports: [WorkspacesCoreModule, BillingModule, AgentsCoreModule, TelephonyCoreModule],
+  providers: [
+    ...applicationServices,
+    { provide: CampaignRepository, useClass: SqlCampaignRepository },
+    { provide: CampaignTypeRepository, useClass: SqlCampaignTypeRepository },
+    { provide: ContactRepository, useClass: SqlContactRepository },
+    { provide: CampaignPhoneNumberRepository, useClass: SqlCampaignPhoneNumberRepository },
+    { provide: UploadStore, useClass: SqlUploadStore },
+    { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
+    // Modules not built yet: these answer "nothing configured" until those modules bind their own.
+    { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
+    { provide: EmailReadiness, useClass: NoEmailReadiness },
+    { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
+    { provide: CrmDirectory, useClass: NoCrmDirectory },
+  ],
+  exports: [...applicationServices, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
+})
+export class CampaignsCoreModule implements OnModuleInit {
+  constructor(
+    private readonly references: AgentReferenceRegistry,
+    private readonly campaigns: CampaignRepository,
+  ) {}
+
+  /** Agents answer 409 in_use for an agent a campaign still names, without importing campaigns. */
+  onModuleInit(): void {
+    this.references.register((workspaceId, agentId) => this.campaigns.referencesAgent(workspaceId, agentId));
+  }
+}
+
+/** The HTTP face: campaign types, campaigns, lifecycle, contacts, uploads, campaign numbers. */
+@Module({
+  imports: [CampaignsCoreModule],
+  controllers: [CampaignTypesController, CampaignsController, CampaignContactsController],
+  providers: [SingleFileUploadInterceptor],
+  exports: [CampaignsCoreModule],
+})
+export class CampaignsModule {}

@@ -1,0 +1,155 @@
+import { AppError, ErrorCode } from '@outreach/platform/core';
+import { CampaignChannel, CampaignSource, hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from './campaign-kinds';
+
+/** Readiness of the WhatsApp outreach template the campaign names. */
+export type TemplateReadiness = 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready';
+
+/** Everything the start checks look at, gathered by the application through its ports. */
+export interface StartFacts {
+  now: Date;
+  workspace: {
+    status: string;
+    activityFrozen: boolean;
+    trialUntil: Date | null;
+    /** Concurrency allocation: calls in flight across running campaigns. */
+    concurrency: number;
+  };
+  walletBalanceMinor: number;
+  campaign: {
+    channel: CampaignChannel;
+    source: CampaignSource;
+    scheduledEndAt: Date | null;
+    agentId: string | null;
+    workflowId: string | null;
+  };
+  /** The campaign's agent, or null when it has none or it no longer exists. */
+  agent: { status: string; agentType: string } | null;
+  whatsapp: { hasSender: boolean; template: TemplateReadiness };
+  email: { hasSender: boolean; hasTemplate: boolean };
+  /** The journey workflow's status, or null when missing. */
+  workflowStatus: string | null;
+  /** Numbers attached to the campaign that are in the workspace on an enabled carrier. */
+  usablePhoneNumbers: number;
+  pendingContacts: number;
+  totalContacts: number;
+  requestedConcurrency: number;
+  /** Sum of reservations of the workspace's other RUNNING campaigns. */
+  reservedByOthers: number;
+}
+
+export interface StartCheck {
+  name: string;
+  /** The failing code (with a message), or null when the check passes. */
+  check: (f: StartFacts) => { code: ErrorCode; message?: string } | null;
+}
+
+const fail = (code: ErrorCode, message?: string) => ({ code, message });
+
+function hasActiveTrial(f: StartFacts): boolean {
+  return f.workspace.trialUntil !== null && f.workspace.trialUntil.getTime() > f.now.getTime();
+}
+
+/** DESIGN §5: the start checks, in this order; the first failing one answers. */
+export const START_CHECKS: readonly StartCheck[] = [
+  { name: 'workspace active', check: (f) => (f.workspace.status === 'ACTIVE' ? null : fail('workspace_not_active')) },
+  { name: 'activity not frozen', check: (f) => (f.workspace.activityFrozen ? fail('activity_frozen') : null) },
+  {
+    name: 'wallet or trial',
+    check: (f) => (f.walletBalanceMinor <= 0 && !hasActiveTrial(f) ? fail('insufficient_credits') : null),
+  },
+  {
+    name: 'schedule not expired',
+    check: (f) =>
+      f.campaign.scheduledEndAt !== null && f.campaign.scheduledEndAt.getTime() <= f.now.getTime()
+        ? fail('campaign_schedule_expired')
+        : null,
+  },
+  {
+    name: 'voice leg has an agent',
+    check: (f) => {
+      if (!hasVoiceLeg(f.campaign.channel)) return null;
+      if (f.campaign.agentId === null) return fail('campaign_channel_needs_agent');
+      if (f.agent === null || f.agent.status !== 'ACTIVE') {
+        return fail('agent_not_found_or_not_provisioned', f.agent ? `the agent is ${f.agent.status}` : 'the agent no longer exists');
+      }
+      return null;
+    },
+  },
+  {
+    name: 'message leg has a sender and an approved template',
+    check: (f) => {
+      if (!hasMessageLeg(f.campaign.channel)) return null;
+      if (!f.whatsapp.hasSender) return fail('campaign_channel_needs_sender');
+      switch (f.whatsapp.template) {
+        case 'missing':
+          return fail('campaign_channel_needs_template');
+        case 'not_approved':
+          return fail('outreach_template_not_approved');
+        case 'needs_runtime_context':
+          return fail('outreach_template_needs_runtime_context');
+        default:
+          return null;
+      }
+    },
+  },
+  {
+    name: 'email has a sender and a template',
+    check: (f) => {
+      if (f.campaign.channel !== 'EMAIL') return null;
+      if (!f.email.hasSender) return fail('campaign_channel_needs_email_sender');
+      if (!f.email.hasTemplate) return fail('campaign_channel_needs_email_template');
+      return null;
+    },
+  },
+  {
+    name: 'custom channel has a workflow',
+    check: (f) => (f.campaign.channel === 'CUSTOM' && f.campaign.workflowId === null ? fail('campaign_channel_needs_workflow') : null),
+  },
+  {
+    name: 'journey workflow active',
+    check: (f) =>
+      f.campaign.workflowId !== null && f.workflowStatus !== 'ACTIVE'
+        ? fail('campaign_workflow_not_active', f.workflowStatus ? `the workflow is ${f.workflowStatus}` : 'the workflow no longer exists')
+        : null,
+  },
+  {
+    name: 'voice leg has phone numbers',
+    check: (f) => (hasVoiceLeg(f.campaign.channel) && f.usablePhoneNumbers === 0 ? fail('campaign_no_phone_numbers') : null),
+  },
+  {
+    name: 'list campaigns have pending contacts',
+    check: (f) => (LIST_SOURCES.includes(f.campaign.source) && f.pendingContacts === 0 ? fail('campaign_no_pending_contacts') : null),
+  },
+  {
+    name: 'outbound campaign does not use an inbound agent without contacts',
+    check: (f) =>
+      f.campaign.source !== 'INBOUND' && f.agent?.agentType === 'INBOUND' && f.totalContacts === 0
+        ? fail('campaign_is_inbound_misconfigured')
+        : null,
+  },
+  {
+    name: 'reservation within the allocation',
+    check: (f) =>
+      !Number.isInteger(f.requestedConcurrency) || f.requestedConcurrency < 1 || f.requestedConcurrency > f.workspace.concurrency
+        ? fail('invalid_reserved_concurrency', `reservedConcurrency must be from 1 to ${f.workspace.concurrency}`)
+        : null,
+  },
+  {
+    name: 'running reservations within the allocation',
+    check: (f) =>
+      f.reservedByOthers + f.requestedConcurrency > f.workspace.concurrency
+        ? fail(
+            'reserved_exceeds_allocation',
+            `running campaigns already reserve ${f.reservedByOthers} of ${f.workspace.concurrency}; ${f.requestedConcurrency} more does not fit`,
+          )
+        : null,
+  },
+];
+
+/** Throws the first failing start check as an AppError. */
+export function assertStartChecks(facts: StartFacts): void {
+  for (const { check } of START_CHECKS) {
+    const failure = check(facts);
+    if (failure) throw new AppError(failure.code, failure.message ? { message: failure.message } : {});
+  }
+}

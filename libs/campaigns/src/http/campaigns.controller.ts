@@ -1,0 +1,123 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { CampaignEditing, CampaignWithImport } from '../application/campaign-editing.service';
+import { CampaignLifecycle } from '../application/campaign-lifecycle.service';
+import { CampaignView, CampaignViews } from '../application/campaign-views';
+import { CreateCampaignDto, StartCampaignDto, UpdateCampaignDto } from './dto/campaign-body.dto';
+import { CampaignListResponse, CampaignResponse, CampaignWithImportResponse } from './dto/campaign-response.dto';
+import { ReplaceCustomKeysDto } from './dto/extraction.dto';
+import { toCampaignInput } from './campaign-input.mapper';
+
+function withImport(result: CampaignWithImport): CampaignWithImportResponse {
+  return result.import ? { ...result.campaign, import: result.import } : result.campaign;
+}
+
+@ApiTags('campaigns')
+@Controller()
+export class CampaignsController {
+  constructor(
+    private readonly views: CampaignViews,
+    private readonly editing: CampaignEditing,
+    private readonly lifecycle: CampaignLifecycle,
+  ) {}
+
+  @RequireScope('campaigns.edit')
+  @Post('v1/campaigns')
+  @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts)' })
+  @ApiCreatedResponse({ type: CampaignWithImportResponse })
+  async create(@CurrentPrincipal() p: Principal, @Body() body: CreateCampaignDto): Promise<CampaignWithImportResponse> {
+    return withImport(await this.editing.create(p.workspaceId, toCampaignInput(body)));
+  }
+
+  @RequireScope('campaigns.view')
+  @Get(['v1/campaigns', 'campaigns'])
+  @ApiOperation({ summary: 'All campaigns of the workspace, newest first (unpaginated)' })
+  @ApiOkResponse({ type: CampaignListResponse })
+  async list(@CurrentPrincipal() p: Principal): Promise<CampaignListResponse> {
+    return { campaigns: await this.views.list(p.workspaceId) };
+  }
+
+  @RequireScope('campaigns.view')
+  @Get('v1/campaigns/:id')
+  @ApiOkResponse({ type: CampaignResponse })
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
+    return this.views.get(p.workspaceId, id);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Patch('v1/campaigns/:id')
+  @ApiOperation({ summary: 'Edit a DRAFT, PAUSED or CREDIT_EXHAUSTED campaign (audience fields: DRAFT only)' })
+  @ApiOkResponse({ type: CampaignWithImportResponse })
+  async update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateCampaignDto): Promise<CampaignWithImportResponse> {
+    return withImport(await this.editing.update(p.workspaceId, id, toCampaignInput(body)));
+  }
+
+  @RequireScope('campaigns.edit')
+  @Delete('campaigns/:id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a DRAFT, CANCELED or COMPLETED campaign and its contacts' })
+  @ApiNoContentResponse()
+  async delete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.editing.delete(p.workspaceId, id);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Put('campaigns/:id/custom-keys')
+  @ApiOperation({ summary: 'Replace the custom extraction keys of a DRAFT campaign' })
+  @ApiOkResponse({ type: CampaignResponse })
+  replaceCustomKeys(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ReplaceCustomKeysDto): Promise<CampaignView> {
+    return this.editing.replaceCustomKeys(p.workspaceId, id, body.customExtractionKeys, body.customExtractionKeysMode);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/start', 'v1/campaigns/:id/start'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'DRAFT, PAUSED or CREDIT_EXHAUSTED → RUNNING, after the start checks' })
+  @ApiOkResponse({ type: CampaignResponse })
+  start(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
+    return this.lifecycle.start(p.workspaceId, id, body);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/pause', 'v1/campaigns/:id/pause'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'RUNNING → PAUSED (400 campaign_not_running otherwise, also for unknown ids)' })
+  @ApiOkResponse({ type: CampaignResponse })
+  pause(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
+    return this.lifecycle.pause(p.workspaceId, id);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/resume', 'v1/campaigns/:id/resume'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'PAUSED → RUNNING, after the start checks' })
+  @ApiOkResponse({ type: CampaignResponse })
+  resume(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
+    return this.lifecycle.resume(p.workspaceId, id, body);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/stop', 'v1/campaigns/:id/stop'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Any unfinished status → CANCELED' })
+  @ApiOkResponse({ type: CampaignResponse })
+  stop(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
+    return this.lifecycle.stop(p.workspaceId, id);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/restart', 'v1/campaigns/:id/restart'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'COMPLETED or CANCELED → RUNNING: FAILED and unreached contacts go back to PENDING' })
+  @ApiOkResponse({ type: CampaignResponse })
+  restart(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
+    return this.lifecycle.restart(p.workspaceId, id, body);
+  }
+}

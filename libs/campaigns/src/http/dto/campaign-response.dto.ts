@@ -1,0 +1,127 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
+import { CAMPAIGN_STATUSES } from '../../domain/campaign-state-machine';
+import { EvaluationMetricResponse, ExtractionKeyResponse } from './extraction.dto';
+
+class WhatsappAutomationResponse {
+  @ApiProperty() key: string;
+  @ApiProperty() label: string;
+  @ApiProperty() detail: string;
+}
+
+class OutreachRuleConditionResponse {
+  @ApiProperty() kind: string;
+  @ApiProperty() describe: string;
+}
+
+class OutreachRuleResponse {
+  @ApiProperty({ example: 'MESSAGE_REPLY' }) trigger: string;
+  @ApiProperty() afterDays: number;
+  @ApiProperty({ type: OutreachRuleConditionResponse }) condition: OutreachRuleConditionResponse;
+  @ApiProperty({ type: [OutreachRuleConditionResponse] }) conditions: OutreachRuleConditionResponse[];
+  @ApiProperty({ example: 'ALL' }) match: string;
+  @ApiProperty({ example: 'HAND_OFF' }) action: string;
+}
+
+const nullableString = { type: String, nullable: true } as const;
+const nullableDate = { type: String, nullable: true, format: 'date-time' } as const;
+
+/** The campaign object (spec: Campaign), returned by every campaign route. */
+export class CampaignResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty(nullableString) agentId: string | null;
+  @ApiProperty(nullableString) agentName: string | null;
+  @ApiProperty({ enum: CAMPAIGN_STATUSES }) status: string;
+  @ApiProperty({ enum: CAMPAIGN_CHANNELS }) channel: string;
+  @ApiProperty({ enum: CAMPAIGN_SOURCES }) source: string;
+  @ApiProperty() reservedConcurrency: number;
+  @ApiProperty() allowBurst: boolean;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variableMap: Record<string, string>;
+  @ApiProperty(nullableDate) startedAt: string | null;
+  @ApiProperty(nullableDate) endedAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty(nullableString) campaignTypeId: string | null;
+  @ApiProperty(nullableString) campaignTypeName: string | null;
+  @ApiProperty({ type: [ExtractionKeyResponse] }) customExtractionKeys: ExtractionKeyResponse[];
+  @ApiProperty({ enum: EXTRACTION_MODES }) customExtractionKeysMode: string;
+  @ApiProperty({ type: [ExtractionKeyResponse], description: 'Type keys combined with custom keys per customExtractionKeysMode' })
+  effectiveExtractionKeys: ExtractionKeyResponse[];
+  @ApiProperty({ type: [String] }) notificationUserIds: string[];
+  @ApiProperty(nullableString) defaultCrmConnectionId: string | null;
+  @ApiProperty(nullableString) defaultCrmSegmentId: string | null;
+  @ApiProperty(nullableString) description: string | null;
+  @ApiProperty(nullableString) workflowId: string | null;
+  @ApiProperty(nullableString) countryCode: string | null;
+  @ApiProperty(nullableString) phoneColumn: string | null;
+  @ApiProperty(nullableString) uploadId: string | null;
+  @ApiProperty() timezone: string;
+  @ApiProperty(nullableString) goal: string | null;
+  @ApiProperty(nullableString) briefFileName: string | null;
+  @ApiProperty(nullableString) briefText: string | null;
+  @ApiProperty(nullableDate) scheduledStartAt: string | null;
+  @ApiProperty(nullableDate) scheduledEndAt: string | null;
+  @ApiProperty(nullableDate) briefUploadedAt: string | null;
+  @ApiProperty({ pattern: '^\\d{2}:\\d{2}$' }) dailyWindowStart: string;
+  @ApiProperty({ pattern: '^\\d{2}:\\d{2}$' }) dailyWindowEnd: string;
+  @ApiProperty(nullableString) whatsappOutreachTemplateId: string | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) whatsappTemplateByMetric: Record<string, unknown> | null;
+  @ApiProperty() messageDeclinedLeads: boolean;
+  @ApiProperty() whatsappEnabled: boolean;
+  @ApiProperty() whatsappPaymentLinkEnabled: boolean;
+  @ApiProperty() recoveryLinkEnabled: boolean;
+  @ApiProperty() removeInvalidRows: boolean;
+  @ApiProperty() transliterateCalleeNames: boolean;
+  @ApiProperty() followupEnabled: boolean;
+  @ApiProperty() churnEnabled: boolean;
+  @ApiProperty() incompleteRetryEnabled: boolean;
+  @ApiProperty() skipRetryOnFirstVoicemail: boolean;
+  @ApiProperty() messageRetryEnabled: boolean;
+  @ApiProperty() messageRetryTieredEnabled: boolean;
+  @ApiProperty() autoReseedEnabled: boolean;
+  @ApiProperty({ type: Number, nullable: true }) dailyMessageCap: number | null;
+  @ApiProperty() retryCount: number;
+  @ApiProperty() cooldownMinutes: number;
+  @ApiProperty() retryConcurrencyPercent: number;
+  @ApiProperty() followupMaxAttempts: number;
+  @ApiProperty() churnMaxAttempts: number;
+  @ApiProperty() churnIntervalHours: number;
+  @ApiProperty() incompleteRetryMaxAttempts: number;
+  @ApiProperty() incompleteRetryIntervalMinutes: number;
+  @ApiProperty() incompleteCallSeconds: number;
+  @ApiProperty() referralMaxDepth: number;
+  @ApiProperty() messageRetryMaxAttempts: number;
+  @ApiProperty() messageRetryIntervalSeconds: number;
+  @ApiProperty() messageRetryWindowSeconds: number;
+  @ApiProperty() messageRetryTransientMaxAttempts: number;
+  @ApiProperty({ type: Number, nullable: true }) dailyDialCap: number | null;
+  @ApiProperty() contactCount: number;
+  @ApiProperty() receivedCalls: number;
+  @ApiProperty({ type: [Number] }) retryDelaysMinutes: number[];
+  @ApiProperty({ type: [Number] }) churnDelaysHours: number[];
+  @ApiProperty({ type: [Number] }) incompleteRetryDelaysMinutes: number[];
+  @ApiProperty({ type: [Number] }) messageRetryDelaysSeconds: number[];
+  @ApiProperty({ type: [Number] }) dialDays: number[];
+  @ApiProperty({ type: [String] }) whatsappAgentTemplateIds: string[];
+  @ApiProperty({ type: [String] }) altPhoneColumns: string[];
+  @ApiProperty({ type: [WhatsappAutomationResponse] }) whatsappAutomations: WhatsappAutomationResponse[];
+  @ApiProperty({ type: [OutreachRuleResponse] }) outreachRules: OutreachRuleResponse[];
+  @ApiProperty({ type: [EvaluationMetricResponse] }) evaluationMetrics: EvaluationMetricResponse[];
+}
+
+export class ImportSummaryResponse {
+  @ApiProperty({ description: 'Data rows read' }) rows: number;
+  @ApiProperty({ description: 'New contacts' }) imported: number;
+  @ApiProperty({ description: 'Rows whose phone the campaign already had' }) duplicates: number;
+  @ApiProperty({ description: 'Rows without a valid phone, dropped (removeInvalidRows)' }) invalid: number;
+}
+
+/** Create and PATCH answer the campaign; `import` reports an upload imported by the same request. */
+export class CampaignWithImportResponse extends CampaignResponse {
+  @ApiPropertyOptional({ type: ImportSummaryResponse }) import?: ImportSummaryResponse;
+}
+
+export class CampaignListResponse {
+  @ApiProperty({ type: [CampaignResponse] }) campaigns: CampaignResponse[];
+}

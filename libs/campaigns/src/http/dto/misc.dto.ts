@@ -1,0 +1,169 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { CONTACT_STATUSES } from '../../domain/contact';
+import { ExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
+import { IsStringRecord, Optional } from './validators';
+
+// ---- campaign types -----------------------------------------------------------------------
+
+export class CreateCampaignTypeDto {
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @Optional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+
+  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 64 })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(64)
+  @ValidateNested({ each: true })
+  @Type(() => ExtractionKeyDto)
+  extractionKeys?: ExtractionKeyDto[];
+}
+
+export class UpdateCampaignTypeDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @Optional()
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @Optional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+
+  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 64 })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(64)
+  @ValidateNested({ each: true })
+  @Type(() => ExtractionKeyDto)
+  extractionKeys?: ExtractionKeyDto[];
+}
+
+export class CampaignTypeResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ type: [ExtractionKeyResponse] }) extractionKeys: ExtractionKeyResponse[];
+  @ApiProperty({ example: 'ACTIVE' }) status: string;
+  @ApiProperty({ description: 'Owned by the workspace (false: a read-only platform type)' }) isOwn: boolean;
+}
+
+export class CampaignTypeListResponse {
+  @ApiProperty({ type: [CampaignTypeResponse] }) campaignTypes: CampaignTypeResponse[];
+}
+
+// ---- contacts and leads -------------------------------------------------------------------
+
+/** One contact of POST /campaigns/{id}/contacts (the body is a JSON array of these). */
+export class ContactInputDto {
+  @ApiProperty({ minLength: 1, maxLength: 64, example: '+14155552671', description: 'E.164 preferred; else the campaign countryCode applies' })
+  @IsString()
+  @Length(1, 64)
+  phone: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @Optional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 5 })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  altPhones?: string[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Usable as {{variables}}' })
+  @Optional()
+  @IsStringRecord(200, 2000)
+  fields?: Record<string, string>;
+}
+
+export const MAX_CONTACTS_PER_REQUEST = 5000;
+
+export class AddContactsResponse {
+  @ApiProperty() rows: number;
+  @ApiProperty() imported: number;
+  @ApiProperty() duplicates: number;
+  @ApiProperty() invalid: number;
+  @ApiProperty() contactCount: number;
+}
+
+export class LeadsQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @Optional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
+  @Optional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: CONTACT_STATUSES })
+  @Optional()
+  @IsIn(CONTACT_STATUSES)
+  status?: (typeof CONTACT_STATUSES)[number];
+}
+
+export class ContactResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) campaignId: string;
+  @ApiProperty({ description: 'E.164' }) phone: string;
+  @ApiProperty({ type: [String] }) altPhones: string[];
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) fields: Record<string, string>;
+  @ApiProperty({ enum: CONTACT_STATUSES }) status: string;
+  @ApiProperty() attempts: number;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) lastAttemptAt: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt: string | null;
+  @ApiProperty({ type: String, nullable: true }) lastOutcome: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class LeadsResponse {
+  @ApiProperty({ type: [ContactResponse] }) items: ContactResponse[];
+  @ApiProperty() total: number;
+}
+
+// ---- phone numbers and uploads ------------------------------------------------------------
+
+export class AttachPhoneNumberDto {
+  @ApiProperty({ description: 'A number of the workspace (GET /phone-numbers) on an enabled carrier' })
+  @IsString()
+  @Length(1, 100)
+  phoneNumberId: string;
+}
+
+export class UploadResponse {
+  @ApiProperty({ format: 'uuid' }) uploadId: string;
+  @ApiProperty() fileName: string;
+  @ApiProperty({ type: [String] }) columns: string[];
+  @ApiProperty() rowCount: number;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } }, description: 'First 5 rows' })
+  preview: Array<Record<string, string>>;
+  @ApiProperty({ format: 'date-time', description: 'After this the upload can no longer be imported' }) expiresAt: string;
+}
+
+export class UploadBodyDoc {
+  @ApiProperty({ type: 'string', format: 'binary', description: 'CSV or XLSX with a header row' }) file: unknown;
+}

@@ -1,0 +1,68 @@
+import { IsOptional, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { isKnownCallingCode } from '../../application/phone-normaliser';
+
+/** The member may be absent; when present it must pass the other decorators (null is refused). */
+export const Optional = () => ValidateIf((_object, value) => value !== undefined);
+
+/** The member may be absent or null (null clears it); otherwise it must pass the other decorators. */
+export const Nullable = () => IsOptional();
+
+/** An IANA time zone name such as Europe/Paris or Asia/Kolkata. */
+export function IsTimeZone(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isTimeZone',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be an IANA time zone such as Europe/Paris`, ...options },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && isTimeZone(value),
+      },
+    });
+}
+
+export function isTimeZone(value: string): boolean {
+  if (value.length === 0 || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A flat object whose values are strings (at most `maxKeys` members, keys 1-100 characters). */
+export function IsStringRecord(maxKeys: number, maxValueLength: number, options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isStringRecord',
+      target: object.constructor,
+      propertyName,
+      options: {
+        message: `${propertyName} must be an object of at most ${maxKeys} string members (values up to ${maxValueLength} characters)`,
+        ...options,
+      },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          Object.keys(value).length <= maxKeys &&
+          Object.entries(value).every(
+            ([k, v]) => k.length >= 1 && k.length <= 100 && typeof v === 'string' && v.length <= maxValueLength,
+          ),
+      },
+    });
+}
+
+/** A calling code in use, such as +1 or +91 (the pattern alone lets +999 through). */
+export function IsCallingCode(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCallingCode',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be a calling code in use, e.g. +1 or +91`, ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && isKnownCallingCode(value) },
+    });
+}

@@ -1,0 +1,20 @@
+// Public surface of the campaigns module: what other modules and apps may use.
+import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
+
+export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
+export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
+export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
+export { CampaignContacts } from './application/campaign-contacts.service';
+export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
+export { CampaignTypesService } from './application/campaign-types.service';
+export { CampaignViews, CampaignView } from './application/campaign-views';
+export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
+export { ContactImporter, ImportSummary } from './application/contact-importer';
+export { UploadIntake } from './application/upload-intake.service';
+export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
+export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
+export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES } from './domain/campaign-kinds';
+export { CONTACT_STATUSES } from './domain/contact';
+export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
+export { START_CHECKS } from './domain/start-checks';
+export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100];

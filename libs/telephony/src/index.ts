@@ -1,0 +1,9 @@
+// Public surface of the telephony module: phone numbers and carriers.
+import { Telephony1763700002000 } from './infrastructure/migrations/1763700002000-telephony';
+
+export { TelephonyCoreModule, TelephonyModule } from './telephony.module';
+export { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
+export { PhoneNumberView } from './application/telephony.ports';
+export { PhoneNumberResponse, toPhoneNumberResponse } from './http/phone-numbers.controller';
+export { DEFAULT_CARRIER, E164_PATTERN } from './domain/phone-number';
+export const TELEPHONY_MIGRATIONS = [Telephony1763700002000];

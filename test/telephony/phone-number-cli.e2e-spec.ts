@@ -1,0 +1,76 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { bearer, Seeded, TestApp } from '../support/test-app';
+
+/* number:add and carrier:set as an operator runs them: the built CLI in its own process. */
+
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: process.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('operator CLI: number:add and carrier:set', () => {
+  let t: TestApp;
+  let ws: Seeded;
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    t = await TestApp.create();
+  }, 60_000);
+  afterAll(() => t?.close());
+  beforeEach(async () => {
+    await t.reset();
+    ws = await t.seed();
+  });
+
+  const numbers = async () => (await t.http.get('/phone-numbers').set(bearer(ws.key))).body.phoneNumbers;
+
+  it('adds numbers (carrier, inbound) and switches a carrier off and on', async () => {
+    const added = await cli(['number:add', '--workspace', ws.workspaceId, '--e164', '+14155550101']);
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(added.stdout)).toMatchObject({ e164: '+14155550101', carrier: 'sandbox', inbound: false, carrierEnabled: true });
+
+    const inbound = await cli(['number:add', '--workspace', ws.workspaceId, '--e164', '+14155550102', '--carrier', 'acme', '--inbound']);
+    expect(inbound.code).toBe(0);
+    expect(JSON.parse(inbound.stdout)).toMatchObject({ carrier: 'acme', inbound: true });
+
+    const off = await cli(['carrier:set', '--workspace', ws.workspaceId, '--carrier', 'acme', '--enabled', 'false']);
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({ workspaceId: ws.workspaceId, carrier: 'acme', enabled: false });
+    expect((await numbers()).map((n: { e164: string; carrierEnabled: boolean }) => [n.e164, n.carrierEnabled])).toEqual([
+      ['+14155550101', true],
+      ['+14155550102', false],
+    ]);
+    expect((await cli(['carrier:set', '--workspace', ws.workspaceId, '--carrier', 'acme', '--enabled', 'true'])).code).toBe(0);
+    expect((await numbers())[1].carrierEnabled).toBe(true);
+  });
+
+  it('refuses bad input with one line on stderr and changes nothing', async () => {
+    for (const args of [
+      ['number:add', '--workspace', ws.workspaceId, '--e164', '4155550101'],
+      ['number:add', '--workspace', 'not-a-uuid', '--e164', '+14155550101'],
+      ['number:add', '--workspace', ws.workspaceId],
+      ['carrier:set', '--workspace', ws.workspaceId, '--carrier', 'acme', '--enabled', 'maybe'],
+    ]) {
+      const result = await cli(args);
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(await numbers()).toEqual([]);
+  });
+});

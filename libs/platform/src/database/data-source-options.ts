@@ -1,5 +1,6 @@
 import { DataSourceOptions, MixedList } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { TimeoutSafeClient } from './pg-client';
 
 export type MigrationList = MixedList<Function>;
 
@@ -21,8 +22,11 @@ export function postgresOptions(
     applicationName: overrides.applicationName ?? 'outreach',
     extra: {
       // A query on a connection that went silent (network black hole) fails instead of hanging:
-      // the API answers 503 database_unavailable in under a second and recovers by itself.
-      ...(queryTimeout === null ? {} : { query_timeout: queryTimeout }),
+      // the API answers 503 database_unavailable in under a second, and the client closes that
+      // connection so the pool recovers by itself (see TimeoutSafeClient). The server cancels the
+      // statement at the same bound, so an abandoned slow query does not keep running there.
+      ...(queryTimeout === null ? {} : { query_timeout: queryTimeout, statement_timeout: queryTimeout }),
+      Client: TimeoutSafeClient,
       idleTimeoutMillis: 10000,
       keepAlive: true,
     },

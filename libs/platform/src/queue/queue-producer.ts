@@ -16,9 +16,19 @@ export function bullPrefix(config: AppConfig): string {
   return `${config.redisPrefix}:bull`;
 }
 
+/** Longest an add() may take before the caller (the outbox relay) gives up and retries later. */
+export const ENQUEUE_TIMEOUT_MS = 2000;
+
 /**
  * Producer side of BullMQ: one Queue per name, on connections that fail fast when Redis is
  * unreachable (no offline queue), so the outbox relay notices and retries later.
+ *
+ * Fault drills (test/platform/outbox.e2e-spec.ts) showed two ways an add() could wait forever:
+ * a Queue first used while Redis is down waits for the connection to become ready (BullMQ's
+ * waitUntilReady ignores errors), and a connection that went silent (black hole) never answers.
+ * Hence the deadline on add(), and a socket timeout that drops a silent connection so ioredis
+ * reconnects instead of keeping it for good. A job that still lands after the deadline is
+ * harmless: the relay's retry re-adds it with the same jobId, which BullMQ de-duplicates.
  */
 @Injectable()
 export class QueueProducer implements OnApplicationShutdown {
@@ -31,7 +41,12 @@ export class QueueProducer implements OnApplicationShutdown {
     if (!queue) {
       queue = new Queue(name, {
         prefix: bullPrefix(this.config),
-        connection: redisOptions(this.config, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
+        connection: redisOptions(this.config, {
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          commandTimeout: ENQUEUE_TIMEOUT_MS,
+          socketTimeout: ENQUEUE_TIMEOUT_MS,
+        }),
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
       queue.on('error', () => undefined); // connection errors surface on add(); the relay retries
@@ -40,8 +55,24 @@ export class QueueProducer implements OnApplicationShutdown {
     return queue;
   }
 
+  /** Adds one job (idempotent by jobId); rejects within ENQUEUE_TIMEOUT_MS when Redis does not answer. */
   async add(queueName: string, jobName: string, payload: unknown, jobId: string): Promise<void> {
-    await this.queue(queueName).add(jobName, payload, { jobId });
+    const adding = this.queue(queueName).add(jobName, payload, { jobId });
+    adding.catch(() => undefined); // if the deadline wins, a late failure is of no interest
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        adding,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`Redis did not accept job ${jobId} on ${queueName} within ${ENQUEUE_TIMEOUT_MS} ms`)),
+            ENQUEUE_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

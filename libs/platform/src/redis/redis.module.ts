@@ -18,6 +18,16 @@ export function redisOptions(config: AppConfig, extra: RedisOptions = {}): Redis
   };
 }
 
+/** A command on the request path gives up after this long (callers then fail open). */
+export const REQUEST_PATH_COMMAND_TIMEOUT_MS = 50;
+/**
+ * A connection that has not answered a command for this long is dropped and re-opened. Without
+ * it, a connection silently swallowed by the network (dropped NAT entry, failed-over host) stays
+ * "ready" for good: every command times out and rate limiting never comes back, as the black-hole
+ * drill in test/platform/redis-outage.e2e-spec.ts showed.
+ */
+export const SILENT_CONNECTION_MS = 1000;
+
 /**
  * The request-path Redis client (rate limits, short locks). It never queues commands while
  * disconnected and times them out quickly, so callers can fail open within ~50 ms when Redis
@@ -31,7 +41,13 @@ export class RedisCommands implements OnApplicationShutdown {
 
   constructor(config: AppConfig) {
     this.client = new Redis(
-      redisOptions(config, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 50, lazyConnect: false }),
+      redisOptions(config, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: REQUEST_PATH_COMMAND_TIMEOUT_MS,
+        socketTimeout: SILENT_CONNECTION_MS,
+        lazyConnect: false,
+      }),
     );
     this.client.on('error', (err) => {
       const now = Date.now();

@@ -1,0 +1,90 @@
+import { ProxyMode, TcpProxy, timed, waitFor } from '../support/tcp-proxy';
+import { bearer, Seeded, TestApp } from '../support/test-app';
+
+/**
+ * Issue 2: with Redis unreachable, requests that do not need it still answer (the rate limiter
+ * fails open within ~50 ms), /health/ready says Redis is down, and rate limiting comes back by
+ * itself. The API's REDIS_URL points at a TcpProxy; the real Redis is never touched.
+ */
+describe('Redis outage for the API (fault drill)', () => {
+  const realUrl = process.env.REDIS_URL as string;
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let ws: Seeded;
+
+  beforeAll(async () => {
+    proxy = await TcpProxy.forUrl(realUrl);
+    process.env.REDIS_URL = proxy.rewrite(realUrl);
+    try {
+      t = await TestApp.create();
+    } finally {
+      process.env.REDIS_URL = realUrl;
+    }
+    await t.reset();
+    ws = await t.seed();
+  });
+
+  afterAll(async () => {
+    await proxy?.setMode('pass');
+    await t?.close();
+    await proxy?.close();
+  });
+
+  afterEach(async () => {
+    await proxy.setMode('pass');
+  });
+
+  const getWorkspace = () => timed(() => t.http.get('/v1/workspace').set(bearer(ws.key)));
+
+  const rateLimitHeadersBack = () =>
+    waitFor(
+      'rate-limit headers to come back',
+      async () => {
+        const { value: res, ms } = await getWorkspace();
+        expect(res.status).toBe(200);
+        expect(ms).toBeLessThan(1000);
+        return res.headers['ratelimit'] !== undefined;
+      },
+      8000,
+    );
+
+  it('counts requests in Redis when it is there', async () => {
+    const { value: res } = await getWorkspace();
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit-policy']).toBe(`"default";q=${t.config.rateLimitPerMinute};w=60`);
+    expect(res.headers['ratelimit']).toMatch(/^"default";r=\d+;t=\d+$/);
+  });
+
+  it.each<ProxyMode>(['refuse', 'blackhole'])(
+    '%s: requests still answer 200 at once (fail open), /health/ready says redis is down, limits come back',
+    async (mode) => {
+      await rateLimitHeadersBack(); // an established connection to swallow or cut
+      await proxy.setMode(mode);
+
+      for (let i = 0; i < 5; i++) {
+        const { value: res, ms } = await getWorkspace();
+        expect(res.status).toBe(200);
+        expect(res.body.id).toBe(ws.workspaceId);
+        expect(res.headers['ratelimit']).toBeUndefined(); // not counted: no limit to report
+        expect(ms).toBeLessThan(300); // the limiter gives up within ~50 ms
+      }
+      const parallel = await Promise.all(Array.from({ length: 8 }, () => getWorkspace()));
+      for (const { value: res, ms } of parallel) {
+        expect(res.status).toBe(200);
+        expect(ms).toBeLessThan(500);
+      }
+
+      const ready = await timed(() => t.http.get('/health/ready'));
+      expect(ready.value.status).toBe(503);
+      expect(ready.value.body.checks.redis.status).toBe('down');
+      expect(ready.value.body.checks.postgres.status).toBe('up');
+      expect(ready.ms).toBeLessThan(1000);
+      expect((await t.http.get('/health/live')).status).toBe(200);
+
+      await proxy.setMode('pass');
+      await rateLimitHeadersBack();
+      expect((await t.http.get('/health/ready')).status).toBe(200);
+    },
+    20_000,
+  );
+});

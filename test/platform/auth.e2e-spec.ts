@@ -108,6 +108,10 @@ describe('API key authentication and authorization (DESIGN §3 order of checks)'
     expectError(await t.http.get('/v1/probe/feature').set(bearer(ws.key)), 403, 'api_results_not_enabled');
     const enabled = await t.seed({ features: ['api_results'] });
     await t.http.get('/v1/probe/feature').set(bearer(enabled.key)).expect(200);
+    // no code named by the spec for the feature: 403 feature_not_available
+    expectError(await t.http.get('/probe/exports-feature').set(bearer(ws.key)), 403, 'feature_not_available');
+    const exportsOn = await t.seed({ features: ['exports'] });
+    await t.http.get('/probe/exports-feature').set(bearer(exportsOn.key)).expect(200);
   });
 
   it('403 prompt_access_forbidden and operator_only render from the catalogue', async () => {

@@ -70,21 +70,21 @@ describe('Postgres outage (fault drill)', () => {
     return statuses;
   };
 
-  it('uses a 500 ms connect timeout and a 900 ms query timeout that pg really receives', async () => {
+  it('uses a 500 ms connect timeout and a 700 ms query timeout that pg really receives', async () => {
     expect(t.config.dbConnectTimeoutMs).toBe(500);
-    expect(t.config.dbQueryTimeoutMs).toBe(900);
+    expect(t.config.dbQueryTimeoutMs).toBe(700);
     const options = postgresOptions(t.config) as { connectTimeoutMS?: number; extra?: Record<string, unknown> };
     expect(options.connectTimeoutMS).toBe(500);
-    expect(options.extra?.query_timeout).toBe(900);
+    expect(options.extra?.query_timeout).toBe(700);
     // What TypeORM handed to node-postgres: the live pool's options.
     const pool = (t.dataSource.driver as unknown as { master: { options: Record<string, unknown> } }).master;
-    expect(pool.options).toMatchObject({ connectionTimeoutMillis: 500, query_timeout: 900 });
+    expect(pool.options).toMatchObject({ connectionTimeoutMillis: 500, query_timeout: 700 });
   });
 
-  it('a query slower than the timeout fails as database_unavailable in ~0.9 s and leaves the pool healthy', async () => {
+  it('a query slower than the timeout fails as database_unavailable in ~0.7 s and leaves the pool healthy', async () => {
     const slow = await timed(() => t.dataSource.query('SELECT pg_sleep(3)').then(() => null, (e: unknown) => e));
     expect(isDatabaseUnavailable(slow.value)).toBe(true);
-    expect(slow.ms).toBeGreaterThan(800);
+    expect(slow.ms).toBeGreaterThan(600);
     expect(slow.ms).toBeLessThan(1500);
     // The next query does not queue behind the abandoned one on a reused connection.
     const next = await timed(() => t.dataSource.query('SELECT 1 AS one'));

@@ -8,6 +8,7 @@ import {
   runMigrations,
 } from '@outreach/platform';
 import { ApiKeyAdministration, MemberAdministration, WorkspaceAdministration } from '@outreach/workspaces';
+import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module';
@@ -37,14 +38,24 @@ export function assertTestDatabase(name: string): void {
   if (!name.includes('test')) throw new Error(`refusing to touch database ${name}: its name must contain "test"`);
 }
 
-/** Empties every table but the migrations log. */
+/**
+ * Empties every table but the migrations log. Uses its own connection without the API's query
+ * timeout: TRUNCATE waits for the locks of a worker booted beside the API in the same test.
+ */
 export async function truncateAll(dataSource: DataSource): Promise<void> {
-  assertTestDatabase(String(dataSource.options.database ?? new URL(String((dataSource.options as { url?: string }).url)).pathname));
-  const rows: Array<{ tablename: string }> = await dataSource.query(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
-  );
-  if (rows.length === 0) return;
-  await dataSource.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  const url = String((dataSource.options as { url?: string }).url);
+  assertTestDatabase(new URL(url).pathname);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+    );
+    if (rows.length === 0) return;
+    await client.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface Seeded {

@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
-import { API_GLOBAL_PROVIDERS, PlatformModule } from '@outreach/platform';
+import { API_GLOBAL_PROVIDERS, IdempotencyModule, PlatformModule } from '@outreach/platform';
+import { BillingHttpModule } from '@outreach/billing';
+import { DncModule } from '@outreach/dnc';
 import { WorkspacesModule } from '@outreach/workspaces';
 import { AgentsModule } from '@outreach/agents';
 import { FunctionsModule } from '@outreach/functions';
 import { CampaignsModule } from '@outreach/campaigns';
 import { TelephonyModule } from '@outreach/telephony';
+import { ResultsModule } from '@outreach/results';
+import { CallsModule } from '@outreach/calls';
 import { ALL_MIGRATIONS } from '../../common/src/migrations';
 
 /**
@@ -12,7 +16,7 @@ import { ALL_MIGRATIONS } from '../../common/src/migrations';
  * A new module adds one line to `imports`.
  */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'api', migrations: ALL_MIGRATIONS }), WorkspacesModule, AgentsModule, FunctionsModule, TelephonyModule, CampaignsModule],
+  imports: [PlatformModule.forRoot({ role: 'api', migrations: ALL_MIGRATIONS }), WorkspacesModule, AgentsModule, FunctionsModule, TelephonyModule, CampaignsModule, IdempotencyModule, BillingHttpModule, DncModule, CallsModule, ResultsModule],
   providers: [...API_GLOBAL_PROVIDERS],
 })
 export class ApiModule {}

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@outreach/billing';
+import { CallsServicesModule } from '@outreach/calls';
 import { PlatformModule } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { ALL_MIGRATIONS } from '../../common/src/migrations';
 import { CliProgram } from './cli-program';
+import { CallSetMetricCommand } from './commands/call-set-metric.command';
 import { CarrierSetCommand } from './commands/carrier-set.command';
 import { KeyCreateCommand } from './commands/key-create.command';
 import { KeyListCommand } from './commands/key-list.command';
@@ -21,7 +23,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
 
 /** The operator CLI: what the spec calls "issued by the service operator", over the same use cases. */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule],
+  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule, CallsServicesModule],
   providers: [
     CliProgram,
     WorkspaceCreateCommand,
@@ -37,6 +39,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
     MigrateCommand,
     NumberAddCommand,
     CarrierSetCommand,
+    CallSetMetricCommand,
   ],
 })
 export class CliModule {}

@@ -4,11 +4,18 @@ import { ConfigError, loadConfig } from '@outreach/platform';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule } from './worker.module';
 
+const SHUTDOWN_GRACE_MS = 30_000;
+
 async function bootstrap(): Promise<void> {
   loadConfig(process.env, { dbQueryTimeoutMs: 60_000 });
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks(); // SIGTERM: stop taking jobs, finish in-flight ones, close pools
+  // BullMQ's close() can wait forever while Redis is unreachable: never outlive a stop request
+  // by more than SHUTDOWN_GRACE_MS (in-flight attempts are recovered by the reaper anyway).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref());
+  }
   await app.init();
   process.stdout.write('Worker started (outbox relay and job processors)\n');
 }

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@outreach/platform';
 import { AgentsWorkerModule } from '@outreach/agents';
+import { EngineWorkerModule } from '@outreach/engine';
+import { CallsAnalysisWorkerModule } from '@outreach/calls';
+import { ResultsWorkerModule } from '@outreach/results';
 import { ALL_MIGRATIONS } from '../../common/src/migrations';
 
 /**
@@ -11,6 +14,9 @@ import { ALL_MIGRATIONS } from '../../common/src/migrations';
   imports: [
     PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
     AgentsWorkerModule,
+    EngineWorkerModule,
+    CallsAnalysisWorkerModule,
+    ResultsWorkerModule,
   ],
 })
 export class WorkerModule {}

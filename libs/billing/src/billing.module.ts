@@ -1,14 +1,43 @@
 import { Module } from '@nestjs/common';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { CreditStatus } from './application/credit-status';
 import { CreditWallet } from './application/credit-wallet.use-case';
+import { LedgerQueries } from './application/ledger-queries';
+import { CreditPendingRecharge, RechargeQueries, RecordPendingRecharge } from './application/recharges';
+import { Tariffs } from './application/tariffs';
 import { WalletBalance } from './application/wallet-balance';
-import { WalletRepository } from './application/wallet.ports';
+import { WalletDebits } from './application/wallet-debits.use-case';
+import { RechargeRepository, TariffRepository, WalletRepository } from './application/wallet.ports';
+import { CreditsController } from './http/credits.controller';
+import { TypeormRechargeRepository } from './infrastructure/typeorm-recharge.repository';
+import { TypeormTariffRepository } from './infrastructure/typeorm-tariff.repository';
 import { TypeormWalletRepository } from './infrastructure/typeorm-wallet.repository';
 
-/** Wallet and ledger. The foundation holds credits; the engine adds debits and the HTTP routes. */
+const exported = [
+  CreditWallet,
+  WalletBalance,
+  WalletDebits,
+  Tariffs,
+  CreditStatus,
+  LedgerQueries,
+  RechargeQueries,
+  RecordPendingRecharge,
+  CreditPendingRecharge,
+];
+
+/** Wallet, ledger, tariffs and recharges, without controllers: for api, worker and cli. */
 @Module({
   imports: [WorkspacesCoreModule],
-  providers: [CreditWallet, WalletBalance, { provide: WalletRepository, useClass: TypeormWalletRepository }],
-  exports: [CreditWallet, WalletBalance],
+  providers: [
+    ...exported,
+    { provide: WalletRepository, useClass: TypeormWalletRepository },
+    { provide: RechargeRepository, useClass: TypeormRechargeRepository },
+    { provide: TariffRepository, useClass: TypeormTariffRepository },
+  ],
+  exports: exported,
 })
 export class BillingModule {}
+
+/** The HTTP face of billing: /credits/balance, /credits/ledger, /credits/recharges. */
+@Module({ imports: [BillingModule], controllers: [CreditsController] })
+export class BillingHttpModule {}

@@ -1,8 +1,21 @@
 // Public surface of the billing module.
 import { BillingWallets1763700000200 } from './infrastructure/migrations/1763700000200-billing-wallets';
+import { BillingDebits1763700003000 } from './infrastructure/migrations/1763700003000-billing-debits';
 
-export { BillingModule } from './billing.module';
+export { BillingModule, BillingHttpModule } from './billing.module';
 export { CreditWallet } from './application/credit-wallet.use-case';
 export { WalletBalance } from './application/wallet-balance';
+export { WalletDebits, DebitInput } from './application/wallet-debits.use-case';
+export { Tariffs, TariffRates } from './application/tariffs';
+export { CreditStatus, CreditSummary } from './application/credit-status';
+export { LedgerQueries } from './application/ledger-queries';
+export {
+  CreditPendingRecharge,
+  RechargeQueries,
+  RechargeReceipt,
+  RechargeView,
+  RecordPendingRecharge,
+} from './application/recharges';
 export { LedgerEntryView } from './application/wallet.ports';
-export const BILLING_MIGRATIONS = [BillingWallets1763700000200];
+export { DEBIT_KINDS, DebitKind } from './domain/money';
+export const BILLING_MIGRATIONS = [BillingWallets1763700000200, BillingDebits1763700003000];

@@ -3,8 +3,11 @@ import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { ApiLeadContactStore, ApiLeadIntake } from './application/api-lead-intake.service';
 import { CampaignContacts } from './application/campaign-contacts.service';
 import { CampaignEditing } from './application/campaign-editing.service';
+import { CampaignExecutionRepository } from './application/campaign-execution.ports';
+import { CampaignExecution } from './application/campaign-execution.service';
 import { CampaignLifecycle } from './application/campaign-lifecycle.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
@@ -27,10 +30,12 @@ import { CampaignContactsController } from './http/campaign-contacts.controller'
 import { CampaignTypesController } from './http/campaign-types.controller';
 import { CampaignsController } from './http/campaigns.controller';
 import { SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
+import { SqlCampaignExecutionRepository } from './infrastructure/sql-campaign-execution.repository';
 import { SqlCampaignTypeRepository } from './infrastructure/sql-campaign-type.repository';
 import { SqlCampaignRepository } from './infrastructure/sql-campaign.repository';
 import { SqlCampaignPhoneNumberRepository, SqlContactRepository } from './infrastructure/sql-contact.repository';
 import { SqlUploadStore } from './infrastructure/sql-upload.store';
+import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import {
   NoCrmDirectory,
@@ -46,8 +51,10 @@ const applicationServices = [
   CampaignLifecycle,
   CampaignContacts,
   CampaignPhoneNumbers,
+  CampaignExecution,
   ContactImporter,
   UploadIntake,
+  ApiLeadIntake,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
@@ -59,7 +66,9 @@ const applicationServices = [
     { provide: CampaignTypeRepository, useClass: SqlCampaignTypeRepository },
     { provide: ContactRepository, useClass: SqlContactRepository },
     { provide: CampaignPhoneNumberRepository, useClass: SqlCampaignPhoneNumberRepository },
+    { provide: CampaignExecutionRepository, useClass: SqlCampaignExecutionRepository },
     { provide: UploadStore, useClass: SqlUploadStore },
+    { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
     { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },

@@ -1,9 +1,19 @@
 // Public surface of the campaigns module: what other modules and apps may use.
 import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
+import { CampaignExecution1763700004100 } from './infrastructure/migrations/1763700004100-campaign-execution';
 
 export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
+export { CampaignExecution } from './application/campaign-execution.service';
+export {
+  AttemptContact,
+  AttemptOutcomeUpdate,
+  CampaignLoad,
+  CampaignWork,
+  ClaimedContact,
+  ExecutionCampaign,
+} from './application/campaign-execution.ports';
 export { CampaignContacts } from './application/campaign-contacts.service';
 export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 export { CampaignTypesService } from './application/campaign-types.service';
@@ -11,10 +21,12 @@ export { CampaignViews, CampaignView } from './application/campaign-views';
 export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
 export { UploadIntake } from './application/upload-intake.service';
+export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
-export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES } from './domain/campaign-kinds';
-export { CONTACT_STATUSES } from './domain/contact';
+export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, CampaignChannel, CampaignSource, hasVoiceLeg, LIST_SOURCES } from './domain/campaign-kinds';
+export { CONTACT_STATUSES, ContactStatus, FINAL_CONTACT_STATUSES } from './domain/contact';
+export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100];
+export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100, CampaignExecution1763700004100];

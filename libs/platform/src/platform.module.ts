@@ -64,7 +64,9 @@ export class PlatformModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
             prefix: bullPrefix(config),
-            connection: redisOptions(config, { maxRetriesPerRequest: null }),
+            // A connection that went silent (dropped by the network) is closed and reopened; 30 s is
+            // longer than any blocking wait of a BullMQ worker.
+            connection: redisOptions(config, { maxRetriesPerRequest: null, socketTimeout: 30_000 }),
           }),
         }),
       );

@@ -5,5 +5,16 @@ export { TelephonyCoreModule, TelephonyModule } from './telephony.module';
 export { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
 export { PhoneNumberView } from './application/telephony.ports';
 export { PhoneNumberResponse, toPhoneNumberResponse } from './http/phone-numbers.controller';
+export {
+  ANSWERED_OUTCOMES,
+  CALL_OUTCOMES,
+  CallOutcome,
+  CONNECTED_OUTCOMES,
+  isAnswered,
+  VoiceCallRequest,
+  VoiceCallResult,
+  VoiceProvider,
+} from './application/voice-provider.port';
+export { SandboxScript, sandboxScript, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER, E164_PATTERN } from './domain/phone-number';
 export const TELEPHONY_MIGRATIONS = [Telephony1763700002000];

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
 import { CarrierSettingsRepository, PhoneNumberRepository } from './application/telephony.ports';
+import { VoiceProvider } from './application/voice-provider.port';
 import { PhoneNumbersController } from './http/phone-numbers.controller';
+import { SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infrastructure/sql-phone-number.repository';
 
-/** Numbers and carriers: no controllers, usable by api, worker and cli. */
+/** Numbers, carriers and the voice provider (sandbox by default): no controllers, usable by api, worker and cli. */
 @Module({
   imports: [WorkspacesCoreModule],
   providers: [
@@ -13,8 +15,9 @@ import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infras
     PhoneNumberDirectory,
     { provide: PhoneNumberRepository, useClass: SqlPhoneNumberRepository },
     { provide: CarrierSettingsRepository, useClass: SqlCarrierSettingsRepository },
+    { provide: VoiceProvider, useClass: SandboxVoiceProvider },
   ],
-  exports: [PhoneNumberAdministration, PhoneNumberDirectory],
+  exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider],
 })
 export class TelephonyCoreModule {}
 

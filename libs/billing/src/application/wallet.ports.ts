@@ -1,7 +1,12 @@
+import type { DebitKind } from '../domain/money';
+import type { RechargeProps } from '../domain/recharge';
+
 export interface LedgerEntryView {
   id: string;
   workspaceId: string;
   kind: 'credit' | 'debit';
+  /** What a debit paid for (call, message, test_call); null on credits. */
+  debitKind: DebitKind | null;
   amountMinor: number;
   balanceAfterMinor: number;
   currency: string;
@@ -10,10 +15,27 @@ export interface LedgerEntryView {
   createdAt: string;
 }
 
+/** A ledger entry with its exact keyset position (created_at to the microsecond). */
+export interface LedgerPageEntry extends LedgerEntryView {
+  positionAt: string;
+}
+
+export interface LedgerQuery {
+  workspaceId: string;
+  kind: 'credit' | 'debit' | null;
+  /** Half-open [from, to) range of ISO instants; null = unbounded. */
+  from: string | null;
+  to: string | null;
+  /** Entries strictly after this keyset position in (created_at DESC, id DESC) order. */
+  after: { createdAt: string; id: string } | null;
+  limit: number;
+}
+
 export abstract class WalletRepository {
   /**
    * Adds a credit and its ledger row atomically. With a reference already used for a credit of
    * this workspace, nothing changes and the existing entry is returned (`replayed`).
+   * `entryId` names the ledger row (a pending recharge's id when it is credited).
    */
   abstract credit(input: {
     workspaceId: string;
@@ -21,7 +43,51 @@ export abstract class WalletRepository {
     currency: string;
     reference: string | null;
     description: string | null;
+    at: Date;
+    entryId?: string;
   }): Promise<{ entry: LedgerEntryView; replayed: boolean }>;
 
+  /**
+   * Subtracts a debit and writes its ledger row, in the caller's transaction, under the wallet's
+   * row lock. The balance may go below 0. Idempotent by (workspace, kind, reference): a second
+   * call returns the first entry (`replayed`) and changes nothing.
+   */
+  abstract debit(input: {
+    workspaceId: string;
+    amountMinor: number;
+    currency: string;
+    debitKind: DebitKind;
+    reference: string;
+    description: string;
+    at: Date;
+  }): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
+
   abstract balance(workspaceId: string): Promise<{ balanceMinor: number; currency: string | null }>;
+
+  /** One page of the ledger, newest first: (created_at DESC, id DESC). */
+  abstract ledgerPage(query: LedgerQuery): Promise<LedgerPageEntry[]>;
+
+  abstract findEntry(workspaceId: string, entryId: string): Promise<LedgerEntryView | null>;
+
+  /** created_at (microsecond ISO) of the workspace's latest credit, or null without any. */
+  abstract lastCreditAt(workspaceId: string): Promise<string | null>;
+}
+
+export abstract class RechargeRepository {
+  abstract insert(recharge: RechargeProps): Promise<void>;
+  abstract update(recharge: RechargeProps): Promise<void>;
+  /** Locks the row (FOR UPDATE) when called inside a transaction with `lock`. */
+  abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<RechargeProps | null>;
+  /** Newest first. */
+  abstract list(workspaceId: string, offset: number, limit: number): Promise<{ items: RechargeProps[]; total: number }>;
+}
+
+export interface TariffOverride {
+  voiceMinuteMinor: number | null;
+  messageMinor: number | null;
+}
+
+export abstract class TariffRepository {
+  abstract find(workspaceId: string): Promise<TariffOverride | null>;
+  abstract save(workspaceId: string, tariff: TariffOverride, at: Date): Promise<void>;
 }

@@ -9,8 +9,12 @@ export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = ['COMPLETED', 'FAILED', 'DO_NOT_CALL'];
 
-/** On restart, FAILED and unreached contacts go back to PENDING with fresh attempts. */
-export const RESTART_RESETS: readonly ContactStatus[] = ['FAILED', 'PENDING', 'RETRY_SCHEDULED', 'IN_PROGRESS'];
+/**
+ * On restart, FAILED and unreached contacts go back to PENDING with fresh attempts. A contact
+ * IN_PROGRESS keeps its attempt: its call may still be live, and resetting it would let the
+ * dispatcher dial the same person again at the same time; the attempt settles (or is reaped) as usual.
+ */
+export const RESTART_RESETS: readonly ContactStatus[] = ['FAILED', 'PENDING', 'RETRY_SCHEDULED'];
 
 /** Only FAILED contacts can be retried one by one (400 contact_not_failed). */
 export function assertContactRetryable(status: ContactStatus): void {

@@ -152,7 +152,7 @@ function toProps(r: CampaignRow): CampaignProps {
 const SELECT = `SELECT ${COLUMNS.join(', ')} FROM campaigns`;
 
 /** Advisory-lock namespace for "reservations of one workspace" (any fixed 32-bit number). */
-const RESERVATION_LOCK_NAMESPACE = 727_400_210;
+export const RESERVATION_LOCK_NAMESPACE = 727_400_210;
 
 @Injectable()
 export class SqlCampaignRepository extends CampaignRepository {

@@ -121,7 +121,7 @@ export class SqlContactRepository extends ContactRepository {
   async resetToPending(campaignId: string, statuses: readonly ContactStatus[], contactId?: string): Promise<number> {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
       `UPDATE campaign_contacts
-          SET status = 'PENDING', attempts = 0, next_attempt_at = NULL, updated_at = now()
+          SET status = 'PENDING', attempts = 0, incomplete_retries = 0, next_attempt_at = NULL, attempt_deadline_at = NULL, updated_at = now()
         WHERE campaign_id = $1 AND status = ANY($2::text[]) AND ($3::uuid IS NULL OR id = $3)`,
       [campaignId, statuses, contactId ?? null],
     );

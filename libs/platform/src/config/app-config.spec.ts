@@ -10,7 +10,7 @@ describe('configuration', () => {
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.rateLimitPerMinute).toBe(600);
     expect(c.bodyLimitBytes).toBe(1024 * 1024);
-    expect(c.dbQueryTimeoutMs).toBe(900);
+    expect(c.dbQueryTimeoutMs).toBe(700);
     expect(loadConfig({}, { dbQueryTimeoutMs: 60000 }).dbQueryTimeoutMs).toBe(60000);
   });
 

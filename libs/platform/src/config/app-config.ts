@@ -31,6 +31,40 @@ export interface AppConfigValues {
   functionSecretsKey: Buffer;
   /** True when FUNCTION_SECRETS_KEY was not set and the development key is in use. */
   functionSecretsKeyIsDefault: boolean;
+  /** Default price of one started minute of an answered call, minor units (TARIFF_VOICE_MINUTE_MINOR, default 10). */
+  tariffVoiceMinuteMinor: number;
+  /** Default price of one message, minor units (TARIFF_MESSAGE_MINOR, default 1). */
+  tariffMessageMinor: number;
+  /** Simulated length of a sandbox call in real time, ms (SANDBOX_VOICE_LATENCY_MS, default 0). */
+  sandboxVoiceLatencyMs: number;
+  /** How often a RUNNING campaign's dispatcher wakes up while it has work, ms (DISPATCH_TICK_MS, default 2000). */
+  dispatchTickMs: number;
+  /** Attempt jobs one worker process runs at once (ATTEMPT_CONCURRENCY, default 50). */
+  attemptConcurrency: number;
+  /** Slack after an agent's maxCallDurationSecs before the reaper takes an attempt back (REAPER_GRACE_SECONDS, default 120). */
+  reaperGraceSeconds: number;
+  /** How often the reaper and the campaign sweep run, ms (REAPER_INTERVAL_MS, default 15000). */
+  reaperIntervalMs: number;
+  /** Which call analyser runs (ANALYSIS_PROVIDER): the deterministic sandbox or an OpenAI-compatible API. */
+  analysisProvider: 'sandbox' | 'openai';
+  /** Base URL of the OpenAI-compatible API, without /chat/completions (ANALYSIS_BASE_URL). */
+  analysisBaseUrl: string;
+  /** Bearer key of that API (ANALYSIS_API_KEY); required when ANALYSIS_PROVIDER=openai. */
+  analysisApiKey: string | null;
+  /** Chat model asked for the analysis (ANALYSIS_MODEL). */
+  analysisModel: string;
+  /** Longest one analysis request may take (ANALYSIS_TIMEOUT_MS). */
+  analysisTimeoutMs: number;
+  /** Caller id of test calls placed without fromPhoneNumberId (SANDBOX_FROM_NUMBER, E.164); null = not configured. */
+  sandboxFromNumber: string | null;
+  /** Days an API lead result stays readable before it becomes a tombstone (RESULT_RETENTION_DAYS, default 30). */
+  resultRetentionDays: number;
+  /** Let result webhooks target private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS, default false). */
+  webhookAllowPrivateTargets: boolean;
+  /** Longest one result-webhook delivery may take (WEBHOOK_TIMEOUT_MS, default 15000). */
+  webhookTimeoutMs: number;
+  /** How often the worker looks for result-webhook deliveries that are due (WEBHOOK_SWEEP_MS, default 5000). */
+  webhookSweepMs: number;
 }
 
 export class AppConfig implements AppConfigValues {
@@ -56,6 +90,23 @@ export class AppConfig implements AppConfigValues {
   uploadTtlHours!: number;
   functionSecretsKey!: Buffer;
   functionSecretsKeyIsDefault!: boolean;
+  tariffVoiceMinuteMinor!: number;
+  tariffMessageMinor!: number;
+  sandboxVoiceLatencyMs!: number;
+  dispatchTickMs!: number;
+  attemptConcurrency!: number;
+  reaperGraceSeconds!: number;
+  reaperIntervalMs!: number;
+  analysisProvider!: 'sandbox' | 'openai';
+  analysisBaseUrl!: string;
+  analysisApiKey!: string | null;
+  analysisModel!: string;
+  analysisTimeoutMs!: number;
+  sandboxFromNumber!: string | null;
+  resultRetentionDays!: number;
+  webhookAllowPrivateTargets!: boolean;
+  webhookTimeoutMs!: number;
+  webhookSweepMs!: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -109,6 +160,14 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     }
     return value;
   };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name}=${JSON.stringify(raw)}: expected true or false`);
+    return fallback;
+  };
   const oneOf = (name: string, fallback: string, values: string[]): string => {
     const value = str(name, fallback);
     if (!values.includes(value)) problems.push(`${name}=${JSON.stringify(value)}: expected one of ${values.join(', ')}`);
@@ -136,7 +195,7 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/outreach', ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 500),
     dbConnectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', 500, 50, 60000),
-    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', defaults.dbQueryTimeoutMs ?? 900, 50, 3600000),
+    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', defaults.dbQueryTimeoutMs ?? 700, 50, 3600000),
     redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: str('REDIS_PREFIX', 'outreach'),
     logLevel: oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -152,7 +211,30 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     uploadTtlHours: int('UPLOAD_TTL_HOURS', 24, 1, 24 * 365),
     functionSecretsKey: functionSecrets.key,
     functionSecretsKeyIsDefault: functionSecrets.isDefault,
+    tariffVoiceMinuteMinor: int('TARIFF_VOICE_MINUTE_MINOR', 10, 0, 1_000_000_000),
+    tariffMessageMinor: int('TARIFF_MESSAGE_MINOR', 1, 0, 1_000_000_000),
+    resultRetentionDays: int('RESULT_RETENTION_DAYS', 30, 1, 3650),
+    webhookAllowPrivateTargets: bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    webhookSweepMs: int('WEBHOOK_SWEEP_MS', 5_000, 100, 3_600_000),
+    sandboxVoiceLatencyMs: int('SANDBOX_VOICE_LATENCY_MS', 0, 0, 600_000),
+    dispatchTickMs: int('DISPATCH_TICK_MS', 2000, 10, 3_600_000),
+    attemptConcurrency: int('ATTEMPT_CONCURRENCY', 50, 1, 10_000),
+    reaperGraceSeconds: int('REAPER_GRACE_SECONDS', 120, 0, 86_400),
+    reaperIntervalMs: int('REAPER_INTERVAL_MS', 15_000, 100, 3_600_000),
+    analysisProvider: oneOf('ANALYSIS_PROVIDER', 'sandbox', ['sandbox', 'openai']) as 'sandbox' | 'openai',
+    analysisBaseUrl: url('ANALYSIS_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']).replace(/\/+$/, ''),
+    analysisApiKey: env.ANALYSIS_API_KEY ? env.ANALYSIS_API_KEY : null,
+    analysisModel: str('ANALYSIS_MODEL', 'gpt-4o-mini'),
+    analysisTimeoutMs: int('ANALYSIS_TIMEOUT_MS', 30_000, 100, 600_000),
+    sandboxFromNumber: env.SANDBOX_FROM_NUMBER ? env.SANDBOX_FROM_NUMBER.trim() : null,
   };
+  if (values.analysisProvider === 'openai' && values.analysisApiKey === null) {
+    problems.push('ANALYSIS_API_KEY: required when ANALYSIS_PROVIDER=openai');
+  }
+  if (values.sandboxFromNumber !== null && !/^\+[1-9]\d{7,14}$/.test(values.sandboxFromNumber)) {
+    problems.push(`SANDBOX_FROM_NUMBER=${JSON.stringify(values.sandboxFromNumber)}: expected an E.164 number such as +14155550100`);
+  }
   if (!/^[A-Z]{3}$/.test(values.defaultCurrency)) {
     problems.push(`DEFAULT_CURRENCY=${JSON.stringify(values.defaultCurrency)}: expected an ISO 4217 code such as USD`);
   }

@@ -15,6 +15,10 @@ export class OutboxMessageEntity {
   @Column({ type: 'jsonb' })
   payload: Record<string, unknown>;
 
+  /** BullMQ jobId to use; null → outbox-<id>. */
+  @Column({ name: 'job_id', type: 'text', nullable: true })
+  jobId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

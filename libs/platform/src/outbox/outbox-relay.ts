@@ -11,7 +11,7 @@ const RETENTION_DAYS = 7;
 /**
  * Worker side of the outbox: polls (every OUTBOX_POLL_MS) for undispatched rows, claims a batch
  * with FOR UPDATE SKIP LOCKED (so several workers share the work), adds each to BullMQ with
- * jobId `outbox-<id>` and marks it dispatched. If Redis is down the rows stay and are retried;
+ * the row's jobId (default `outbox-<id>`) and marks it dispatched. If Redis is down the rows stay and are retried;
  * if the process dies between add and mark, the re-add is de-duplicated by the jobId and the
  * handler's own state checks.
  */
@@ -54,8 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Moves one batch; returns how many rows were dispatched. Public for tests. */
   async tick(): Promise<number> {
     const dispatched = await this.dataSource.transaction(async (manager) => {
-      const rows: Pick<OutboxMessageEntity, 'id' | 'queue' | 'name' | 'payload'>[] = await manager.query(
-        `SELECT id, queue, name, payload FROM outbox
+      const rows: Array<Pick<OutboxMessageEntity, 'id' | 'queue' | 'name' | 'payload'> & { job_id: string | null }> = await manager.query(
+        `SELECT id, queue, name, payload, job_id FROM outbox
           WHERE dispatched_at IS NULL
           ORDER BY created_at
           LIMIT $1
@@ -66,7 +66,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       let failure: Error | null = null;
       for (const row of rows) {
         try {
-          await this.producer.add(row.queue, row.name, row.payload, outboxJobId(row.id));
+          await this.producer.add(row.queue, row.name, row.payload, row.job_id ?? outboxJobId(row.id));
           done.push(row.id);
         } catch (err) {
           failure = err as Error;

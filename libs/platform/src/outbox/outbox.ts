@@ -9,6 +9,11 @@ export interface OutboxJob {
   name: string;
   /** Ids only, never whole entities. */
   payload: Record<string, unknown>;
+  /**
+   * A deterministic BullMQ jobId (no ':' and not all digits), for jobs that must exist once per
+   * business fact (e.g. attempt-<contactId>-<seq>); default outbox-<outbox row id>.
+   */
+  jobId?: string;
 }
 
 /**
@@ -26,7 +31,7 @@ export class Outbox {
       .createQueryBuilder()
       .insert()
       .into(OutboxMessageEntity)
-      .values(jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload as never })))
+      .values(jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload as never, jobId: j.jobId ?? null })))
       .returning(['id'])
       .execute();
     const ids = (rows.raw as { id: string }[]).map((r) => r.id);

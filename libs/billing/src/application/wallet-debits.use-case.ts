@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import { assertDebitAmount, assertDebitKind, assertDebitReference, DebitKind } from '../domain/money';
+import { WalletRepository } from './wallet.ports';
+
+export interface DebitInput {
+  workspaceId: string;
+  /** Minor units, ≥ 0 (see Tariffs); 0 still writes an audit row. */
+  amountMinor: number;
+  kind: DebitKind;
+  /** What was paid for, e.g. the call id: (workspace, kind, reference) is debited once. */
+  reference: string;
+  description: string;
+}
+
+/**
+ * Debits for the engine: call minutes, messages, test calls. Runs in the caller's UnitOfWork
+ * transaction (so the debit commits with the outcome it pays for) or opens one. The wallet row
+ * is locked for the rest of that transaction; the balance may go negative (the call already
+ * happened). A retried job debits nothing twice: the same (workspace, kind, reference) returns
+ * the first entry with `replayed: true`.
+ */
+@Injectable()
+export class WalletDebits {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly workspaces: WorkspaceAdministration,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async debit(input: DebitInput): Promise<{ balanceMinor: number; entryId: string; replayed: boolean }> {
+    assertDebitAmount(input.amountMinor);
+    assertDebitKind(input.kind);
+    assertDebitReference(input.reference);
+    return this.uow.run(async () => {
+      const wallet = await this.wallets.balance(input.workspaceId);
+      const currency = wallet.currency ?? (await this.workspaces.get(input.workspaceId)).currency;
+      const { entry, replayed, balanceMinor } = await this.wallets.debit({
+        workspaceId: input.workspaceId,
+        amountMinor: input.amountMinor,
+        currency,
+        debitKind: input.kind,
+        reference: input.reference,
+        description: input.description,
+        at: this.clock.now(),
+      });
+      return { balanceMinor, entryId: entry.id, replayed };
+    });
+  }
+}

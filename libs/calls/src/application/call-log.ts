@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import type { CallOutcome, VoiceCallResult } from '@outreach/telephony';
+import { Call, CallKind } from '../domain/call';
+import { CallRepository, CallView } from './calls.ports';
+
+export interface StartCallInput {
+  workspaceId: string;
+  campaignId: string | null;
+  contactId: string | null;
+  agentId: string | null;
+  fromNumber: string | null;
+  toNumber: string;
+  attemptNumber: number;
+  kind: CallKind;
+  idempotencyKey?: string | null;
+}
+
+export function toCallView(call: Call): CallView {
+  const p = call.toProps();
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: p.id,
+    workspaceId: p.workspaceId,
+    campaignId: p.campaignId,
+    contactId: p.contactId,
+    agentId: p.agentId,
+    fromNumber: p.fromNumber,
+    toNumber: p.toNumber,
+    kind: p.kind,
+    status: p.status,
+    outcome: p.outcome as CallOutcome | null,
+    providerDisposition: p.providerDisposition,
+    attemptNumber: p.attemptNumber,
+    startedAt: p.startedAt.toISOString(),
+    answeredAt: iso(p.answeredAt),
+    endedAt: iso(p.endedAt),
+    durationMs: p.durationMs,
+    transcript: p.transcript,
+    recordingUrl: p.recordingUrl,
+    extraction: p.extraction,
+    evaluation: p.evaluation,
+    analysisStatus: p.analysisStatus,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The record of every call placed (campaign attempts and test calls). Both methods join the
+ * caller's UnitOfWork transaction when there is one, so the engine writes a call's ending, the
+ * contact's next status and the wallet debit atomically.
+ */
+@Injectable()
+export class CallLog {
+  constructor(
+    private readonly calls: CallRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new call, IN_PROGRESS, started now. */
+  async start(input: StartCallInput): Promise<{ callId: string }> {
+    const call = Call.start({ ...input, id: randomUUID(), now: this.clock.now() });
+    await this.calls.insert(call);
+    return { callId: call.id };
+  }
+
+  /**
+   * Records how the call ended: ENDED, or FAILED for carrier_failure. Idempotent: finishing a
+   * finished call returns it unchanged.
+   */
+  async finish(callId: string, result: VoiceCallResult): Promise<CallView> {
+    return (await this.record(callId, result)).call;
+  }
+
+  /** finish(), also telling whether this call ended now (`finishedNow`) or had ended before. */
+  record(callId: string, result: VoiceCallResult): Promise<{ call: CallView; finishedNow: boolean }> {
+    return this.uow.run(async () => {
+      const call = await this.calls.findAnyById(callId, { lock: true });
+      if (!call) throw new AppError('call_not_found', { message: `no call ${callId}` });
+      const finishedNow = call.finish(result);
+      if (finishedNow) await this.calls.update(call);
+      return { call: toCallView(call), finishedNow };
+    });
+  }
+
+  async get(workspaceId: string, callId: string): Promise<CallView | null> {
+    const call = await this.calls.findById(workspaceId, callId);
+    return call ? toCallView(call) : null;
+  }
+}

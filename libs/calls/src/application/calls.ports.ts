@@ -1,0 +1,49 @@
+import type { CallOutcome } from '@outreach/telephony';
+import { AnalysisStatus, Call, CallKind, CallStatus } from '../domain/call';
+
+/** The calls module's queue and its jobs (payloads carry ids only). */
+export enum CallsQueue {
+  Calls = 'calls',
+}
+
+export enum CallsJob {
+  /** Payload `{ callId }`: extraction + evaluation of a finished call's transcript (analysisStatus PENDING). */
+  Analyse = 'analyse',
+}
+
+/** A call as other modules and the API see it (timestamps as ISO-8601 UTC strings). */
+export interface CallView {
+  id: string;
+  workspaceId: string;
+  campaignId: string | null;
+  contactId: string | null;
+  agentId: string | null;
+  fromNumber: string | null;
+  toNumber: string;
+  kind: CallKind;
+  status: CallStatus;
+  outcome: CallOutcome | null;
+  providerDisposition: string | null;
+  attemptNumber: number;
+  startedAt: string;
+  answeredAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  transcript: string | null;
+  recordingUrl: string | null;
+  extraction: Record<string, unknown> | null;
+  evaluation: Record<string, unknown> | null;
+  analysisStatus: AnalysisStatus;
+  createdAt: string;
+}
+
+export abstract class CallRepository {
+  /** Inserts; 409 idempotency_key_reused when the workspace has a call with this idempotency key. */
+  abstract insert(call: Call): Promise<void>;
+  /** Saves the ending of a call. */
+  abstract update(call: Call): Promise<void>;
+  /** The workspace's call; null for unknown, malformed or another workspace's ids. */
+  abstract findById(workspaceId: string, id: string): Promise<Call | null>;
+  /** Any call by id (the worker knows only ids); `lock` takes the row lock inside a transaction. */
+  abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<Call | null>;
+}

@@ -1,0 +1,166 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AgentDirectory } from '@outreach/agents';
+import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
+import { DoNotCallList } from '@outreach/dnc';
+import { AppConfig, Outbox } from '@outreach/platform';
+import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { isAnswered, PhoneNumberDirectory, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { analyseCallJob } from './analysis/call-analysis.ports';
+import { CallLog } from './call-log';
+import { CallQueries, CallRecord } from './call-queries';
+
+export interface PlaceTestCallInput {
+  workspaceId: string;
+  agentId: string;
+  toNumber: string;
+  fromPhoneNumberId?: string;
+  variables?: Record<string, string>;
+  /** The request's Idempotency-Key: stored on the call (one call per key and workspace, ever). */
+  idempotencyKey: string;
+}
+
+/** E.164 of a number written with its calling code ("+44…" or "0044…"), or null. */
+export function normaliseTestNumber(raw: string): string | null {
+  const text = raw.trim();
+  if (text === '' || text.length > 64) return null;
+  const parsed = parsePhoneNumberFromString(text.startsWith('00') ? `+${text.slice(2)}` : text);
+  return parsed && parsed.isValid() ? parsed.number : null;
+}
+
+/**
+ * POST /calls/test: one call from an agent to a number, placed synchronously through the
+ * VoiceProvider (the sandbox answers at once), recorded as a Call of kind `test` and billed to
+ * the wallet (debit kind test_call, per started minute of an answered call).
+ *
+ * Checks, in order (DESIGN §13: validation → lookups → state guards → business rules):
+ *   toNumber not a valid number → 400 invalid_phone;
+ *   agent unknown (or another workspace's) → 404 agent_not_found;
+ *   fromPhoneNumberId not a number of the workspace → 404 phone_number_not_found
+ *     (its carrier switched off for the workspace → 400 phone_number_not_in_workspace);
+ *   agent archived → 400 agent_archived; agent PROVISIONING → 409 agent_not_provisioned;
+ *   workspace not ACTIVE → 402 workspace_not_active; activity frozen → 402 activity_frozen;
+ *   no fromPhoneNumberId and no SANDBOX_FROM_NUMBER → 500 sandbox_from_number_not_configured;
+ *   destination on the do-not-call list → 409 do_not_call;
+ *   wallet ≤ 0 and no active trial → 402 insufficient_credits.
+ * Idempotency (replay, 409 idempotency_key_reused / idempotency_in_progress) is the route's
+ * @Idempotent(); the key is also stored on the call, so a key whose idempotency record has
+ * expired still cannot place a second call (409 idempotency_key_reused).
+ */
+@Injectable()
+export class PlaceTestCall {
+  private readonly logger = new Logger('PlaceTestCall');
+
+  constructor(
+    private readonly agents: AgentDirectory,
+    private readonly numbers: PhoneNumberDirectory,
+    private readonly workspaces: WorkspaceAdministration,
+    private readonly dnc: DoNotCallList,
+    private readonly credits: CreditStatus,
+    private readonly tariffs: Tariffs,
+    private readonly debits: WalletDebits,
+    private readonly voice: VoiceProvider,
+    private readonly callLog: CallLog,
+    private readonly queries: CallQueries,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(input: PlaceTestCallInput): Promise<CallRecord> {
+    const { workspaceId } = input;
+    const to = normaliseTestNumber(input.toNumber);
+    if (!to) {
+      throw new AppError('invalid_phone', { status: 400, message: 'toNumber must be a valid phone number with its calling code, E.164 preferred (+14155550123)' });
+    }
+
+    const agent = await this.agents.find(workspaceId, input.agentId);
+    if (!agent) throw new AppError('agent_not_found', { message: `no agent ${input.agentId}` });
+
+    let from: string | null = null;
+    if (input.fromPhoneNumberId !== undefined) {
+      const [number] = await this.numbers.findByIds(workspaceId, [input.fromPhoneNumberId]);
+      if (!number) throw new AppError('phone_number_not_found', { message: `no phone number ${input.fromPhoneNumberId}` });
+      if (!number.carrierEnabled) {
+        throw new AppError('phone_number_not_in_workspace', { message: `the carrier ${number.carrier} of ${number.e164} is disabled for this workspace` });
+      }
+      from = number.e164;
+    }
+
+    if (agent.status === 'archived') throw new AppError('agent_archived');
+    if (agent.status !== 'ACTIVE') throw new AppError('agent_not_provisioned', { status: 409, message: `the agent is ${agent.status}` });
+
+    const workspace = await this.workspaces.get(workspaceId);
+    if (workspace.status !== 'ACTIVE') throw new AppError('workspace_not_active', { message: `the workspace is ${workspace.status}` });
+    if (workspace.activityFrozen) throw new AppError('activity_frozen');
+
+    if (from === null) {
+      if (!this.config.sandboxFromNumber) {
+        throw new AppError('sandbox_from_number_not_configured', {
+          message: 'Pass fromPhoneNumberId: the operator has not configured a sandbox caller id (SANDBOX_FROM_NUMBER)',
+        });
+      }
+      from = this.config.sandboxFromNumber;
+    }
+
+    if (await this.dnc.isBlocked(workspaceId, to)) throw new AppError('do_not_call', { message: `${to} is on the do-not-call list` });
+    if (!(await this.credits.canSpend(workspaceId, this.clock.now()))) throw new AppError('insufficient_credits');
+
+    const { callId } = await this.callLog.start({
+      workspaceId,
+      campaignId: null,
+      contactId: null,
+      agentId: agent.id,
+      fromNumber: from,
+      toNumber: to,
+      attemptNumber: 1,
+      kind: 'test',
+      idempotencyKey: input.idempotencyKey,
+    });
+    const result = await this.place({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables: input.variables ?? {} });
+
+    // The ending, its debit and the analysis job commit together.
+    await this.uow.run(async () => {
+      const call = await this.callLog.finish(callId, result);
+      if (isAnswered(result.outcome)) {
+        const amountMinor = await this.tariffs.voiceCostMinor(workspaceId, result.durationMs);
+        await this.debits.debit({
+          workspaceId,
+          amountMinor,
+          kind: 'test_call',
+          reference: callId,
+          description: `Test call to ${to} (${Math.ceil(result.durationMs / 60_000)} started min)`,
+        });
+      }
+      if (call.analysisStatus === 'PENDING') await this.outbox.enqueue(analyseCallJob(callId));
+    });
+
+    const recorded = await this.queries.findById(workspaceId, callId);
+    return recorded!;
+  }
+
+  /**
+   * The provider reports outcomes (busy, no answer…) as results; it rejects only when it could not
+   * place the call at all. That ends the call as a carrier failure (not billed), so the call row
+   * never stays IN_PROGRESS and the client sees what happened.
+   */
+  private async place(request: Parameters<VoiceProvider['placeCall']>[0]): Promise<VoiceCallResult> {
+    try {
+      return await this.voice.placeCall(request);
+    } catch (error) {
+      this.logger.warn({ err: String(error), callId: request.callId }, 'voice provider could not place the test call');
+      return {
+        outcome: 'carrier_failure',
+        providerDisposition: 'provider_error',
+        providerCallId: '',
+        answeredAt: null,
+        endedAt: this.clock.now(),
+        durationMs: 0,
+        transcript: null,
+        recordingUrl: null,
+      };
+    }
+  }
+}

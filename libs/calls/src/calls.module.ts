@@ -1,0 +1,66 @@
+import { Module } from '@nestjs/common';
+import { CallLog } from './application/call-log';
+import { CallRepository } from './application/calls.ports';
+import { SqlCallRepository } from './infrastructure/sql-call.repository';
+// calls helper (reads, analysis, overrides, test calls):
+import { BullModule } from '@nestjs/bullmq';
+import { AgentsCoreModule } from '@outreach/agents';
+import { BillingModule } from '@outreach/billing';
+import { CampaignsCoreModule } from '@outreach/campaigns';
+import { DncCoreModule } from '@outreach/dnc';
+import { TelephonyCoreModule } from '@outreach/telephony';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { AnalyseCall } from './application/analysis/analyse-call.use-case';
+import { AnalysisSubjects, CallAnalysisStore } from './application/analysis/call-analysis.ports';
+import { CallQueries, CallReads } from './application/call-queries';
+import { CallsQueue } from './application/calls.ports';
+import { OverrideCallMetric } from './application/override-call-metric';
+import { PlaceTestCall } from './application/place-test-call';
+import { CallsController } from './http/calls.controller';
+import { CALL_ANALYSER_PROVIDER } from './infrastructure/analysis/call-analyser.provider';
+import { CampaignAnalysisSubjects } from './infrastructure/analysis/campaign-analysis-subjects';
+import { CallsProcessor } from './infrastructure/processors/calls.processor';
+import { SqlCallAnalysisStore, SqlCallQueries } from './infrastructure/queries/sql-call-queries';
+
+/** The call record (campaign attempts and test calls): no controllers, usable by api, worker and cli. */
+@Module({
+  providers: [CallLog, { provide: CallRepository, useClass: SqlCallRepository }],
+  exports: [CallLog],
+})
+export class CallsCoreModule {}
+
+/**
+ * Reads, analysis and metric overrides over the call record (the calls helper's part): the
+ * analysis port (sandbox or OpenAI-compatible, per ANALYSIS_PROVIDER) and its use cases, for api,
+ * worker and cli. Kept apart from CallsCoreModule so the core stays free of campaigns and agents.
+ */
+@Module({
+  imports: [CallsCoreModule, CampaignsCoreModule, AgentsCoreModule],
+  providers: [
+    CallReads,
+    AnalyseCall,
+    OverrideCallMetric,
+    CALL_ANALYSER_PROVIDER,
+    { provide: CallQueries, useClass: SqlCallQueries },
+    { provide: CallAnalysisStore, useClass: SqlCallAnalysisStore },
+    { provide: AnalysisSubjects, useClass: CampaignAnalysisSubjects },
+  ],
+  exports: [CallsCoreModule, CallReads, CallQueries, AnalyseCall, OverrideCallMetric],
+})
+export class CallsServicesModule {}
+
+/** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
+@Module({
+  imports: [CallsServicesModule, AgentsCoreModule, TelephonyCoreModule, WorkspacesCoreModule, BillingModule, DncCoreModule],
+  controllers: [CallsController],
+  providers: [PlaceTestCall],
+  exports: [CallsServicesModule],
+})
+export class CallsModule {}
+
+/** The worker side of the calls helper's part: the `calls` queue (job `analyse`). */
+@Module({
+  imports: [CallsServicesModule, BullModule.registerQueue({ name: CallsQueue.Calls })],
+  providers: [CallsProcessor],
+})
+export class CallsAnalysisWorkerModule {}

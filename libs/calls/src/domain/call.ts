@@ -1,0 +1,156 @@
+import { AppError } from '@outreach/platform/core';
+
+/** IN_PROGRESS while the provider has the call; ENDED with an outcome; FAILED when the carrier failed it (or it was reaped). */
+export const CALL_STATUSES = ['IN_PROGRESS', 'ENDED', 'FAILED'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** A campaign attempt, or a one-off test call (POST /calls/test). */
+export const CALL_KINDS = ['campaign', 'test'] as const;
+export type CallKind = (typeof CALL_KINDS)[number];
+
+/** Extraction + evaluation of the transcript: PENDING until analysed; SKIPPED when there is nothing to analyse. */
+export const ANALYSIS_STATUSES = ['PENDING', 'DONE', 'FAILED', 'SKIPPED'] as const;
+export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
+
+/** The provider's report of how a call ended (structurally the telephony VoiceCallResult). */
+export interface CallEnding {
+  outcome: string;
+  providerDisposition: string;
+  providerCallId: string;
+  answeredAt: Date | null;
+  endedAt: Date;
+  durationMs: number;
+  transcript: string | null;
+  recordingUrl: string | null;
+}
+
+/** The outcome whose call counts as FAILED rather than ENDED. */
+export const FAILED_OUTCOME = 'carrier_failure';
+
+export interface CallProps {
+  id: string;
+  workspaceId: string;
+  campaignId: string | null;
+  contactId: string | null;
+  agentId: string | null;
+  fromNumber: string | null;
+  toNumber: string;
+  kind: CallKind;
+  status: CallStatus;
+  outcome: string | null;
+  providerDisposition: string | null;
+  providerCallId: string | null;
+  attemptNumber: number;
+  startedAt: Date;
+  answeredAt: Date | null;
+  endedAt: Date | null;
+  durationMs: number | null;
+  transcript: string | null;
+  recordingUrl: string | null;
+  extraction: Record<string, unknown> | null;
+  evaluation: Record<string, unknown> | null;
+  analysisStatus: AnalysisStatus;
+  idempotencyKey: string | null;
+  createdAt: Date;
+}
+
+export interface NewCall {
+  id: string;
+  workspaceId: string;
+  campaignId: string | null;
+  contactId: string | null;
+  agentId: string | null;
+  fromNumber: string | null;
+  toNumber: string;
+  attemptNumber: number;
+  kind: CallKind;
+  idempotencyKey?: string | null;
+  now: Date;
+}
+
+/**
+ * One call: an attempt of a campaign contact or a test call. Created IN_PROGRESS when dialling
+ * starts; finished exactly once with the provider's ending (a second finish changes nothing).
+ */
+export class Call {
+  private constructor(private props: CallProps) {}
+
+  static start(input: NewCall): Call {
+    if (!Number.isInteger(input.attemptNumber) || input.attemptNumber < 0) {
+      throw new AppError('invalid_request', { message: 'attemptNumber must be a whole number ≥ 0' });
+    }
+    if (!/^\+[1-9]\d{6,14}$/.test(input.toNumber)) {
+      throw new AppError('invalid_request', { message: `${JSON.stringify(input.toNumber)} is not an E.164 number` });
+    }
+    return new Call({
+      id: input.id,
+      workspaceId: input.workspaceId,
+      campaignId: input.campaignId,
+      contactId: input.contactId,
+      agentId: input.agentId,
+      fromNumber: input.fromNumber,
+      toNumber: input.toNumber,
+      kind: input.kind,
+      status: 'IN_PROGRESS',
+      outcome: null,
+      providerDisposition: null,
+      providerCallId: null,
+      attemptNumber: input.attemptNumber,
+      startedAt: input.now,
+      answeredAt: null,
+      endedAt: null,
+      durationMs: null,
+      transcript: null,
+      recordingUrl: null,
+      extraction: null,
+      evaluation: null,
+      analysisStatus: 'PENDING',
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt: input.now,
+    });
+  }
+
+  static restore(props: CallProps): Call {
+    return new Call({ ...props });
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+
+  get status(): CallStatus {
+    return this.props.status;
+  }
+
+  get isFinished(): boolean {
+    return this.props.status !== 'IN_PROGRESS';
+  }
+
+  /** Records how the call ended; false (and no change) when it had ended already. */
+  finish(ending: CallEnding): boolean {
+    if (this.isFinished) return false;
+    if (!Number.isFinite(ending.durationMs) || ending.durationMs < 0) {
+      throw new AppError('invalid_request', { message: 'durationMs must be ≥ 0' });
+    }
+    const transcript = ending.transcript && ending.transcript.trim() !== '' ? ending.transcript : null;
+    this.props = {
+      ...this.props,
+      status: ending.outcome === FAILED_OUTCOME ? 'FAILED' : 'ENDED',
+      outcome: ending.outcome,
+      providerDisposition: ending.providerDisposition,
+      providerCallId: ending.providerCallId || null,
+      answeredAt: ending.answeredAt,
+      endedAt: ending.endedAt,
+      durationMs: Math.round(ending.durationMs),
+      transcript,
+      recordingUrl: ending.recordingUrl,
+      // Nothing to extract from or evaluate without a transcript.
+      analysisStatus: transcript ? 'PENDING' : 'SKIPPED',
+    };
+    return true;
+  }
+
+  toProps(): CallProps {
+    return { ...this.props };
+  }
+}

@@ -1,0 +1,101 @@
+import { Body, Controller, Get, Headers, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Idempotent, IDEMPOTENCY_KEY_HEADER, Principal, RequireScope } from '@outreach/platform';
+import { AppError } from '@outreach/platform/core';
+import { CallReads } from '../application/call-queries';
+import { PlaceTestCall } from '../application/place-test-call';
+import {
+  CallListResponse,
+  CallResponse,
+  CampaignActivityResponse,
+  ListCallsQuery,
+  MetricOverrideResponse,
+  OverrideMetricDto,
+  PlaceTestCallDto,
+  toCallResponse,
+} from './call.dto';
+
+@ApiTags('calls')
+@ApiExtraModels(MetricOverrideResponse)
+@Controller()
+export class CallsController {
+  constructor(
+    private readonly reads: CallReads,
+    private readonly testCalls: PlaceTestCall,
+  ) {}
+
+  @RequireScope('calls.view')
+  @Get('calls')
+  @ApiOperation({ summary: 'The workspace calls, newest first (offset/limit with total; filters campaignId, status, outcome, from, to)' })
+  @ApiOkResponse({ type: CallListResponse })
+  async list(@CurrentPrincipal() p: Principal, @Query() q: ListCallsQuery): Promise<CallListResponse> {
+    const { items, total } = await this.reads.list(
+      p.workspaceId,
+      {
+        campaignId: q.campaignId,
+        status: q.status,
+        outcome: q.outcome,
+        from: q.from === undefined ? undefined : new Date(q.from),
+        to: q.to === undefined ? undefined : new Date(q.to),
+      },
+      { offset: q.offset ?? 0, limit: q.limit ?? 50 },
+    );
+    return { items: items.map(toCallResponse), total };
+  }
+
+  @RequireScope('calls.edit')
+  @Post('calls/test')
+  @Idempotent({ reusedStatus: 409 })
+  @ApiOperation({
+    summary: 'Place a billed test call from an agent to a number (synchronous); Idempotency-Key required',
+    description:
+      'Same key + same body → the first answer again (Idempotent-Replayed: true); same key + another body → 409 idempotency_key_reused; ' +
+      'same key while the first request runs → 409 idempotency_in_progress with Retry-After: 1.',
+  })
+  @ApiCreatedResponse({ type: CallResponse })
+  async placeTestCall(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: PlaceTestCallDto,
+    @Headers(IDEMPOTENCY_KEY_HEADER.toLowerCase()) idempotencyKey: string,
+  ): Promise<CallResponse> {
+    const call = await this.testCalls.execute({ workspaceId: p.workspaceId, idempotencyKey, ...body });
+    return toCallResponse(call);
+  }
+
+  @RequireScope('calls.view')
+  @Get('calls/:id')
+  @ApiOperation({ summary: 'One call (404 call_not_found)' })
+  @ApiOkResponse({ type: CallResponse })
+  async get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CallResponse> {
+    return toCallResponse(await this.reads.get(p.workspaceId, id));
+  }
+
+  @RequireScope('calls.edit')
+  @Put('calls/:id/metrics/:key')
+  @ApiOperation({
+    summary: "Override one evaluation metric of a call: reserved for the operator's staff (every API key gets 403 operator_only)",
+    description: 'Operators use the CLI: `operator call:set-metric --call ID --key K --value V`.',
+  })
+  @ApiBody({ type: OverrideMetricDto })
+  @ApiForbiddenResponse({ description: 'operator_only' })
+  overrideMetric(): never {
+    // API keys are the only HTTP principals, and none of them is the operator's staff.
+    throw new AppError('operator_only', { message: 'Overriding call metrics is reserved for the operator (CLI call:set-metric)' });
+  }
+
+  @RequireScope('calls.view')
+  @Get('campaigns/:id/activity')
+  @ApiOperation({ summary: 'The latest 50 calls of a campaign, newest first (a fixed window, not paged)' })
+  @ApiOkResponse({ type: CampaignActivityResponse })
+  async activity(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignActivityResponse> {
+    return { items: (await this.reads.campaignActivity(p.workspaceId, id)).map(toCallResponse) };
+  }
+}

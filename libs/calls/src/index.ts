@@ -1,0 +1,24 @@
+// Public surface of the calls module: what other modules and apps may use.
+import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-calls';
+import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
+
+export { CallsCoreModule } from './calls.module';
+export { CallLog, StartCallInput, toCallView } from './application/call-log';
+export { CallsJob, CallsQueue, CallView } from './application/calls.ports';
+export { ANALYSIS_STATUSES, AnalysisStatus, CALL_KINDS, CALL_STATUSES, CallKind, CallStatus } from './domain/call';
+// calls helper: reads, analysis, metric overrides, test calls
+export { CallsServicesModule, CallsModule, CallsAnalysisWorkerModule } from './calls.module';
+export { CallReads, CallQueries, CallRecord, MetricOverride, CAMPAIGN_ACTIVITY_WINDOW } from './application/call-queries';
+export { AnalyseCall, AnalysisRun } from './application/analysis/analyse-call.use-case';
+export { analyseCallJob, AnalyseCallPayload } from './application/analysis/call-analysis.ports';
+export {
+  AnalysisInput,
+  AnalysisProviderError,
+  AnalysisResult,
+  CallAnalyser,
+} from './application/analysis/call-analyser.port';
+export { OpenAiCallAnalyser, OpenAiAnalyserOptions } from './infrastructure/analysis/openai-call-analyser';
+export { SandboxCallAnalyser } from './infrastructure/analysis/sandbox-call-analyser';
+export { OverrideCallMetric, OverrideCallMetricInput } from './application/override-call-metric';
+export { PlaceTestCall } from './application/place-test-call';
+export const CALLS_MIGRATIONS = [Calls1763700004000, CallMetricOverrides1763700005500];

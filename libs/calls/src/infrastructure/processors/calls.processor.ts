@@ -1,0 +1,56 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { AnalyseCall, AnalysisRun } from '../../application/analysis/analyse-call.use-case';
+import { AnalyseCallPayload } from '../../application/analysis/call-analysis.ports';
+import { CallsJob, CallsQueue } from '../../application/calls.ports';
+
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
+/**
+ * The `calls` queue. `analyse` runs AnalyseCall (idempotent: a DONE or SKIPPED call is left
+ * alone). A transient provider failure (timeout, unreachable, 429, 5xx) is stored as FAILED and
+ * the job is failed so BullMQ retries it with back-off; the last attempt leaves it FAILED.
+ */
+@Processor(CallsQueue.Calls)
+export class CallsProcessor extends WorkerHost {
+  private readonly logger = new Logger('CallsProcessor');
+  private lastErrorLog = 0;
+
+  constructor(private readonly analyse: AnalyseCall) {
+    super();
+  }
+
+  async process(job: Job): Promise<AnalysisRun['outcome']> {
+    switch (job.name as CallsJob) {
+      case CallsJob.Analyse:
+        return this.analyseCall(job);
+      default:
+        throw new Error(`calls queue: no handler for job ${job.name}`);
+    }
+  }
+
+  private async analyseCall(job: Job): Promise<AnalysisRun['outcome']> {
+    const { callId } = job.data as AnalyseCallPayload;
+    const run = await this.analyse.run(callId);
+    if (run.outcome === 'failed') {
+      const attempts = job.opts.attempts ?? 1;
+      const retry = run.error.retryable && job.attemptsMade + 1 < attempts;
+      this.logger.warn(
+        { callId, reason: run.error.reason, upstreamStatus: run.error.upstreamStatus, attempt: job.attemptsMade + 1, retry },
+        'call analysis failed',
+      );
+      if (retry) throw run.error;
+    }
+    return run.outcome;
+  }
+
+  /** Redis outages surface here while BullMQ reconnects: log them, at most every 30 s. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    const now = Date.now();
+    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
+    this.lastErrorLog = now;
+    this.logger.warn(`calls worker: ${error.message}`);
+  }
+}

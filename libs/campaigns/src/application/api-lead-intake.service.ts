@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { Outbox } from '@outreach/platform';
+import { AppError } from '@outreach/platform/core';
+import { ContactStatus } from '../domain/contact';
+import { CampaignJob, CampaignQueue } from './campaign-jobs';
+import { CampaignRepository } from './campaigns.ports';
+import { normalisePhone } from './phone-normaliser';
+
+/** One contact pushed through the API (phone already E.164). */
+export interface ApiLeadContactInput {
+  phone: string;
+  name: string | null;
+  fields: Record<string, string>;
+}
+
+/** A campaign contact as the leads module sees it. */
+export interface ApiLeadContactView {
+  id: string;
+  campaignId: string;
+  phone: string;
+  name: string | null;
+  fields: Record<string, string>;
+  status: ContactStatus;
+  attempts: number;
+  lastOutcome: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Persistence of API lead contacts (implemented in infrastructure/). */
+export abstract class ApiLeadContactStore {
+  /**
+   * The workspace's campaign, share-locked until the transaction ends (FOR KEY SHARE): pushes do
+   * not wait for each other, lifecycle changes (FOR UPDATE) wait for the pushes in flight.
+   */
+  abstract lockCampaign(
+    workspaceId: string,
+    campaignId: string,
+  ): Promise<{ id: string; source: string; status: string; countryCode: string | null } | null>;
+  /**
+   * Inserts a PENDING contact, or finds the campaign's contact with that phone (a campaign calls
+   * a phone once); `created` tells which. Moves the campaign's contact count.
+   */
+  abstract insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean }>;
+  abstract find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null>;
+}
+
+export interface OpenApiCampaign {
+  campaignId: string;
+  /** Default calling code for numbers written without one ("+91"), or null. */
+  countryCode: string | null;
+}
+
+/**
+ * The lead push's way into campaigns: one contact at a time into a RUNNING API campaign, with the
+ * engine's dispatch job written in the same transaction so the lead is dialled at once. The
+ * caller wraps `openCampaign` and `admit` in one UnitOfWork.run.
+ */
+@Injectable()
+export class ApiLeadIntake {
+  constructor(
+    private readonly campaigns: CampaignRepository,
+    private readonly contacts: ApiLeadContactStore,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /**
+   * Share-locks the campaign row until the transaction ends (a pause cannot slip in between the
+   * check and the insert; pushes still run side by side). 404 campaign_not_found; 409
+   * campaign_not_accepting with reason `not_api` or the campaign's status.
+   */
+  async openCampaign(workspaceId: string, campaignId: string): Promise<OpenApiCampaign> {
+    const p = await this.contacts.lockCampaign(workspaceId, campaignId);
+    if (!p) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
+    if (p.source !== 'API') {
+      throw new AppError('campaign_not_accepting', { message: 'the campaign does not take API leads', extra: { reason: 'not_api' } });
+    }
+    if (p.status !== 'RUNNING') {
+      throw new AppError('campaign_not_accepting', { message: `the campaign is ${p.status}`, extra: { reason: p.status } });
+    }
+    return { campaignId: p.id, countryCode: p.countryCode };
+  }
+
+  /** Whether the workspace has this campaign (any source, any status). */
+  async exists(workspaceId: string, campaignId: string): Promise<boolean> {
+    return (await this.campaigns.findById(workspaceId, campaignId)) !== null;
+  }
+
+  /** E.164, or null when the number is not valid (the campaign's countryCode is the default). */
+  normalisePhone(raw: string, countryCode: string | null): string | null {
+    return normalisePhone(raw, countryCode);
+  }
+
+  /** After openCampaign, in the same transaction: the contact plus a dispatch job when it is new. */
+  async admit(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ contactId: string; created: boolean }> {
+    const { id, created } = await this.contacts.insertOrFind(workspaceId, campaignId, contact);
+    if (created) {
+      await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
+    }
+    return { contactId: id, created };
+  }
+
+  findContact(campaignId: string, contactId: string): Promise<ApiLeadContactView | null> {
+    return this.contacts.find(campaignId, contactId);
+  }
+}

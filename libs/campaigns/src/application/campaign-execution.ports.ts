@@ -1,0 +1,102 @@
+import { CampaignChannel, CampaignSource } from '../domain/campaign-kinds';
+import { CampaignSettings } from '../domain/campaign-settings';
+import { CampaignStatus } from '../domain/campaign-state-machine';
+import { ContactStatus } from '../domain/contact';
+
+/** What the execution engine reads of a campaign. */
+export interface ExecutionCampaign {
+  id: string;
+  workspaceId: string;
+  status: CampaignStatus;
+  channel: CampaignChannel;
+  source: CampaignSource;
+  agentId: string | null;
+  timezone: string;
+  reservedConcurrency: number;
+  allowBurst: boolean;
+  scheduledStartAt: Date | null;
+  scheduledEndAt: Date | null;
+  variableMap: Record<string, string>;
+  settings: CampaignSettings;
+}
+
+/** One campaign's share of a workspace's lines: RUNNING campaigns, and any campaign with attempts in flight. */
+export interface CampaignLoad {
+  campaignId: string;
+  status: CampaignStatus;
+  reservedConcurrency: number;
+  allowBurst: boolean;
+  inFlight: number;
+}
+
+/** A contact just claimed for an attempt (IN_PROGRESS, attempts + 1, attemptSeq + 1). */
+export interface ClaimedContact {
+  id: string;
+  phone: string;
+  attempts: number;
+  attemptSeq: number;
+}
+
+/** A contact as an attempt sees it (read under its row lock). */
+export interface AttemptContact {
+  id: string;
+  campaignId: string;
+  workspaceId: string;
+  phone: string;
+  name: string | null;
+  fields: Record<string, string>;
+  status: ContactStatus;
+  /** Attempts in the current run (restart resets it). */
+  attempts: number;
+  /** Every claim ever (never reset): names the attempt. */
+  attemptSeq: number;
+  currentCallId: string | null;
+  incompleteRetries: number;
+  attemptStartedAt: Date | null;
+  attemptDeadlineAt: Date | null;
+}
+
+/** Where an attempt leaves its contact. */
+export interface AttemptOutcomeUpdate {
+  status: Extract<ContactStatus, 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED'>;
+  nextAttemptAt: Date | null;
+  lastOutcome: string;
+  /** When the attempt ended (the cooldown counts from here). */
+  lastAttemptAt: Date;
+  /** This retry is an incomplete-call retry (counted separately from retryCount). */
+  incompleteRetry: boolean;
+}
+
+/** How much work a campaign has left. */
+export interface CampaignWork {
+  pending: boolean;
+  inFlight: boolean;
+  /** Earliest next_attempt_at of its RETRY_SCHEDULED contacts. */
+  nextRetryAt: Date | null;
+}
+
+export abstract class CampaignExecutionRepository {
+  abstract findCampaign(campaignId: string): Promise<ExecutionCampaign | null>;
+  /** Serialises dispatch (and reservation changes) of one workspace until the transaction ends. */
+  abstract lockWorkspace(workspaceId: string): Promise<void>;
+  abstract workspaceLoad(workspaceId: string): Promise<CampaignLoad[]>;
+  /**
+   * Claims up to `limit` due contacts — RETRY_SCHEDULED with next_attempt_at ≤ now first, then
+   * PENDING in upload order — whose last attempt ended at least `cooldownMs` ago, with
+   * FOR UPDATE SKIP LOCKED, marking them IN_PROGRESS.
+   */
+  abstract claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]>;
+  abstract dialsOn(campaignId: string, day: string): Promise<number>;
+  abstract addDials(campaignId: string, day: string, count: number): Promise<void>;
+  abstract work(campaignId: string): Promise<CampaignWork>;
+  abstract lockContact(contactId: string): Promise<AttemptContact | null>;
+  abstract markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void>;
+  /** False when the contact is no longer IN_PROGRESS with this attemptSeq (nothing changes). */
+  abstract recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean>;
+  /** Gives an attempt that never dialled back: due again now, the attempt not counted. */
+  abstract release(contactId: string, attemptSeq: number, now: Date): Promise<void>;
+  /** The attempt did not dial: the number is on the do-not-call list. */
+  abstract markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void>;
+  abstract findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>>;
+  abstract runningCampaignIds(workspaceId?: string): Promise<string[]>;
+}

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { LIST_SOURCES } from '../domain/campaign-kinds';
+import {
+  AttemptContact,
+  AttemptOutcomeUpdate,
+  CampaignExecutionRepository,
+  CampaignLoad,
+  CampaignWork,
+  ClaimedContact,
+  ExecutionCampaign,
+} from './campaign-execution.ports';
+import { CampaignPhoneNumberRepository, CampaignRepository } from './campaigns.ports';
+
+/**
+ * What the execution engine (libs/engine) may do to campaigns and their contacts: read a
+ * campaign's run settings, claim due contacts, record attempt outcomes, and raise the automatic
+ * transitions (complete, exhaustCredit) through the aggregate. Methods that must be atomic with
+ * the engine's other writes join the caller's UnitOfWork transaction.
+ */
+@Injectable()
+export class CampaignExecution {
+  constructor(
+    private readonly execution: CampaignExecutionRepository,
+    private readonly campaigns: CampaignRepository,
+    private readonly numbers: CampaignPhoneNumberRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  campaign(campaignId: string): Promise<ExecutionCampaign | null> {
+    return this.execution.findCampaign(campaignId);
+  }
+
+  /** Inside a transaction: serialises slot counting and claiming for the workspace (and reservation changes). */
+  lockWorkspace(workspaceId: string): Promise<void> {
+    return this.execution.lockWorkspace(workspaceId);
+  }
+
+  workspaceLoad(workspaceId: string): Promise<CampaignLoad[]> {
+    return this.execution.workspaceLoad(workspaceId);
+  }
+
+  claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]> {
+    return this.execution.claimDue(campaignId, input);
+  }
+
+  dialsOn(campaignId: string, day: string): Promise<number> {
+    return this.execution.dialsOn(campaignId, day);
+  }
+
+  addDials(campaignId: string, day: string, count: number): Promise<void> {
+    return this.execution.addDials(campaignId, day, count);
+  }
+
+  work(campaignId: string): Promise<CampaignWork> {
+    return this.execution.work(campaignId);
+  }
+
+  /** The campaign's numbers, in attach order. */
+  phoneNumberIds(campaignId: string): Promise<string[]> {
+    return this.numbers.listIds(campaignId);
+  }
+
+  /** The contact under its row lock (inside a transaction). */
+  lockContact(contactId: string): Promise<AttemptContact | null> {
+    return this.execution.lockContact(contactId);
+  }
+
+  markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
+    return this.execution.markCallStarted(contactId, attemptSeq, callId);
+  }
+
+  recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
+    return this.execution.recordOutcome(contactId, attemptSeq, update);
+  }
+
+  release(contactId: string, attemptSeq: number): Promise<void> {
+    return this.execution.release(contactId, attemptSeq, this.clock.now());
+  }
+
+  markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void> {
+    return this.execution.markDoNotCall(contacts);
+  }
+
+  findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
+    return this.execution.findStuck(now, limit);
+  }
+
+  runningCampaignIds(workspaceId?: string): Promise<string[]> {
+    return this.execution.runningCampaignIds(workspaceId);
+  }
+
+  /**
+   * RUNNING → COMPLETED when scheduledEndAt has passed, or (CSV / CRM_MANUAL sources) when every
+   * contact is final. Checked under the campaign's row lock; true when it completed.
+   */
+  completeIfDone(campaignId: string): Promise<boolean> {
+    return this.uow.run(async () => {
+      const snapshot = await this.execution.findCampaign(campaignId);
+      if (!snapshot || snapshot.status !== 'RUNNING') return false;
+      const campaign = await this.campaigns.findByIdForUpdate(snapshot.workspaceId, campaignId);
+      if (!campaign || campaign.status !== 'RUNNING') return false;
+      const now = this.clock.now();
+      const p = campaign.toProps();
+      const ended = p.scheduledEndAt !== null && p.scheduledEndAt.getTime() <= now.getTime();
+      let allFinal = false;
+      if (!ended && LIST_SOURCES.includes(p.source)) {
+        const work = await this.execution.work(campaignId);
+        allFinal = !work.pending && !work.inFlight && work.nextRetryAt === null;
+      }
+      if (!ended && !allFinal) return false;
+      campaign.complete(now);
+      await this.campaigns.update(campaign);
+      return true;
+    });
+  }
+
+  /** Wallet dry and no trial: every RUNNING campaign of the workspace → CREDIT_EXHAUSTED. Returns their ids. */
+  exhaustCredit(workspaceId: string): Promise<string[]> {
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const exhausted: string[] = [];
+      for (const id of await this.execution.runningCampaignIds(workspaceId)) {
+        const campaign = await this.campaigns.findByIdForUpdate(workspaceId, id);
+        if (!campaign || campaign.status !== 'RUNNING') continue;
+        campaign.exhaustCredit(now);
+        await this.campaigns.update(campaign);
+        exhausted.push(id);
+      }
+      return exhausted;
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
+import { CallLog, CallView } from '@outreach/calls';
+import { CampaignExecution, ContactStatus, ExecutionCampaign } from '@outreach/campaigns';
+import { Outbox, OutboxJob } from '@outreach/platform';
+import { leadFinalJob } from '@outreach/results';
+import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { isAnswered, VoiceCallResult } from '@outreach/telephony';
+import { nextStep } from '../domain/retry-policy';
+import { analyseJob } from './engine-jobs';
+import { DispatchScheduler } from './engine.ports';
+
+export interface SettledAttempt {
+  call: CallView;
+  /** The contact's new status; null when the contact had moved on (stale attempt: the call is still recorded and billed). */
+  contactStatus: ContactStatus | null;
+  /** Minor units debited for this call (0 when unanswered or already billed). */
+  debitedMinor: number;
+}
+
+/**
+ * The end of an attempt, in ONE transaction (DESIGN §7, §10): the Call's ending, the contact's
+ * next status (final or a retry at the next delay), the wallet debit of an answered call (human
+ * or machine, per started minute), and the outbox job for the analysis; then a dispatch wake-up.
+ * Afterwards, a wallet that can no longer spend moves the workspace's RUNNING campaigns to
+ * CREDIT_EXHAUSTED (in-flight attempts still finish). Used by attempts and by the reaper.
+ */
+@Injectable()
+export class AttemptSettlement {
+  constructor(
+    private readonly execution: CampaignExecution,
+    private readonly callLog: CallLog,
+    private readonly debits: WalletDebits,
+    private readonly tariffs: Tariffs,
+    private readonly credit: CreditStatus,
+    private readonly outbox: Outbox,
+    private readonly scheduler: DispatchScheduler,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  private readonly logger = new Logger('AttemptSettlement');
+
+  async settle(input: {
+    contactId: string;
+    attemptSeq: number;
+    callId: string;
+    campaign: ExecutionCampaign;
+    result: VoiceCallResult;
+  }): Promise<SettledAttempt> {
+    const { campaign } = input;
+    const settled = await this.uow.run(async (): Promise<SettledAttempt & { canSpend: boolean }> => {
+      const now = this.clock.now();
+      const contact = await this.execution.lockContact(input.contactId);
+      const { call, finishedNow } = await this.callLog.record(input.callId, input.result);
+      const jobs: OutboxJob[] = [];
+      if (finishedNow && call.analysisStatus === 'PENDING') jobs.push(analyseJob(call.id));
+      let contactStatus: ContactStatus | null = null;
+      const current =
+        contact !== null &&
+        contact.status === 'IN_PROGRESS' &&
+        contact.attemptSeq === input.attemptSeq &&
+        contact.currentCallId === input.callId;
+      if (current && call.outcome) {
+        const step = nextStep(campaign.settings, {
+          attempts: contact.attempts,
+          incompleteRetries: contact.incompleteRetries,
+          outcome: call.outcome,
+          durationMs: call.durationMs ?? 0,
+        });
+        await this.execution.recordOutcome(input.contactId, input.attemptSeq, {
+          status: step.status,
+          nextAttemptAt: step.status === 'RETRY_SCHEDULED' ? new Date(now.getTime() + step.delayMinutes * 60_000) : null,
+          lastOutcome: call.outcome,
+          lastAttemptAt: now,
+          incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
+        });
+        contactStatus = step.status;
+        // An API lead that reached its final state gets its immutable result (results module).
+        if (step.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(input.contactId, call.id));
+      }
+      await this.outbox.enqueue(...jobs);
+      // The debit comes last: the wallet row stays locked until commit, so the lock is held briefly.
+      let debitedMinor = 0;
+      let canSpend = true;
+      if (finishedNow && call.outcome && isAnswered(call.outcome)) {
+        const durationMs = call.durationMs ?? 0;
+        debitedMinor = await this.tariffs.voiceCostMinor(campaign.workspaceId, durationMs);
+        const { balanceMinor } = await this.debits.debit({
+          workspaceId: campaign.workspaceId,
+          amountMinor: debitedMinor,
+          kind: 'call',
+          reference: call.id,
+          description: `Call to ${call.toNumber}: ${call.outcome}, ${Math.ceil(durationMs / 60_000)} min`,
+        });
+        canSpend = balanceMinor > 0;
+      }
+      return { call, contactStatus, debitedMinor, canSpend };
+    });
+    // A line is free: wake the dispatcher now. Only a hint (it runs after commit and may be lost
+    // with the process): the dispatcher's own tick, scheduled while attempts are in flight, covers it.
+    if (settled.contactStatus !== null) {
+      await this.scheduler.wakeNow(campaign.id).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
+    }
+    // Out of money (and no trial): stop dialling; attempts in flight still finish.
+    if (!settled.canSpend && !(await this.credit.canSpend(campaign.workspaceId, this.clock.now()))) {
+      await this.execution.exhaustCredit(campaign.workspaceId);
+    }
+    return { call: settled.call, contactStatus: settled.contactStatus, debitedMinor: settled.debitedMinor };
+  }
+}

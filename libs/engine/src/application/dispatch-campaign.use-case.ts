@@ -1,0 +1,206 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AgentDirectory } from '@outreach/agents';
+import { CreditStatus, WalletBalance } from '@outreach/billing';
+import { CampaignExecution, ExecutionCampaign, hasVoiceLeg } from '@outreach/campaigns';
+import { DoNotCallList } from '@outreach/dnc';
+import { AppConfig, Outbox } from '@outreach/platform';
+import { leadFinalJob } from '@outreach/results';
+import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
+import { freeSlots } from '../domain/dispatch-slots';
+import { CoalescedRuns } from './coalesced-runs';
+import { attemptJob } from './engine-jobs';
+import { DirectEnqueue, DispatchScheduler } from './engine.ports';
+
+/** An agent's call length when the agent cannot be read (the agents module's default). */
+const FALLBACK_MAX_CALL_SECS = 600;
+/** Claim rounds per run when do-not-call contacts used up the slots of a round. */
+const MAX_ROUNDS = 5;
+
+export type DispatchState =
+  | 'not_running'
+  | 'not_dialable'
+  | 'completed'
+  | 'credit_exhausted'
+  | 'outside_window'
+  | 'daily_cap_reached'
+  | 'dispatched';
+
+export interface DispatchReport {
+  state: DispatchState;
+  /** Attempts started by this run. */
+  claimed: number;
+  /** Contacts found on the do-not-call list at claim time (DO_NOT_CALL, no call). */
+  doNotCall: number;
+  /** When the dispatcher asked to be woken next (null: by an event only). */
+  nextWakeAt: Date | null;
+}
+
+export function dialScheduleOf(campaign: ExecutionCampaign): DialSchedule {
+  return {
+    timezone: campaign.timezone,
+    dailyWindowStart: campaign.settings.dailyWindowStart,
+    dailyWindowEnd: campaign.settings.dailyWindowEnd,
+    dialDays: campaign.settings.dialDays,
+    scheduledStartAt: campaign.scheduledStartAt,
+    scheduledEndAt: campaign.scheduledEndAt,
+  };
+}
+
+/**
+ * One dispatch run for a campaign (DESIGN §7): completes it or marks it CREDIT_EXHAUSTED when due,
+ * honours the daily window, dial days, schedule, daily cap and cooldown, then claims as many due
+ * contacts as there are free slots — all in one transaction under the workspace's dispatch lock
+ * (so concurrent dispatchers never exceed a reservation or the allocation), with one attempt job
+ * per claimed contact written to the outbox in that same transaction. Finally it asks to be woken
+ * again: at the window's opening, the next local day (cap), the next due retry, or after
+ * DISPATCH_TICK_MS while there is work. "Now" always comes from the Clock.
+ */
+@Injectable()
+export class DispatchCampaign {
+  constructor(
+    private readonly execution: CampaignExecution,
+    private readonly credit: CreditStatus,
+    private readonly wallet: WalletBalance,
+    private readonly workspaces: WorkspaceAdministration,
+    private readonly agents: AgentDirectory,
+    private readonly dnc: DoNotCallList,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly scheduler: DispatchScheduler,
+    private readonly direct: DirectEnqueue,
+    private readonly config: AppConfig,
+  ) {}
+
+  private readonly logger = new Logger('DispatchCampaign');
+
+  /** Runs per campaign in this process: at most one running and one waiting to start. */
+  private readonly runs = new CoalescedRuns<DispatchReport>();
+
+  /**
+   * Dispatches the campaign. Requests for a campaign that arrive while a run of it is under way
+   * in this process share ONE follow-up run (which starts after they arrived, so none is lost):
+   * a burst of wake-ups (one per finished attempt) costs a few runs, not one each.
+   */
+  execute(campaignId: string): Promise<DispatchReport> {
+    return this.runs.run(campaignId, () => this.runOnce(campaignId));
+  }
+
+  private async runOnce(campaignId: string): Promise<DispatchReport> {
+    const report = (state: DispatchState, nextWakeAt: Date | null = null, claimed = 0, doNotCall = 0): DispatchReport => ({
+      state,
+      claimed,
+      doNotCall,
+      nextWakeAt,
+    });
+    const campaign = await this.execution.campaign(campaignId);
+    if (!campaign || campaign.status !== 'RUNNING') return report('not_running');
+    // Message legs arrive with the messaging issue; inbound campaigns are dialled by callers.
+    if (campaign.source === 'INBOUND' || !hasVoiceLeg(campaign.channel)) return report('not_dialable');
+
+    const now = this.clock.now();
+    if (campaign.scheduledEndAt && campaign.scheduledEndAt.getTime() <= now.getTime()) {
+      await this.execution.completeIfDone(campaignId);
+      return report('completed');
+    }
+    // A positive balance is the common case (one query); at or below zero an active trial may still allow spending.
+    const { balanceMinor } = await this.wallet.get(campaign.workspaceId);
+    if (balanceMinor <= 0 && !(await this.credit.canSpend(campaign.workspaceId, now))) {
+      await this.execution.exhaustCredit(campaign.workspaceId);
+      return report('credit_exhausted');
+    }
+
+    const schedule = dialScheduleOf(campaign);
+    const window = dialWindowAt(schedule, now);
+    if (!window.open) {
+      return report('outside_window', await this.wakeAt(campaign, window.nextOpening, now));
+    }
+
+    const settings = campaign.settings;
+    const workspace = await this.workspaces.get(campaign.workspaceId);
+    const agent = campaign.agentId ? await this.agents.find(campaign.workspaceId, campaign.agentId) : null;
+    const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
+    const deadlineAt = new Date(now.getTime() + (maxCallSecs + this.config.reaperGraceSeconds) * 1000);
+
+    let claimed = 0;
+    let doNotCall = 0;
+    let capReached = false;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const result = await this.uow.run(async () => {
+        await this.execution.lockWorkspace(campaign.workspaceId);
+        const load = await this.execution.workspaceLoad(campaign.workspaceId);
+        let limit = freeSlots(
+          campaignId,
+          workspace.concurrency,
+          load.map((l) => ({ ...l, running: l.status === 'RUNNING' })),
+        );
+        let capLeft = Number.POSITIVE_INFINITY;
+        if (settings.dailyDialCap !== null) {
+          capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
+          limit = Math.min(limit, Math.max(0, capLeft));
+        }
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0 };
+        const contacts = await this.execution.claimDue(campaignId, {
+          now,
+          limit,
+          cooldownMs: settings.cooldownMinutes * 60_000,
+          deadlineAt,
+        });
+        if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false };
+        const listed = await this.dnc.blockedAmong(
+          campaign.workspaceId,
+          contacts.map((c) => c.phone),
+        );
+        const blocked = contacts.filter((c) => listed.has(c.phone));
+        const dialing = contacts.filter((c) => !listed.has(c.phone));
+        await this.execution.markDoNotCall(blocked.map((c) => ({ id: c.id, attemptSeq: c.attemptSeq })));
+        await this.execution.addDials(campaignId, window.localDay, dialing.length);
+        const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
+        // Do-not-call API leads are final without a call: their result is written too.
+        const results = campaign.source === 'API' ? blocked.map((c) => leadFinalJob(c.id)) : [];
+        await this.outbox.enqueue(...jobs, ...results);
+        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, jobs };
+      });
+      if (result.jobs?.length) {
+        // Committed: start the attempts now rather than at the relay's next poll (the outbox rows remain the guarantee).
+        await this.direct.enqueue(result.jobs).catch((error: Error) => this.logger.warn(`direct enqueue failed: ${error.message}`));
+      }
+      claimed += result.dialing;
+      doNotCall += result.blocked;
+      capReached = result.capReached;
+      if (result.blocked === 0) break;
+    }
+
+    if (claimed > 0 && !capReached) {
+      // Attempts under way wake the dispatcher when they end; the tick is the safety net.
+      return report('dispatched', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
+    }
+    const work = await this.execution.work(campaignId);
+    if (!work.pending && !work.inFlight && work.nextRetryAt === null) {
+      if (await this.execution.completeIfDone(campaignId)) return report('completed', null, claimed, doNotCall);
+      // API / CRM_WEBHOOK campaigns wait for leads (the lead intake wakes them); mind scheduledEndAt.
+      return report('dispatched', await this.wakeAt(campaign, campaign.scheduledEndAt, now), claimed, doNotCall);
+    }
+    if (capReached) {
+      const opening = nextDialOpening(schedule, startOfNextLocalDay(campaign.timezone, now));
+      return report('daily_cap_reached', await this.wakeAt(campaign, opening, now), claimed, doNotCall);
+    }
+    if (work.pending || work.inFlight) {
+      return report('dispatched', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
+    }
+    const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
+    return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  /** Asks for a wake-up at `at` (or at scheduledEndAt when that comes first); returns the instant. */
+  private async wakeAt(campaign: ExecutionCampaign, at: Date | null, now: Date): Promise<Date | null> {
+    let wake = at;
+    const end = campaign.scheduledEndAt;
+    if (end && end.getTime() > now.getTime() && (wake === null || end.getTime() < wake.getTime())) wake = end;
+    if (wake === null) return null;
+    await this.scheduler.wakeIn(campaign.id, Math.max(0, wake.getTime() - now.getTime()));
+    return wake;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Wakes a campaign's dispatcher later (a delayed BullMQ job). Only a hint: due times live in
+ * Postgres and the dispatcher re-reads them, so a lost or early wake-up is harmless.
+ */
+export abstract class DispatchScheduler {
+  /** Dispatch `campaignId` in about `delayMs` (coalesced: one wake-up per campaign and instant). */
+  abstract wakeIn(campaignId: string, delayMs: number): Promise<void>;
+
+  /** Dispatch `campaignId` as soon as possible (every call adds a wake-up; the dispatcher coalesces runs). */
+  abstract wakeNow(campaignId: string): Promise<void>;
+}
+
+/**
+ * Puts jobs on their queues right after the transaction that wrote them to the outbox commits
+ * (the fast lane). The outbox row stays the guarantee: when the relay adds the same job later,
+ * its deterministic jobId makes BullMQ ignore the copy, and the handler's state checks make any
+ * late duplicate harmless. Best effort: a failure only means the relay's copy is the one that runs.
+ */
+export abstract class DirectEnqueue {
+  abstract enqueue(jobs: ReadonlyArray<{ queue: string; name: string; payload: Record<string, unknown>; jobId?: string }>): Promise<void>;
+}

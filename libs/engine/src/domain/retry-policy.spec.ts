@@ -1,0 +1,63 @@
+import { nextStep, RetrySettings } from './retry-policy';
+
+const settings: RetrySettings = {
+  retryCount: 2,
+  retryDelaysMinutes: [10, 30],
+  cooldownMinutes: 5,
+  skipRetryOnFirstVoicemail: false,
+  incompleteRetryEnabled: false,
+  incompleteRetryMaxAttempts: 1,
+  incompleteRetryIntervalMinutes: 15,
+  incompleteRetryDelaysMinutes: [],
+  incompleteCallSeconds: 20,
+};
+const facts = (outcome: string, attempts: number, extra: Partial<{ durationMs: number; incompleteRetries: number }> = {}) => ({
+  outcome,
+  attempts,
+  durationMs: extra.durationMs ?? 0,
+  incompleteRetries: extra.incompleteRetries ?? 0,
+});
+
+describe('retry policy', () => {
+  it('retries retryCount times with retryDelaysMinutes, then FAILED', () => {
+    expect(nextStep(settings, facts('busy', 1))).toMatchObject({ status: 'RETRY_SCHEDULED', delayMinutes: 10 });
+    expect(nextStep(settings, facts('no_answer', 2))).toMatchObject({ status: 'RETRY_SCHEDULED', delayMinutes: 30 });
+    expect(nextStep(settings, facts('carrier_failure', 3))).toMatchObject({ status: 'FAILED', reason: 'retries_exhausted' });
+  });
+
+  it('falls back to cooldownMinutes past the delay list, and never waits less than the cooldown', () => {
+    expect(nextStep({ ...settings, retryCount: 3, retryDelaysMinutes: [1] }, facts('busy', 1))).toMatchObject({ delayMinutes: 5 });
+    expect(nextStep({ ...settings, retryCount: 3, retryDelaysMinutes: [10] }, facts('busy', 2))).toMatchObject({ delayMinutes: 5 });
+  });
+
+  it('retryCount 0: one attempt only', () => {
+    expect(nextStep({ ...settings, retryCount: 0 }, facts('no_answer', 1))).toMatchObject({ status: 'FAILED' });
+  });
+
+  it('transferred and completed complete the contact', () => {
+    expect(nextStep(settings, facts('completed', 1, { durationMs: 5_000 }))).toMatchObject({ status: 'COMPLETED' });
+    expect(nextStep(settings, facts('transferred', 3))).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('skipRetryOnFirstVoicemail ends the contact on voicemail; otherwise voicemail retries', () => {
+    expect(nextStep({ ...settings, skipRetryOnFirstVoicemail: true }, facts('voicemail', 1))).toMatchObject({ status: 'FAILED', reason: 'voicemail_no_retry' });
+    expect(nextStep(settings, facts('voicemail', 1))).toMatchObject({ status: 'RETRY_SCHEDULED' });
+    expect(nextStep({ ...settings, skipRetryOnFirstVoicemail: true }, facts('busy', 1))).toMatchObject({ status: 'RETRY_SCHEDULED' });
+  });
+
+  it('incomplete-call retry: a short answered call retries up to incompleteRetryMaxAttempts, apart from retryCount', () => {
+    const on = { ...settings, retryCount: 0, incompleteRetryEnabled: true, incompleteRetryMaxAttempts: 2, incompleteRetryDelaysMinutes: [7] };
+    expect(nextStep(on, facts('completed', 1, { durationMs: 19_999 }))).toEqual({
+      status: 'RETRY_SCHEDULED',
+      delayMinutes: 7,
+      incompleteRetry: true,
+      reason: 'incomplete_call',
+    });
+    // Second incomplete retry: past the delay list → incompleteRetryIntervalMinutes.
+    expect(nextStep(on, facts('completed', 2, { durationMs: 1_000, incompleteRetries: 1 }))).toMatchObject({ delayMinutes: 15, incompleteRetry: true });
+    expect(nextStep(on, facts('completed', 3, { durationMs: 1_000, incompleteRetries: 2 }))).toMatchObject({ status: 'COMPLETED' });
+    expect(nextStep(on, facts('completed', 1, { durationMs: 20_000 }))).toMatchObject({ status: 'COMPLETED' });
+    // A failed attempt after an incomplete retry still has retryCount (0) regular retries: none.
+    expect(nextStep(on, facts('busy', 2, { incompleteRetries: 1 }))).toMatchObject({ status: 'FAILED' });
+  });
+});

@@ -1,0 +1,45 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { AgentsCoreModule } from '@outreach/agents';
+import { BillingModule } from '@outreach/billing';
+import { CallsCoreModule } from '@outreach/calls';
+import { CampaignsCoreModule } from '@outreach/campaigns';
+import { DncCoreModule } from '@outreach/dnc';
+import { TelephonyCoreModule } from '@outreach/telephony';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { AttemptSettlement } from './application/attempt-settlement';
+import { DispatchCampaign } from './application/dispatch-campaign.use-case';
+import { DirectEnqueue, DispatchScheduler } from './application/engine.ports';
+import { EngineQueue } from './application/engine-jobs';
+import { ExecuteAttempt } from './application/execute-attempt.use-case';
+import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
+import { BullmqDirectEnqueue, BullmqDispatchScheduler } from './infrastructure/bullmq-dispatch-scheduler';
+import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
+
+const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, ReapStuckAttempts];
+
+/**
+ * The execution engine's use cases (dispatch, attempt, settlement, reaper), without processors.
+ * Needs the worker's platform (QueueProducer) for its wake-ups.
+ */
+@Module({
+  imports: [WorkspacesCoreModule, AgentsCoreModule, BillingModule, DncCoreModule, TelephonyCoreModule, CallsCoreModule, CampaignsCoreModule],
+  providers: [
+    ...useCases,
+    { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
+    { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
+  ],
+  exports: useCases,
+})
+export class EngineCoreModule {}
+
+/** The worker side: queues `campaigns` and `attempts` and their processors. */
+@Module({
+  imports: [
+    EngineCoreModule,
+    BullModule.registerQueue({ name: EngineQueue.Campaigns }, { name: EngineQueue.Attempts }),
+  ],
+  providers: [CampaignsProcessor, AttemptsProcessor],
+  exports: [EngineCoreModule],
+})
+export class EngineWorkerModule {}

@@ -1,0 +1,18 @@
+// Public surface of the execution engine: dispatch, attempts, reaper (DESIGN §7).
+export { EngineCoreModule, EngineWorkerModule } from './engine.module';
+export { DispatchCampaign, DispatchReport, DispatchState } from './application/dispatch-campaign.use-case';
+export { ExecuteAttempt, AttemptReport } from './application/execute-attempt.use-case';
+export { AttemptSettlement, SettledAttempt } from './application/attempt-settlement';
+export { ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
+export { DispatchScheduler } from './application/engine.ports';
+export {
+  AttemptPayload,
+  attemptJobId,
+  DispatchPayload,
+  EngineJob,
+  EngineQueue,
+} from './application/engine-jobs';
+export { CampaignsProcessor, AttemptsProcessor, REAPER_SCHEDULER_ID } from './infrastructure/engine.processors';
+export { DialSchedule, dialWindowAt, nextDialOpening } from './domain/dial-window';
+export { nextStep, RetrySettings } from './domain/retry-policy';
+export { freeSlots } from './domain/dispatch-slots';

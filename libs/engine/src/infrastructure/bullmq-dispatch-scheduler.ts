@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, QueueProducer } from '@outreach/platform';
+import { DirectEnqueue, DispatchScheduler } from '../application/engine.ports';
+import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue } from '../application/engine-jobs';
+
+/**
+ * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
+ * to DISPATCH_TICK_MS (real time: it is a BullMQ concern), so however many runs ask for a wake-up
+ * around the same instant, one job exists.
+ */
+@Injectable()
+export class BullmqDispatchScheduler extends DispatchScheduler {
+  constructor(
+    private readonly producer: QueueProducer,
+    private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  async wakeIn(campaignId: string, delayMs: number): Promise<void> {
+    const bucket = this.config.dispatchTickMs;
+    const wakeAt = Math.ceil((Date.now() + delayMs) / bucket) * bucket;
+    const payload: DispatchPayload = { campaignId };
+    await this.producer
+      .queue(EngineQueue.Campaigns)
+      .add(EngineJob.Dispatch, payload, { jobId: dispatchTickJobId(campaignId, wakeAt), delay: Math.max(0, wakeAt - Date.now()) });
+  }
+
+  async wakeNow(campaignId: string): Promise<void> {
+    const payload: DispatchPayload = { campaignId };
+    await this.producer
+      .queue(EngineQueue.Campaigns)
+      .add(EngineJob.Dispatch, payload, { jobId: `dispatch-${campaignId}-now-${randomUUID()}`, removeOnComplete: true, removeOnFail: true });
+  }
+}
+
+/** The fast lane: jobs with deterministic ids added in one round trip per queue. */
+@Injectable()
+export class BullmqDirectEnqueue extends DirectEnqueue {
+  constructor(private readonly producer: QueueProducer) {
+    super();
+  }
+
+  async enqueue(jobs: ReadonlyArray<{ queue: string; name: string; payload: Record<string, unknown>; jobId?: string }>): Promise<void> {
+    const byQueue = new Map<string, typeof jobs[number][]>();
+    for (const job of jobs) {
+      if (!job.jobId) continue; // without a deterministic id the relay's copy could run twice
+      byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+    }
+    for (const [queue, list] of byQueue) {
+      await this.producer.queue(queue).addBulk(list.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } })));
+    }
+  }
+}

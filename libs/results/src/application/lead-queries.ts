@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { ApiLeadIntake } from '@outreach/campaigns';
+import { AppError } from '@outreach/platform/core';
+import { LeadKeyStore, ResultStore } from './results.ports';
+
+export interface LeadView {
+  id: string;
+  campaignId: string;
+  /** The key of the push that created the lead. */
+  idempotencyKey: string;
+  phone: string;
+  name: string | null;
+  fields: Record<string, unknown>;
+  /** The contact's status: PENDING, IN_PROGRESS, RETRY_SCHEDULED, COMPLETED, FAILED, DO_NOT_CALL. */
+  status: string;
+  attempts: number;
+  lastOutcome: string | null;
+  lastAttemptAt: string | null;
+  /** The result's id once the lead is final and its result is written. */
+  resultId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /v1/campaigns/{id}/leads/{leadId}: a pushed lead, live. */
+@Injectable()
+export class LeadQueries {
+  constructor(
+    private readonly intake: ApiLeadIntake,
+    private readonly keys: LeadKeyStore,
+    private readonly results: ResultStore,
+  ) {}
+
+  async get(workspaceId: string, campaignId: string, leadId: string): Promise<LeadView> {
+    if (!(await this.intake.exists(workspaceId, campaignId))) {
+      throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
+    }
+    const notFound = () => new AppError('lead_not_found', { message: `no lead ${leadId} in campaign ${campaignId}` });
+    const contact = await this.intake.findContact(campaignId, leadId);
+    if (!contact) throw notFound();
+    const key = await this.keys.firstForLead(leadId);
+    if (!key || key.campaignId !== campaignId || key.workspaceId !== workspaceId) throw notFound();
+    return {
+      id: contact.id,
+      campaignId,
+      idempotencyKey: key.idempotencyKey,
+      phone: contact.phone,
+      name: key.lead.name,
+      fields: key.lead.fields,
+      status: contact.status,
+      attempts: contact.attempts,
+      lastOutcome: contact.lastOutcome,
+      lastAttemptAt: contact.lastAttemptAt,
+      resultId: await this.results.idForLead(leadId),
+      createdAt: contact.createdAt,
+      updatedAt: contact.updatedAt,
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { ApiLeadIntake } from '@outreach/campaigns';
+import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/platform/core';
+import { contactFields, Lead, LeadFieldValue, leadFingerprint } from '../domain/lead';
+import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from './results.ports';
+
+/** A lead as the push body carries it (shape already validated; key already checked). */
+export interface LeadPushInput {
+  idempotencyKey: string;
+  phone: string;
+  name?: string | null;
+  fields?: Record<string, LeadFieldValue>;
+}
+
+export interface LeadPushOutcome {
+  /** 201 for the push that created the lead, 200 for replays and for a phone the campaign had. */
+  status: 200 | 201;
+  body: LeadPushBody;
+}
+
+/**
+ * POST /v1/campaigns/{id}/leads. In one transaction: the campaign (404, 409
+ * campaign_not_accepting), the phone (422 invalid_phone), then the key: a known key replays its
+ * first answer when the lead is the same (else 422 idempotency_key_reused); a new key is claimed
+ * (a unique index decides between concurrent pushes), the contact is added with a dispatch job,
+ * and the answer is stored with the key.
+ */
+@Injectable()
+export class PushLead {
+  constructor(
+    private readonly intake: ApiLeadIntake,
+    private readonly keys: LeadKeyStore,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  push(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome> {
+    return this.uow.run(async () => {
+      const campaign = await this.intake.openCampaign(workspaceId, campaignId);
+      const lead = this.toLead(input, campaign.countryCode);
+      const fingerprint = leadFingerprint(lead);
+      const known = await this.keys.find(campaignId, input.idempotencyKey);
+      if (known) return replay(known, fingerprint);
+
+      const claimed = await this.keys.claim({
+        campaignId,
+        idempotencyKey: input.idempotencyKey,
+        workspaceId,
+        fingerprint,
+        lead,
+        createdAt: this.clock.now(),
+      });
+      if (!claimed) {
+        // Another push of this key committed while this one waited for it.
+        const winner = await this.keys.find(campaignId, input.idempotencyKey);
+        if (!winner) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
+        return replay(winner, fingerprint);
+      }
+
+      const { contactId, created } = await this.intake.admit(workspaceId, campaignId, {
+        phone: lead.phone,
+        name: lead.name,
+        fields: contactFields(lead.fields),
+      });
+      const contact = await this.intake.findContact(campaignId, contactId);
+      const body: LeadPushBody = {
+        id: contactId,
+        campaignId,
+        idempotencyKey: input.idempotencyKey,
+        phone: lead.phone,
+        name: lead.name,
+        fields: lead.fields,
+        status: contact?.status ?? 'PENDING',
+        attempts: contact?.attempts ?? 0,
+        resultId: null,
+        deduplicated: !created,
+        createdAt: contact?.createdAt ?? this.clock.now().toISOString(),
+      };
+      await this.keys.complete(campaignId, input.idempotencyKey, contactId, body);
+      return { status: created ? 201 : 200, body };
+    });
+  }
+
+  /**
+   * The bulk form: each item on its own (its own transaction and idempotency), in order. A
+   * campaign that is unknown or not accepting refuses the whole batch up front; one that stops
+   * accepting half-way answers campaign_not_accepting for the items left.
+   */
+  async pushMany(
+    workspaceId: string,
+    campaignId: string,
+    items: ReadonlyArray<LeadPushInput | AppError>,
+  ): Promise<Array<{ index: number; outcome: LeadPushOutcome } | { index: number; error: AppError }>> {
+    await this.uow.run(() => this.intake.openCampaign(workspaceId, campaignId));
+    const results: Array<{ index: number; outcome: LeadPushOutcome } | { index: number; error: AppError }> = [];
+    for (const [index, item] of items.entries()) {
+      if (isAppError(item)) {
+        results.push({ index, error: item });
+        continue;
+      }
+      try {
+        results.push({ index, outcome: await this.push(workspaceId, campaignId, item) });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        results.push({ index, error });
+      }
+    }
+    return results;
+  }
+
+  private toLead(input: LeadPushInput, countryCode: string | null): Lead {
+    const phone = this.intake.normalisePhone(input.phone, countryCode);
+    if (!phone) {
+      throw new AppError('invalid_phone', {
+        status: 422,
+        message: 'phone could not be normalised to E.164 (send +<country code><number>)',
+        issues: [{ path: 'phone', message: 'not a valid phone number' }],
+      });
+    }
+    return { phone, name: input.name ?? null, fields: input.fields ?? {} };
+  }
+}
+
+function replay(known: LeadKeyRecord, fingerprint: string): LeadPushOutcome {
+  if (known.fingerprint !== fingerprint) {
+    throw new AppError('idempotency_key_reused', {
+      message: 'this idempotencyKey was used for a different lead in this campaign',
+    });
+  }
+  if (!known.response) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
+  return { status: 200, body: known.response };
+}

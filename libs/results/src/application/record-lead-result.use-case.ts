@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiLeadIntake } from '@outreach/campaigns';
+import { AppConfig, Outbox } from '@outreach/platform';
+import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { buildLeadResult, isFinalLeadStatus } from '../domain/lead-result';
+import { deliverJob } from './results-jobs';
+import { DeliveryStore, FinalCallLookup, LeadKeyStore, ResultStore } from './results.ports';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Writes the one immutable `api.lead.result` of an API lead whose contact reached a final state,
+ * and queues its webhook deliveries in the same transaction. Idempotent: a lead that has a
+ * result, a contact that is not final, or a contact that is not an API lead changes nothing.
+ */
+@Injectable()
+export class RecordLeadResult {
+  private readonly logger = new Logger('RecordLeadResult');
+
+  constructor(
+    private readonly keys: LeadKeyStore,
+    private readonly intake: ApiLeadIntake,
+    private readonly calls: FinalCallLookup,
+    private readonly results: ResultStore,
+    private readonly deliveries: DeliveryStore,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The result id (new or existing), or null when the contact has none to write. `finalCallId`
+   * is the call that ended the lead (the engine knows it); without it the result has no finalCall.
+   */
+  async execute(contactId: string, finalCallId: string | null = null): Promise<string | null> {
+    const key = await this.keys.firstForLead(contactId);
+    if (!key || !key.leadId) return null;
+    const existing = await this.results.idForLead(contactId);
+    if (existing) return existing;
+    const contact = await this.intake.findContact(key.campaignId, contactId);
+    if (!contact || !isFinalLeadStatus(contact.status)) {
+      this.logger.debug?.(`contact ${contactId} is not final yet; no result`);
+      return null;
+    }
+    const final = await this.calls.finalCall(key.workspaceId, contactId, finalCallId);
+    const now = this.clock.now();
+    const envelope = buildLeadResult({
+      resultId: randomUUID(),
+      createdAt: now,
+      leadId: contactId,
+      campaignId: key.campaignId,
+      idempotencyKey: key.idempotencyKey,
+      lead: { phone: key.lead.phone, name: key.lead.name, fields: key.lead.fields },
+      contactStatus: contact.status,
+      lastOutcome: contact.lastOutcome,
+      attempts: contact.attempts,
+      finalCall: final?.call ?? null,
+      analysis: final?.analysis ?? null,
+    });
+    const expiresAt = new Date(now.getTime() + this.config.resultRetentionDays * DAY_MS);
+    return this.uow.run(async () => {
+      const inserted = await this.results.insert(key.workspaceId, envelope, expiresAt);
+      if (!inserted) return this.results.idForLead(contactId);
+      const deliveryIds = await this.deliveries.createForResult(key.workspaceId, envelope.id, now);
+      await this.outbox.enqueue(...deliveryIds.map(deliverJob));
+      return envelope.id;
+    });
+  }
+}

@@ -1,0 +1,13 @@
+// Public surface of the results module: lead push, lead results, result webhooks, API logs.
+import { Results1763700006100 } from './infrastructure/migrations/1763700006100-results';
+
+export { ResultsCoreModule, ResultsModule, ResultsWorkerModule } from './results.module';
+export { PushLead, LeadPushInput, LeadPushOutcome } from './application/push-lead.use-case';
+export { RecordLeadResult } from './application/record-lead-result.use-case';
+export { DeliverResults, AttemptReport } from './application/deliver-results.use-case';
+export { ResultsHousekeeping } from './application/results-housekeeping';
+export { ResultWebhooks } from './application/result-webhooks.service';
+export { FinalCallLookup, HostResolver, WebhookSender } from './application/results.ports';
+export { LeadFinalPayload, leadFinalJob, ResultsJob, ResultsQueue } from './application/results-jobs';
+export { LEAD_RESULT_TYPE, LeadResultEnvelope } from './domain/lead-result';
+export const RESULTS_MIGRATIONS = [Results1763700006100];

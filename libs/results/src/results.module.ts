@@ -1,0 +1,79 @@
+import { BullModule } from '@nestjs/bullmq';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { CallsCoreModule } from '@outreach/calls';
+import { CampaignsCoreModule } from '@outreach/campaigns';
+import { ApiLogs } from './application/api-logs.service';
+import { DeliverResults } from './application/deliver-results.use-case';
+import { LeadQueries } from './application/lead-queries';
+import { PushLead } from './application/push-lead.use-case';
+import { RecordLeadResult } from './application/record-lead-result.use-case';
+import { ResultQueries } from './application/result-queries';
+import { ResultWebhooks } from './application/result-webhooks.service';
+import { ResultsHousekeeping } from './application/results-housekeeping';
+import { ResultsQueue } from './application/results-jobs';
+import {
+  ApiLogStore,
+  DeliveryStore,
+  FinalCallLookup,
+  HostResolver,
+  LeadKeyStore,
+  ResultStore,
+  WebhookEndpointStore,
+  WebhookSender,
+} from './application/results.ports';
+import { ApiLogMiddleware } from './http/api-log.middleware';
+import { ApiLogsController } from './http/api-logs.controller';
+import { LeadsController } from './http/leads.controller';
+import { ResultWebhooksController } from './http/result-webhooks.controller';
+import { ResultsController } from './http/results.controller';
+import { CallLogFinalCallLookup } from './infrastructure/call-log.final-call-lookup';
+import { DnsHostResolver } from './infrastructure/dns-host.resolver';
+import { NodeHttpWebhookSender } from './infrastructure/node-http-webhook.sender';
+import { ResultsProcessor } from './infrastructure/results.processor';
+import { SqlApiLogStore } from './infrastructure/sql-api-log.store';
+import { SqlDeliveryStore } from './infrastructure/sql-delivery.store';
+import { SqlLeadKeyStore } from './infrastructure/sql-lead-key.store';
+import { SqlResultStore } from './infrastructure/sql-result.store';
+import { SqlWebhookEndpointStore } from './infrastructure/sql-webhook-endpoint.store';
+import { WebhookSecretSealer } from './infrastructure/webhook-secret.sealer';
+
+const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, ResultWebhooks, DeliverResults, ResultsHousekeeping, ApiLogs];
+
+/** Leads, results, result webhooks and API logs: no controllers, usable by api, worker and cli. */
+@Module({
+  imports: [CampaignsCoreModule, CallsCoreModule],
+  providers: [
+    ...useCases,
+    WebhookSecretSealer,
+    { provide: LeadKeyStore, useClass: SqlLeadKeyStore },
+    { provide: ResultStore, useClass: SqlResultStore },
+    { provide: WebhookEndpointStore, useClass: SqlWebhookEndpointStore },
+    { provide: DeliveryStore, useClass: SqlDeliveryStore },
+    { provide: ApiLogStore, useClass: SqlApiLogStore },
+    { provide: FinalCallLookup, useClass: CallLogFinalCallLookup },
+    { provide: HostResolver, useClass: DnsHostResolver },
+    { provide: WebhookSender, useClass: NodeHttpWebhookSender },
+  ],
+  exports: useCases,
+})
+export class ResultsCoreModule {}
+
+/** The HTTP face: lead push, results, result webhooks, API logs (and the API-log middleware on /v1/campaigns/…). */
+@Module({
+  imports: [ResultsCoreModule],
+  controllers: [LeadsController, ResultsController, ResultWebhooksController, ApiLogsController],
+  providers: [ApiLogMiddleware],
+  exports: [ResultsCoreModule],
+})
+export class ResultsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ApiLogMiddleware).forRoutes({ path: 'v1/campaigns/*path', method: RequestMethod.ALL });
+  }
+}
+
+/** The worker side: queue `results` (lead results, deliveries, the sweep). */
+@Module({
+  imports: [ResultsCoreModule, BullModule.registerQueue({ name: ResultsQueue.Results })],
+  providers: [ResultsProcessor],
+})
+export class ResultsWorkerModule {}

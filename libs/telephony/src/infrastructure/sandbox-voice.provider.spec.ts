@@ -1,0 +1,50 @@
+import { FixedClock } from '@outreach/platform/core';
+import { sandboxScript, SandboxVoiceProvider } from './sandbox-voice.provider';
+
+const T0 = new Date('2026-11-23T10:00:00Z');
+const number = (digit: number) => `+1415555012${digit}`;
+
+describe('sandbox voice provider', () => {
+  it('the last digit picks the outcome', () => {
+    expect(Array.from({ length: 10 }, (_, d) => sandboxScript(number(d)).outcome)).toEqual([
+      'no_answer',
+      'busy',
+      'voicemail',
+      'carrier_failure',
+      'transferred',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+
+  it('is deterministic per number; talk time only for answered calls, capped by maxDurationSecs', () => {
+    for (let d = 0; d < 10; d++) expect(sandboxScript(number(d))).toEqual(sandboxScript(number(d)));
+    for (const d of [0, 1, 3]) expect(sandboxScript(number(d))).toMatchObject({ durationMs: 0, transcript: null });
+    for (const d of [2, 4, 5]) expect(sandboxScript(number(d)).durationMs).toBeGreaterThanOrEqual(5_000);
+    expect(sandboxScript(number(5), 1).durationMs).toBeLessThanOrEqual(1_000);
+    const durations = new Set(Array.from({ length: 50 }, (_, i) => sandboxScript(`+1415555${String(1000 + i * 10 + 5)}`).durationMs));
+    expect(durations.size).toBeGreaterThan(40); // derived from the number, not a constant
+  });
+
+  it('places a call with timestamps from the clock: answeredAt = start + ring, endedAt = answeredAt + talk time', async () => {
+    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never);
+    const request = { callId: 'c1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
+    const answered = await provider.placeCall({ ...request, to: number(7) });
+    const script = sandboxScript(number(7), 600);
+    expect(answered).toEqual({
+      outcome: 'completed',
+      providerDisposition: 'completed',
+      providerCallId: 'sbx_call_c1',
+      answeredAt: new Date(T0.getTime() + script.ringMs),
+      endedAt: new Date(T0.getTime() + script.ringMs + script.durationMs),
+      durationMs: script.durationMs,
+      transcript: script.transcript,
+      recordingUrl: 'https://sandbox.invalid/recordings/c1.mp3',
+    });
+    const busy = await provider.placeCall({ ...request, to: number(1) });
+    expect(busy).toMatchObject({ outcome: 'busy', answeredAt: null, durationMs: 0, recordingUrl: null });
+  });
+});

@@ -1,0 +1,219 @@
+import {
+  CreditStatus,
+  CreditWallet,
+  DebitKind,
+  Tariffs,
+  WalletBalance,
+  WalletDebits,
+} from '@outreach/billing';
+import { Clock, FixedClock, UnitOfWork } from '@outreach/platform';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import { Seeded, TestApp } from '../support/test-app';
+
+type LedgerRow = { id: string; kind: string; debit_kind: string | null; amount_minor: string; balance_after_minor: string; reference: string | null };
+
+/** Issue 5, money: debits for the engine, tariffs, and who may spend (DESIGN §10). */
+describe('wallet debits, tariffs and credit status', () => {
+  const start = new Date('2026-11-21T10:00:00Z');
+  const clock = new FixedClock(start);
+  let t: TestApp;
+  let ws: Seeded;
+  let debits: WalletDebits;
+  let credits: CreditWallet;
+
+  beforeAll(async () => {
+    t = await TestApp.create({ configure: (b) => b.overrideProvider(Clock).useValue(clock) });
+    debits = t.get(WalletDebits);
+    credits = t.get(CreditWallet);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    clock.set(start);
+    await t.reset();
+    ws = await t.seed();
+  });
+
+  const balance = async (workspaceId = ws.workspaceId) => (await t.get(WalletBalance).get(workspaceId)).balanceMinor;
+  const ledger = (workspaceId = ws.workspaceId): Promise<LedgerRow[]> =>
+    t.dataSource.query(`SELECT * FROM ledger_entries WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+  const ledgerSum = (rows: LedgerRow[]) =>
+    rows.reduce((sum, r) => sum + (r.kind === 'credit' ? 1 : -1) * Number(r.amount_minor), 0);
+  const debit = (reference: string, amountMinor: number, kind: DebitKind = 'call') =>
+    debits.debit({ workspaceId: ws.workspaceId, amountMinor, kind, reference, description: `test ${reference}` });
+
+  it('writes a debit row with the balance after it; the same (kind, reference) never debits twice', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 100 });
+    clock.advance(1000);
+    const first = await debit('call-1', 30);
+    expect(first).toEqual({ balanceMinor: 70, entryId: expect.any(String), replayed: false });
+
+    const retried = await debit('call-1', 30);
+    expect(retried).toEqual({ balanceMinor: 70, entryId: first.entryId, replayed: true });
+    // Even with another amount: the reference decides, the first debit stands.
+    expect((await debit('call-1', 99)).replayed).toBe(true);
+    expect(await balance()).toBe(70);
+
+    // The same reference under another kind is another debit.
+    clock.advance(1000);
+    const message = await debit('call-1', 1, 'message');
+    expect(message).toMatchObject({ balanceMinor: 69, replayed: false });
+
+    const rows = await ledger();
+    expect(rows.map((r) => [r.kind, r.debit_kind, Number(r.amount_minor), Number(r.balance_after_minor)])).toEqual([
+      ['credit', null, 100, 100],
+      ['debit', 'call', 30, 70],
+      ['debit', 'message', 1, 69],
+    ]);
+    expect(ledgerSum(rows)).toBe(await balance());
+  });
+
+  it('lets the balance go negative (the call already happened) and creates the wallet on first use', async () => {
+    const res = await debit('call-neg', 25, 'test_call');
+    expect(res).toMatchObject({ balanceMinor: -25, replayed: false });
+    expect(await t.get(WalletBalance).get(ws.workspaceId)).toEqual({ balanceMinor: -25, currency: 'USD' });
+  });
+
+  it('a debit of 0 (an answered call of 0 ms) keeps its audit row and changes nothing else', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 5 });
+    const res = await debit('call-zero', 0);
+    expect(res).toMatchObject({ balanceMinor: 5, replayed: false });
+    expect((await ledger()).filter((r) => r.kind === 'debit').map((r) => Number(r.amount_minor))).toEqual([0]);
+  });
+
+  it('refuses malformed debits with invalid_request and writes nothing', async () => {
+    for (const bad of [
+      { amountMinor: -1, kind: 'call', reference: 'r' },
+      { amountMinor: 1.5, kind: 'call', reference: 'r' },
+      { amountMinor: 1, kind: 'sms', reference: 'r' },
+      { amountMinor: 1, kind: 'call', reference: '' },
+      { amountMinor: 1, kind: 'call', reference: 'x'.repeat(201) },
+    ]) {
+      await expect(
+        debits.debit({ workspaceId: ws.workspaceId, description: 'bad', ...(bad as { amountMinor: number; kind: DebitKind; reference: string }) }),
+      ).rejects.toMatchObject({ code: 'invalid_request' });
+    }
+    expect(await ledger()).toEqual([]);
+  });
+
+  it('runs inside the caller’s transaction: a rollback takes the debit with it', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 100 });
+    await expect(
+      t.get(UnitOfWork).run(async () => {
+        await debit('call-rollback', 40);
+        expect(await balance()).toBe(60); // visible inside the transaction
+        throw new Error('the outcome could not be recorded');
+      }),
+    ).rejects.toThrow('the outcome could not be recorded');
+    expect(await balance()).toBe(100);
+    expect((await ledger()).filter((r) => r.kind === 'debit')).toEqual([]);
+    // and the job's retry debits once
+    expect((await debit('call-rollback', 40)).replayed).toBe(false);
+    expect(await balance()).toBe(60);
+  });
+
+  it('50 parallel debits in separate transactions keep an exact balance and a gap-free chain of balances', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 1000 });
+    const amounts = Array.from({ length: 50 }, (_, i) => i + 1); // 1..50, total 1275
+    const results = await Promise.all(amounts.map((a) => debit(`par-${a}`, a)));
+    expect(results.every((r) => !r.replayed)).toBe(true);
+    expect(await balance()).toBe(1000 - 1275);
+
+    // Each debit saw the balance the previous one left: sorted by balance, every step is its amount.
+    const rows = (await ledger()).filter((r) => r.kind === 'debit');
+    expect(rows).toHaveLength(50);
+    const chain = rows
+      .map((r) => ({ amount: Number(r.amount_minor), after: Number(r.balance_after_minor) }))
+      .sort((a, b) => b.after - a.after);
+    let before = 1000;
+    for (const step of chain) {
+      expect(step.after).toBe(before - step.amount);
+      before = step.after;
+    }
+    expect(ledgerSum(await ledger())).toBe(await balance());
+  });
+
+  it('parallel debits and credits on one wallet: the balance is exact, the ledger sums to it', async () => {
+    const work: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 30; i++) work.push(debit(`mix-${i}`, 7));
+    for (let i = 0; i < 10; i++) work.push(credits.execute({ workspaceId: ws.workspaceId, amountMinor: 50, reference: `top-${i}` }));
+    // duplicates of a few debits and credits, racing their originals
+    for (let i = 0; i < 5; i++) work.push(debit(`mix-${i}`, 7));
+    for (let i = 0; i < 3; i++) work.push(credits.execute({ workspaceId: ws.workspaceId, amountMinor: 50, reference: `top-${i}` }));
+    await Promise.all(work);
+    expect(await balance()).toBe(10 * 50 - 30 * 7);
+    const rows = await ledger();
+    expect(rows.filter((r) => r.kind === 'debit')).toHaveLength(30);
+    expect(rows.filter((r) => r.kind === 'credit')).toHaveLength(10);
+    expect(ledgerSum(rows)).toBe(await balance());
+  });
+
+  it('20 racing retries of one debit write exactly one row', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => debit('call-dup', 12)));
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+    expect(await balance()).toBe(-12);
+    expect(await ledger()).toHaveLength(1);
+  });
+
+  it('canSpend: balance > 0, or an active trial', async () => {
+    const status = t.get(CreditStatus);
+    const now = clock.now();
+    expect(await status.canSpend(ws.workspaceId, now)).toBe(false); // no wallet yet
+
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 10 });
+    expect(await status.canSpend(ws.workspaceId, now)).toBe(true);
+    await debit('call-a', 10);
+    expect(await status.canSpend(ws.workspaceId, now)).toBe(false); // exactly 0
+    await debit('call-b', 5);
+    expect(await status.canSpend(ws.workspaceId, now)).toBe(false); // negative
+
+    await t.get(WorkspaceAdministration).update(ws.workspaceId, { trialUntil: new Date(now.getTime() + 3600_000) });
+    expect(await status.canSpend(ws.workspaceId, now)).toBe(true); // trial, balance -5
+    expect(await status.summary(ws.workspaceId, now)).toEqual({
+      balanceMinor: -5,
+      currency: 'USD',
+      trialUntil: new Date(now.getTime() + 3600_000).toISOString(),
+      canSpend: true,
+    });
+    expect(await status.canSpend(ws.workspaceId, new Date(now.getTime() + 3600_000))).toBe(false); // trial over
+
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 6 });
+    expect(await status.canSpend(ws.workspaceId, new Date(now.getTime() + 7200_000))).toBe(true); // topped up: 1
+  });
+
+  it('tariffs: defaults from config, per started minute; a per-workspace override; null goes back to the default', async () => {
+    const tariffs = t.get(Tariffs);
+    expect(t.config.tariffVoiceMinuteMinor).toBe(10);
+    expect(t.config.tariffMessageMinor).toBe(1);
+    expect(await tariffs.voiceCostMinor(ws.workspaceId, 0)).toBe(0);
+    expect(await tariffs.voiceCostMinor(ws.workspaceId, 1)).toBe(10);
+    expect(await tariffs.voiceCostMinor(ws.workspaceId, 60_000)).toBe(10);
+    expect(await tariffs.voiceCostMinor(ws.workspaceId, 60_001)).toBe(20);
+    expect(await tariffs.messageCostMinor(ws.workspaceId)).toBe(1);
+
+    const other = await t.seed();
+    expect(await tariffs.setOverride(ws.workspaceId, { voiceMinuteMinor: 25, messageMinor: null })).toEqual({
+      voiceMinuteMinor: 25,
+      messageMinor: 1,
+    });
+    expect(await tariffs.voiceCostMinor(ws.workspaceId, 90_000)).toBe(50);
+    expect(await tariffs.voiceCostMinor(other.workspaceId, 90_000)).toBe(20); // other workspaces keep the default
+    await tariffs.setOverride(ws.workspaceId, { voiceMinuteMinor: null, messageMinor: 3 });
+    expect(await tariffs.rates(ws.workspaceId)).toEqual({ voiceMinuteMinor: 10, messageMinor: 3 });
+
+    await expect(tariffs.setOverride(ws.workspaceId, { voiceMinuteMinor: -1, messageMinor: null })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    await expect(tariffs.voiceCostMinor(ws.workspaceId, -5)).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await tariffs.rates(ws.workspaceId)).toEqual({ voiceMinuteMinor: 10, messageMinor: 3 });
+  });
+
+  it('an operator credit is a CREDITED recharge whose orderId is its ledger entry id (CLI contract unchanged)', async () => {
+    const res = await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 500, reference: 'inv-1', description: 'Invoice 1' });
+    expect(res).toMatchObject({ balanceMinor: 500, replayed: false, entry: { kind: 'credit', amountMinor: 500, reference: 'inv-1' } });
+    const again = await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 500, reference: 'inv-1' });
+    expect(again).toMatchObject({ balanceMinor: 500, replayed: true, entry: { id: res.entry.id } });
+    const recharges = await t.dataSource.query(`SELECT id, status, amount_minor FROM recharges WHERE workspace_id = $1`, [ws.workspaceId]);
+    expect(recharges).toEqual([{ id: res.entry.id, status: 'CREDITED', amount_minor: '500' }]);
+  });
+});

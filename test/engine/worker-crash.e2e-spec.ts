@@ -1,0 +1,158 @@
+// A real worker process (node dist/apps/worker/src/main.js) killed with SIGKILL while calls are in
+// flight, then restarted: every contact ends with exactly one final outcome, nobody is dialled
+// twice, and the reaper recovers the attempts the dead worker held (run here with a clock past
+// their deadline: claim + maxCallDurationSecs + REAPER_GRACE_SECONDS).
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Module } from '@nestjs/common';
+import { EngineCoreModule, ReapStuckAttempts } from '@outreach/engine';
+import { Clock, FixedClock, PlatformModule } from '@outreach/platform';
+import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { Seeded, TestApp } from '../support/test-app';
+import { WorkerApp } from '../support/worker-app';
+import { EngineProbe, runnableCampaign, sandboxNumber, startCampaign, waitFor } from './engine-harness';
+
+const ROOT = join(__dirname, '..', '..');
+const MAX_CALL_SECS = 60;
+const GRACE_SECS = 120;
+const CONTACTS = 40;
+const LINES = 10;
+
+/** The engine's use cases with the worker platform, but no processors: runs the reaper on demand. */
+@Module({
+  imports: [PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS }), EngineCoreModule],
+})
+class ReaperOnly {}
+
+function spawnWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/worker/src/main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SANDBOX_VOICE_LATENCY_MS: '400',
+      DISPATCH_TICK_MS: '100',
+      OUTBOX_POLL_MS: '50',
+      REAPER_GRACE_SECONDS: String(GRACE_SECS),
+      LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start in time: ${stderr}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('Worker started')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited early (${code}): ${stderr}`));
+    });
+  });
+}
+
+function kill(child: ChildProcess | null, signal: NodeJS.Signals): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+describe('a worker killed mid-campaign', () => {
+  let t: TestApp;
+  let ws: Seeded;
+  let first: ChildProcess | null = null;
+  let second: ChildProcess | null = null;
+  let reaperApp: WorkerApp | null = null;
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 240_000 });
+    t = await TestApp.create(); // real clock: the child workers use the system clock
+    await t.reset();
+    ws = await t.seed({ concurrency: LINES });
+  }, 300_000);
+  afterAll(async () => {
+    await kill(first, 'SIGKILL');
+    await kill(second, 'SIGTERM');
+    await reaperApp?.close();
+    await t?.close();
+  });
+
+  it('SIGKILL with calls in flight, reaper, restart: every contact has exactly one final outcome', async () => {
+    const phones = Array.from({ length: CONTACTS }, (_, i) => sandboxNumber(i, i % 10));
+    const { campaignId } = await runnableCampaign(t, ws, {
+      phones,
+      agent: { maxCallDurationSecs: MAX_CALL_SECS },
+      settings: { retryCount: 0 },
+    });
+    const probe = new EngineProbe(t);
+    const callStates = async () => {
+      const rows: Array<{ status: string; n: number }> = await t.dataSource.query(
+        `SELECT status, count(*)::int AS n FROM calls WHERE campaign_id = $1 GROUP BY status`,
+        [campaignId],
+      );
+      const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+      return { inProgress: by.IN_PROGRESS ?? 0, finished: (by.ENDED ?? 0) + (by.FAILED ?? 0) };
+    };
+
+    first = await spawnWorker();
+    await startCampaign(t, ws, campaignId, { reservedConcurrency: LINES });
+    // Kill once some calls have finished and others are in flight (400 ms each).
+    await waitFor('calls in flight after some finished', callStates, (s) => s.finished >= 8 && s.inProgress >= 3, 30_000);
+    await kill(first, 'SIGKILL');
+    first = null;
+
+    const stuck = (await probe.contacts(campaignId)).filter((c) => c.status === 'IN_PROGRESS');
+    expect(stuck.length).toBeGreaterThan(0);
+    const { inProgress: callsCutOff } = await callStates();
+    expect(callsCutOff).toBeGreaterThan(0);
+
+    // Before the deadline the reaper leaves them alone; past it, it takes every one back.
+    reaperApp = await WorkerApp.create({
+      root: ReaperOnly,
+      configure: (b) => b.overrideProvider(Clock).useValue(new FixedClock(new Date(Date.now() + 10_000))),
+    });
+    expect(await reaperApp.get(ReapStuckAttempts).execute()).toEqual({ reaped: 0, released: 0 });
+    await reaperApp.close();
+    reaperApp = await WorkerApp.create({
+      root: ReaperOnly,
+      configure: (b) =>
+        b.overrideProvider(Clock).useValue(new FixedClock(new Date(Date.now() + (MAX_CALL_SECS + GRACE_SECS + 5) * 1000))),
+    });
+    const report = await reaperApp.get(ReapStuckAttempts).execute();
+    await reaperApp.close();
+    reaperApp = null;
+    expect(report.reaped).toBe(callsCutOff);
+    expect(report.reaped + report.released).toBe(stuck.length);
+
+    second = await spawnWorker();
+    await waitFor('the campaign to complete', () => probe.campaignStatus(campaignId), (s) => s === 'COMPLETED', 60_000);
+
+    const contacts = await probe.contacts(campaignId);
+    const calls = await probe.calls(campaignId);
+    expect(calls.filter((c) => c.status === 'IN_PROGRESS')).toEqual([]);
+    const reaped = calls.filter((c) => c.provider_disposition === 'reaped');
+    expect(reaped).toHaveLength(report.reaped);
+    for (const [i, phone] of phones.entries()) {
+      const contact = contacts.find((c) => c.phone === phone)!;
+      const own = calls.filter((c) => c.to_number === phone);
+      // Exactly one attempt and one call per contact (retryCount 0): nobody was dialled twice.
+      expect({ phone, attempts: contact.attempts, calls: own.length }).toEqual({ phone, attempts: 1, calls: 1 });
+      const [call] = own;
+      expect(contact.last_outcome).toBe(call.outcome);
+      const digit = i % 10;
+      const expected = call.provider_disposition === 'reaped' || digit <= 3 ? 'FAILED' : 'COMPLETED';
+      expect({ phone, status: contact.status }).toEqual({ phone, status: expected });
+    }
+
+    const answered = calls.filter((c) => ['voicemail', 'transferred', 'completed'].includes(c.outcome!));
+    const wallet = await probe.wallet(ws.workspaceId);
+    expect(wallet.debitCount).toBe(answered.length);
+    expect(wallet.debits).toBe(answered.reduce((sum, c) => sum + Math.ceil(c.duration_ms! / 60_000) * 10, 0));
+    expect(wallet.credits - wallet.debits).toBe(wallet.balance);
+  }, 180_000);
+});

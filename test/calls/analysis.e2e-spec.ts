@@ -9,7 +9,7 @@ import {
   OpenAiCallAnalyser,
   SandboxCallAnalyser,
 } from '@outreach/calls';
-import { AppError, Outbox, PlatformModule, TransactionHost } from '@outreach/platform';
+import { AppError, Outbox, PlatformModule, TransactionHost, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
 import { createCampaign, credit, expectError } from '../campaigns/campaign-helpers';
@@ -37,7 +37,7 @@ class SwitchableAnalyser extends CallAnalyser {
 
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
     CallsAnalysisWorkerModule,
   ],
 })

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CallLog } from '@outreach/calls';
-import { Outbox, PlatformModule } from '@outreach/platform';
+import { Outbox, PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { leadFinalJob, ResultsWorkerModule } from '@outreach/results';
 import { Webhook } from 'standardwebhooks';
 import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
@@ -11,7 +11,7 @@ import { pushLead, runningApiCampaign } from './results-helpers';
 
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
     ResultsWorkerModule,
   ],
 })

@@ -1,7 +1,7 @@
 import { Injectable, Module, OnModuleInit, Type } from '@nestjs/common';
 import { BullModule, InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Test, TestingModule, TestingModuleBuilder } from '@nestjs/testing';
-import { AppConfig, Outbox, OutboxRelay, PlatformModule, QueueProducer, TransactionHost } from '@outreach/platform';
+import { AppConfig, Outbox, OutboxRelay, PlatformModule, QueueProducer, TransactionHost, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
@@ -85,7 +85,7 @@ class TestJobsModule {}
 /** The worker's platform wiring exactly as apps/worker declares it, without other modules' processors. */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
   ],
 })
 class PlatformWorkerModule {}

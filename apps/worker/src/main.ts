@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '@outreach/platform';
+import { ConfigError, loadConfig, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule } from './worker.module';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
 async function bootstrap(): Promise<void> {
-  loadConfig(process.env, { dbQueryTimeoutMs: 60_000 });
+  loadConfig(process.env, WORKER_CONFIG_DEFAULTS);
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks(); // SIGTERM: stop taking jobs, finish in-flight ones, close pools

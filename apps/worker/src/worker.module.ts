@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PlatformModule } from '@outreach/platform';
+import { PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { AgentsWorkerModule } from '@outreach/agents';
 import { EngineWorkerModule } from '@outreach/engine';
 import { CallsAnalysisWorkerModule } from '@outreach/calls';
@@ -12,7 +12,7 @@ import { ALL_MIGRATIONS } from '../../common/src/migrations';
  */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 60_000 } }),
+    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
     AgentsWorkerModule,
     EngineWorkerModule,
     CallsAnalysisWorkerModule,

@@ -130,7 +130,15 @@ type Env = Record<string, string | undefined>;
 /** Per-process defaults that differ from the API's (the worker tolerates longer queries). */
 export interface ConfigDefaults {
   dbQueryTimeoutMs?: number;
+  dbConnectTimeoutMs?: number;
 }
+
+/**
+ * The worker's defaults: its jobs may run long queries, and under a burst a job may wait for a
+ * pooled connection longer than an API request should (the API keeps 500 ms / 700 ms so that
+ * an outage answers 503 within a second).
+ */
+export const WORKER_CONFIG_DEFAULTS: ConfigDefaults = { dbQueryTimeoutMs: 60_000, dbConnectTimeoutMs: 5_000 };
 
 export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}): AppConfig {
   const problems: string[] = [];
@@ -194,7 +202,7 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     host: str('HOST', '0.0.0.0'),
     databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/outreach', ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 500),
-    dbConnectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', 500, 50, 60000),
+    dbConnectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', defaults.dbConnectTimeoutMs ?? 500, 50, 60000),
     dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', defaults.dbQueryTimeoutMs ?? 700, 50, 3600000),
     redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: str('REDIS_PREFIX', 'outreach'),

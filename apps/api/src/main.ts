@@ -11,7 +11,7 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
   const server = app.getHttpServer();
   server.requestTimeout = 30_000; // no request may hang a socket forever
-  server.headersTimeout = 35_000;
+  server.headersTimeout = 20_000; // at most requestTimeout, or Node ignores it
   server.keepAliveTimeout = 65_000;
   const shown = config.host === '0.0.0.0' ? 'localhost' : config.host;
   process.stdout.write(`API listening on http://${shown}:${config.port} (docs: http://${shown}:${config.port}/docs)\n`);

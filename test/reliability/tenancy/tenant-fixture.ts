@@ -1,0 +1,155 @@
+import { PhoneNumberAdministration } from '@outreach/telephony';
+import { addContacts, createCampaign, credit, randomE164 } from '../../campaigns/campaign-helpers';
+import { finishLead, pushLead, runningApiCampaign } from '../../results/results-helpers';
+import { createActiveAgent } from '../../support/agent-fixtures';
+import { bearer, Seeded, TestApp } from '../../support/test-app';
+
+/** Every kind of workspace-owned resource the API exposes, created through the API where it can be. */
+export interface Tenant {
+  ws: Seeded;
+  agentId: string;
+  functionId: string;
+  functionHeaderSecret: string;
+  campaignTypeId: string;
+  /** A CSV campaign with contacts and an attached number (DRAFT). */
+  campaignId: string;
+  contactIds: string[];
+  phoneNumberId: string;
+  dncId: string;
+  dncPhone: string;
+  callId: string;
+  /** A RUNNING API campaign with one finished lead, its result and a webhook delivery. */
+  apiCampaignId: string;
+  leadId: string;
+  leadCallId: string;
+  resultId: string;
+  webhookId: string;
+  webhookSecret: string;
+  deliveryId: string;
+  rechargeId: string;
+}
+
+function ok(res: { status: number; body: unknown }, status: number, what: string): void {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/**
+ * Builds one tenant. The test call names its own fromPhoneNumberId (no SANDBOX_FROM_NUMBER needed). Webhook targets are a public literal (https://8.8.8.8/hook): deliveries
+ * are recorded with the result, and nothing is sent because no worker relays the outbox here.
+ */
+export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results'] });
+  const k = bearer(ws.key);
+  await credit(t, ws.workspaceId, 100_000);
+
+  const agentId = (await createActiveAgent(t, ws.key, { name: `Agent ${label}` })).id;
+
+  const functionHeaderSecret = `Bearer fn_secret_${label}_${Math.random().toString(36).slice(2, 12)}`;
+  const fn = await t.http
+    .post('/functions')
+    .set(k)
+    .send({
+      name: `lookup_${label.toLowerCase()}`,
+      description: 'Looks a customer up',
+      parameters: { type: 'object', properties: { q: { type: 'string' } } },
+      method: 'POST',
+      url: 'https://crm.example.com/hooks/lookup',
+      headers: { Authorization: functionHeaderSecret },
+    });
+  ok(fn, 201, 'POST /functions');
+
+  const type = await t.http
+    .post('/campaign-types')
+    .set(k)
+    .send({ name: `Type ${label}`, description: 'Tenant type', extractionKeys: [{ name: 'plan', description: 'Plan' }] });
+  ok(type, 201, 'POST /campaign-types');
+
+  const campaign = await createCampaign(t, ws.key, { agentId, campaignTypeId: type.body.id });
+  await addContacts(t, ws.key, campaign.id, [randomE164(), randomE164()]);
+  const leads = await t.http.get(`/campaigns/${campaign.id}/leads`).set(k);
+  ok(leads, 200, 'GET /campaigns/:id/leads');
+  const contactIds = (JSON.stringify(leads.body).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []).filter(
+    (id) => id !== campaign.id,
+  );
+  const leadItems = (leads.body.leads ?? leads.body.items ?? leads.body.contacts ?? []) as Array<{ id: string }>;
+  const contacts = leadItems.length > 0 ? leadItems.map((l) => l.id) : contactIds;
+  if (contacts.length < 2) throw new Error(`contacts not listed: ${JSON.stringify(leads.body)}`);
+
+  const number = await t.get(PhoneNumberAdministration).add({ workspaceId: ws.workspaceId, e164: randomE164() });
+  ok(await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(k).send({ phoneNumberId: number.id }), 200, 'attach number');
+
+  const dncPhone = randomE164();
+  const dnc = await t.http.post('/dnc').set(k).send({ phone: dncPhone });
+  ok(dnc, 201, 'POST /dnc');
+
+  const call = await t.http
+    .post('/calls/test')
+    .set(k)
+    .set('Idempotency-Key', `tenancy-${label}-${Date.now()}`)
+    .send({ agentId, toNumber: '+14155550107', fromPhoneNumberId: number.id, variables: { contact_name: 'Dana' } });
+  ok(call, 201, 'POST /calls/test');
+
+  const webhookSecretRes = await t.http.post('/result-webhooks').set(k).send({ url: 'https://8.8.8.8/hook', description: `hook ${label}` });
+  ok(webhookSecretRes, 201, 'POST /result-webhooks');
+
+  const api = await runningApiCampaign(t, ws.key, ws.workspaceId);
+  const lead = await pushLead(t, ws.key, api.id, { idempotencyKey: `lead-${label}`, phone: randomE164() });
+  ok(lead, 201, 'push lead');
+  const finished = await finishLead(t, ws.workspaceId, api.id, lead.body.id);
+
+  const deliveries = await t.http.get('/result-webhooks/deliveries').set(k);
+  ok(deliveries, 200, 'GET /result-webhooks/deliveries');
+  const deliveryItems = (deliveries.body.items ?? deliveries.body.deliveries ?? deliveries.body.data) as Array<{ id: string }>;
+  if (!deliveryItems?.length) throw new Error(`no delivery: ${JSON.stringify(deliveries.body)}`);
+
+  const recharges = await t.http.get('/credits/recharges').set(k);
+  ok(recharges, 200, 'GET /credits/recharges');
+  const rechargeItems = (recharges.body.items ?? recharges.body.recharges ?? recharges.body.data) as Array<{ orderId: string }>;
+  if (!rechargeItems?.length) throw new Error(`no recharge: ${JSON.stringify(recharges.body)}`);
+
+  return {
+    ws,
+    agentId,
+    functionId: fn.body.id,
+    functionHeaderSecret,
+    campaignTypeId: type.body.id,
+    campaignId: campaign.id,
+    contactIds: contacts,
+    phoneNumberId: number.id,
+    dncId: dnc.body.id,
+    dncPhone,
+    callId: call.body.id,
+    apiCampaignId: api.id,
+    leadId: lead.body.id,
+    leadCallId: finished.callId,
+    resultId: finished.resultId,
+    webhookId: webhookSecretRes.body.id,
+    webhookSecret: webhookSecretRes.body.secret,
+    deliveryId: deliveryItems[0].id,
+    rechargeId: rechargeItems[0].orderId,
+  };
+}
+
+/** Every id of the tenant (and its workspace and key), to look for in another tenant's responses. */
+export function tenantIds(x: Tenant): string[] {
+  return [
+    x.ws.workspaceId,
+    x.ws.keyId,
+    x.ws.ownerMemberId,
+    x.agentId,
+    x.functionId,
+    x.campaignTypeId,
+    x.campaignId,
+    ...x.contactIds,
+    x.phoneNumberId,
+    x.dncId,
+    x.callId,
+    x.apiCampaignId,
+    x.leadId,
+    x.leadCallId,
+    x.resultId,
+    x.webhookId,
+    x.deliveryId,
+    x.rechargeId,
+  ];
+}

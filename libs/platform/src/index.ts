@@ -31,3 +31,4 @@ import { PlatformOutbox1763700000000 } from './database/migrations/1763700000000
 import { PlatformOutboxJobId1763700004050 } from './database/migrations/1763700004050-platform-outbox-job-id';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency';
 export const PLATFORM_MIGRATIONS = [PlatformOutbox1763700000000, ...IDEMPOTENCY_MIGRATIONS, PlatformOutboxJobId1763700004050];
+export * from './http/offset-page.query';

@@ -1,3 +1,4 @@
+import { OffsetPageQuery } from '@outreach/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min } from 'class-validator';
@@ -69,22 +70,8 @@ export class LedgerPageResponse {
   @ApiProperty({ nullable: true, type: String, description: 'null: no more pages' }) nextCursor: string | null;
 }
 
-export class OffsetQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-}
+/** offset 0-1,000,000 and limit 1-200 (default 50). */
+export class OffsetQueryDto extends OffsetPageQuery {}
 
 export class RechargeResponse {
   @ApiProperty({ format: 'uuid', description: 'Also the id of the ledger entry that credits it' }) orderId: string;

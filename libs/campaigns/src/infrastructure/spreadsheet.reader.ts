@@ -42,6 +42,9 @@ function detectDelimiter(buffer: Buffer): string {
 }
 
 async function* csvRows(buffer: Buffer): AsyncIterable<string[]> {
+  if (buffer.includes(0)) {
+    throw new AppError('invalid_csv_format', { message: 'the file holds NUL bytes: it is not a text CSV (save as CSV or XLSX)' });
+  }
   const parser = Readable.from([buffer]).pipe(
     parse({
       bom: true,

@@ -1,6 +1,6 @@
+import { OffsetPageQuery } from '@outreach/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { DNC_REASON_MAX_LENGTH } from '../domain/dnc-entry';
 
 export class AddDncDto {
@@ -16,22 +16,8 @@ export class AddDncDto {
   reason?: string;
 }
 
-export class DncListQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
-}
+/** offset 0-1,000,000 and limit 1-200 (default 50). */
+export class DncListQueryDto extends OffsetPageQuery {}
 
 export class DncEntryResponse {
   @ApiProperty({ format: 'uuid' }) id: string;

@@ -30,6 +30,10 @@ export class AppValidationPipe implements PipeTransform {
     if (typeof input !== 'object' || Array.isArray(input)) {
       throw new AppError(code, { status, issues: [{ path: '', message: 'expected a JSON object' }] });
     }
+    const nul = findNulCharacter(input);
+    if (nul !== null) {
+      throw new AppError(code, { status, issues: [{ path: nul, message: 'text may not contain NUL (\\u0000) characters' }] });
+    }
     const instance = plainToInstance(metatype as new () => object, input);
     const errors = await validate(instance, {
       whitelist: true,
@@ -56,4 +60,17 @@ export function flattenIssues(errors: ValidationError[], parent = ''): Validatio
     if (error.children?.length) issues.push(...flattenIssues(error.children, path));
   }
   return issues;
+}
+
+/** The path of the first string (or member name) holding U+0000, which PostgreSQL text cannot store. */
+function findNulCharacter(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return childPath;
+    const found = findNulCharacter(child, childPath, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }

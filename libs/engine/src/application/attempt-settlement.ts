@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
-import { CallLog, CallView } from '@outreach/calls';
+import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
 import { CampaignExecution, ContactStatus, ExecutionCampaign } from '@outreach/campaigns';
 import { Outbox, OutboxJob } from '@outreach/platform';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, UnitOfWork } from '@outreach/platform/core';
 import { isAnswered, VoiceCallResult } from '@outreach/telephony';
 import { nextStep } from '../domain/retry-policy';
-import { analyseJob } from './engine-jobs';
 import { DispatchScheduler } from './engine.ports';
 
 export interface SettledAttempt {
@@ -54,7 +53,7 @@ export class AttemptSettlement {
       const contact = await this.execution.lockContact(input.contactId);
       const { call, finishedNow } = await this.callLog.record(input.callId, input.result);
       const jobs: OutboxJob[] = [];
-      if (finishedNow && call.analysisStatus === 'PENDING') jobs.push(analyseJob(call.id));
+      if (finishedNow && call.analysisStatus === 'PENDING') jobs.push(analyseCallJob(call.id));
       let contactStatus: ContactStatus | null = null;
       const current =
         contact !== null &&

@@ -1,4 +1,3 @@
-import { CallsJob, CallsQueue } from '@outreach/calls';
 import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import type { OutboxJob } from '@outreach/platform';
 
@@ -7,19 +6,17 @@ import type { OutboxJob } from '@outreach/platform';
  * - campaigns / dispatch `{ campaignId }`: claim due contacts of a RUNNING campaign, start attempts;
  * - campaigns / reap `{}`: the repeatable tick (reaper + sweep of RUNNING campaigns);
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
- * - calls / analyse `{ callId }` (processed by the calls module).
+ * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
   Campaigns = CampaignQueue.Campaigns,
   Attempts = 'attempts',
-  Calls = CallsQueue.Calls,
 }
 
 export enum EngineJob {
   Dispatch = CampaignJob.Dispatch,
   Reap = 'reap',
   Attempt = 'attempt',
-  Analyse = CallsJob.Analyse,
 }
 
 export interface DispatchPayload {
@@ -46,10 +43,6 @@ export function attemptJob(contactId: string, attemptSeq: number): OutboxJob {
 export function dispatchJob(campaignId: string): OutboxJob {
   const payload: DispatchPayload = { campaignId };
   return { queue: EngineQueue.Campaigns, name: EngineJob.Dispatch, payload: { ...payload } };
-}
-
-export function analyseJob(callId: string): OutboxJob {
-  return { queue: EngineQueue.Calls, name: EngineJob.Analyse, payload: { callId } };
 }
 
 /** Scheduled dispatch ticks: one job per campaign and wake-up instant, so ticks never pile up. */

@@ -8,6 +8,7 @@ import { Module } from '@nestjs/common';
 import { EngineCoreModule, ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock, PlatformModule } from '@outreach/platform';
 import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { extraOccurrences, reportDrill } from '../support/drill';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import { EngineProbe, runnableCampaign, sandboxNumber, startCampaign, waitFor } from './engine-harness';
@@ -151,6 +152,16 @@ describe('a worker killed mid-campaign', () => {
 
     const answered = calls.filter((c) => ['voicemail', 'transferred', 'completed'].includes(c.outcome!));
     const wallet = await probe.wallet(ws.workspaceId);
+    // A contact is delivered when it reached a final status with its one call; a duplicated side
+    // effect is a second call to the same contact or a debit beyond one per answered call.
+    const final = contacts.filter((c) => (c.status === 'COMPLETED' || c.status === 'FAILED') && calls.some((k) => k.contact_id === c.id));
+    const count = reportDrill('worker-sigkill-mid-campaign', {
+      accepted: CONTACTS,
+      delivered: final.length,
+      lost: CONTACTS - final.length,
+      duplicated: extraOccurrences(calls.map((c) => c.contact_id)) + Math.max(0, wallet.debitCount - answered.length),
+    });
+    expect(count).toEqual({ accepted: CONTACTS, delivered: CONTACTS, lost: 0, duplicated: 0 });
     expect(wallet.debitCount).toBe(answered.length);
     expect(wallet.debits).toBe(answered.reduce((sum, c) => sum + Math.ceil(c.duration_ms! / 60_000) * 10, 0));
     expect(wallet.credits - wallet.debits).toBe(wallet.balance);

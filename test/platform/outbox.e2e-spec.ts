@@ -1,5 +1,6 @@
 import { bullPrefix, loadConfig, outboxJobId, redisOptions } from '@outreach/platform';
 import { Queue } from 'bullmq';
+import { extraOccurrences, reportDrill } from '../support/drill';
 import { sleep, TcpProxy, waitFor } from '../support/tcp-proxy';
 import { TEST_QUEUE, WorkerApp } from '../support/worker-app';
 
@@ -57,6 +58,20 @@ describe('outbox relay through a Redis outage (fault drill)', () => {
   const rows = (): Promise<OutboxRow[]> =>
     w.dataSource.query('SELECT id, dispatched_at, attempts, last_error FROM outbox ORDER BY created_at, id');
 
+  /** The drill's count: committed events against the jobs the worker processed for them. */
+  const expectNothingLostOrDuplicated = (drill: string, committed: string[]) => {
+    const jobIds = new Set(committed.map(outboxJobId));
+    const processed = w.jobs.seen.map((j) => j.id).filter((id) => jobIds.has(id));
+    const delivered = new Set(processed).size;
+    const count = reportDrill(drill, {
+      accepted: committed.length,
+      delivered,
+      lost: committed.length - delivered,
+      duplicated: extraOccurrences(processed),
+    });
+    expect(count).toEqual({ accepted: committed.length, delivered: committed.length, lost: 0, duplicated: 0 });
+  };
+
   const attempts = (list: OutboxRow[]) => list.reduce((sum, r) => sum + r.attempts, 0);
 
   const commit = (count: number, tag: string) =>
@@ -102,6 +117,7 @@ describe('outbox relay through a Redis outage (fault drill)', () => {
     expect(after).toHaveLength(3);
     expect(after.every((r) => r.dispatched_at !== null)).toBe(true);
     expect(await inspect.getJobCountByTypes('completed')).toBe(3);
+    expectNothingLostOrDuplicated('outbox-across-redis-refused', ids);
   });
 
   it('a relay tick on dispatched rows adds nothing; a re-add of the same outbox id is de-duplicated by jobId', async () => {
@@ -152,5 +168,6 @@ describe('outbox relay through a Redis outage (fault drill)', () => {
     expect(ids.map((id) => w.jobs.count(outboxJobId(id)))).toEqual([1, 1]);
     expect(w.jobs.count(outboxJobId(warm))).toBe(1);
     expect((await rows()).every((r) => r.dispatched_at !== null)).toBe(true);
+    expectNothingLostOrDuplicated('outbox-across-redis-blackholed', [warm, ...ids]);
   }, 30_000);
 });

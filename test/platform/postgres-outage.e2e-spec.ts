@@ -1,5 +1,8 @@
 import { isDatabaseUnavailable, postgresOptions } from '@outreach/platform';
-import { ProxyMode, TcpProxy, timed, waitFor } from '../support/tcp-proxy';
+import { sandboxNumber } from '../engine/engine-harness';
+import { pushLead, runningApiCampaign } from '../results/results-helpers';
+import { extraOccurrences, reportDrill } from '../support/drill';
+import { ProxyMode, sleep, TcpProxy, timed, waitFor } from '../support/tcp-proxy';
 import { bearer, prepareTestDatabase, Seeded, TestApp } from '../support/test-app';
 
 /**
@@ -132,4 +135,62 @@ describe('Postgres outage (fault drill)', () => {
     // Each swallowed connection costs at most one 503 (its query times out and it is dropped).
     expect(statuses.filter((s) => s !== 200).length).toBeLessThanOrEqual(t.config.dbPoolSize);
   }, 20_000);
+
+  it('lead pushes across an outage: every acknowledged lead is stored once, and client retries never duplicate', async () => {
+    const pusher = await t.seed({ features: ['api_results'] });
+    const campaign = await runningApiCampaign(t, pusher.key, pusher.workspaceId);
+    const LEADS = 30;
+    const answers = new Map<string, Array<{ status: number; id?: string }>>();
+
+    // An integrator's client: it retries a 503 with the same idempotency key until it has an answer.
+    const client = async (i: number) => {
+      await sleep(i * 70);
+      const key = `pg-drill-${i}`;
+      const seen: Array<{ status: number; id?: string }> = [];
+      answers.set(key, seen);
+      for (let attempt = 0; attempt < 60; attempt++) {
+        const { value: res, ms } = await timed(() => pushLead(t, pusher.key, campaign.id, { idempotencyKey: key, phone: sandboxNumber(i, 5) }));
+        expect(ms).toBeLessThan(1000); // never a hang, even with the connections swallowed
+        seen.push({ status: res.status, id: res.body.id });
+        if (res.status === 200 || res.status === 201) return;
+        expect({ status: res.status, code: res.body.code ?? res.body.error }).toEqual({ status: 503, code: 'database_unavailable' });
+        await sleep(200);
+      }
+    };
+    // The outage, while the 30 clients push over ~2 s: refused, back, swallowed, back.
+    const outage = async () => {
+      await sleep(150);
+      await proxy.setMode('refuse');
+      await sleep(700);
+      await proxy.setMode('pass');
+      await sleep(300);
+      await proxy.setMode('blackhole');
+      await sleep(700);
+      await proxy.setMode('pass');
+    };
+    await Promise.all([outage(), ...Array.from({ length: LEADS }, (_, i) => client(i))]);
+
+    const all = [...answers.values()];
+    expect(all.flat().some((a) => a.status === 503)).toBe(true); // the outage was felt
+    // Each key's acknowledgements (a 201, or a 200 replay) all name the same lead.
+    const acknowledged = new Map<string, string>();
+    for (const [key, seen] of answers) {
+      const ids = new Set(seen.filter((a) => a.status < 300).map((a) => a.id));
+      expect({ key, ids: ids.size }).toEqual({ key, ids: 1 });
+      acknowledged.set(key, [...ids][0]!);
+    }
+    const stored: Array<{ id: string; phone: string }> = await t.dataSource.query(
+      `SELECT id, phone FROM campaign_contacts WHERE campaign_id = $1`,
+      [campaign.id],
+    );
+    const storedIds = new Set(stored.map((r) => r.id));
+    const delivered = [...acknowledged.values()].filter((id) => storedIds.has(id)).length;
+    const count = reportDrill('postgres-down-during-lead-pushes', {
+      accepted: acknowledged.size,
+      delivered,
+      lost: acknowledged.size - delivered,
+      duplicated: extraOccurrences(stored.map((r) => r.phone)) + (stored.length - delivered),
+    });
+    expect(count).toEqual({ accepted: LEADS, delivered: LEADS, lost: 0, duplicated: 0 });
+  }, 60_000);
 });

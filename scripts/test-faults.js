@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm run test:faults`: runs the fault drills with Jest and ends with one table of their counts.
+// Each drill appends {drill, accepted, delivered, lost, duplicated} to DRILL_REPORT as it ends
+// (test/support/drill.ts); this exits non-zero when Jest fails, a drill did not report, or any
+// drill lost or duplicated something.
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const DRILLS = [
+  'test/platform/postgres-outage.e2e-spec.ts',
+  'test/platform/redis-outage.e2e-spec.ts',
+  'test/platform/outbox.e2e-spec.ts',
+  'test/reliability/redis-drill.e2e-spec.ts',
+  'test/engine/worker-crash.e2e-spec.ts',
+  'test/results/webhooks.e2e-spec.ts',
+];
+/** The drills that end with a count line (the others assert availability, not delivery). */
+const EXPECTED = [
+  'postgres-down-during-lead-pushes',
+  'outbox-across-redis-refused',
+  'outbox-across-redis-blackholed',
+  'redis-down-during-push-and-dispatch',
+  'worker-sigkill-mid-campaign',
+  'webhook-receiver-down-then-up',
+];
+
+const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'drills-')), 'drills.jsonl');
+const jest = spawnSync(process.execPath, [require.resolve('jest/bin/jest', { paths: [root] }), ...DRILLS, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, DRILL_REPORT: report },
+});
+
+const counts = fs.existsSync(report)
+  ? fs.readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
+  : [];
+const rows = [['drill', 'accepted', 'delivered', 'lost', 'duplicated'], ...counts.map((c) => [c.drill, c.accepted, c.delivered, c.lost, c.duplicated])];
+const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+console.log('\nfault drills');
+for (const r of rows) console.log(r.map((v, i) => (i === 0 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join('  '));
+
+const missing = EXPECTED.filter((name) => !counts.some((c) => c.drill === name));
+const bad = counts.filter((c) => c.lost !== 0 || c.duplicated !== 0);
+if (missing.length) console.log(`missing drills: ${missing.join(', ')}`);
+if (bad.length) console.log(`lost or duplicated in: ${bad.map((c) => c.drill).join(', ')}`);
+process.exit(jest.status !== 0 || missing.length || bad.length ? 1 : 0);

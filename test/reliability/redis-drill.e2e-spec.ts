@@ -1,5 +1,9 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { EngineQueue } from '@outreach/engine';
 import { SystemClock } from '@outreach/platform';
+import { Queue } from 'bullmq';
 import { CountingVoiceProvider, EngineProbe, runnableCampaign, sandboxFor, sandboxNumber, startCampaign, startWorker, waitFor } from '../engine/engine-harness';
+import { reportDrill } from '../support/drill';
 import { TcpProxy } from '../support/tcp-proxy';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
@@ -18,6 +22,7 @@ describe('drill: Redis down during lead pushes and dispatch', () => {
   let ws: Seeded;
   let probe: EngineProbe;
   const voice = new CountingVoiceProvider(sandboxFor(new SystemClock()));
+  let consoleErrors: jest.SpyInstance;
 
   beforeAll(async () => {
     proxy = await TcpProxy.forUrl(realUrl);
@@ -26,9 +31,13 @@ describe('drill: Redis down during lead pushes and dispatch', () => {
     await t.reset();
     worker = await startWorker({ voice });
     probe = new EngineProbe(t);
+    // BullMQ prints every reconnect failure with console.error unless a Queue has an error
+    // listener; the worker's queues have one (workerQueues), so the outage stays in the logs.
+    consoleErrors = jest.spyOn(console, 'error');
   }, 60_000);
 
   afterAll(async () => {
+    consoleErrors?.mockRestore();
     await proxy.setMode('pass');
     await worker?.close();
     await t?.close();
@@ -83,15 +92,21 @@ describe('drill: Redis down during lead pushes and dispatch', () => {
     const calls = await probe.calls(campaignId);
     const duplicatedDials = [...voice.placed.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const wallet = await probe.wallet(ws.workspaceId);
-    const duplicated = duplicatedDials + Math.max(0, calls.length - accepted) + Math.max(0, wallet.debitCount - accepted);
-    const lost = accepted - delivered;
-    process.stdout.write(
-      `drill redis-down-during-push-and-dispatch: accepted=${accepted} delivered=${delivered} lost=${lost} duplicated=${duplicated}\n`,
-    );
+    const count = reportDrill('redis-down-during-push-and-dispatch', {
+      accepted,
+      delivered,
+      lost: accepted - delivered,
+      duplicated: duplicatedDials + Math.max(0, calls.length - accepted) + Math.max(0, wallet.debitCount - accepted),
+    });
     expect(contacts).toHaveLength(accepted);
     expect(contacts.every((c) => c.status === 'COMPLETED')).toBe(true);
     expect(voice.maxConcurrentPerNumber).toBe(1);
-    expect({ lost, duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    expect({ lost: count.lost, duplicated: count.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(wallet.credits - wallet.debits).toBe(wallet.balance);
+
+    for (const name of [EngineQueue.Campaigns, EngineQueue.Attempts]) {
+      expect(worker.get<Queue>(getQueueToken(name) as never).listenerCount('error')).toBeGreaterThan(0);
+    }
+    expect(consoleErrors).not.toHaveBeenCalled();
   }, 120_000);
 });

@@ -1,7 +1,7 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FunctionsCoreModule } from '@outreach/functions';
+import { workerQueues } from '@outreach/platform';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AgentDirectory } from './application/agent-directory.port';
 import { RepositoryAgentDirectory } from './application/agent-directory';
@@ -59,7 +59,7 @@ export class AgentsModule {}
 
 /** The worker side: the `agents` queue and its processor (provisioning). */
 @Module({
-  imports: [AgentsCoreModule, BullModule.registerQueue({ name: AgentQueue.Agents })],
+  imports: [AgentsCoreModule, workerQueues(AgentQueue.Agents)],
   providers: [AgentsProcessor],
 })
 export class AgentsWorkerModule {}

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
+import { workerQueues } from '@outreach/platform';
 import { CallLog } from './application/call-log';
 import { CallRepository } from './application/calls.ports';
 import { SqlCallRepository } from './infrastructure/sql-call.repository';
 // calls helper (reads, analysis, overrides, test calls):
-import { BullModule } from '@nestjs/bullmq';
 import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
 import { CampaignsCoreModule } from '@outreach/campaigns';
@@ -60,7 +60,7 @@ export class CallsModule {}
 
 /** The worker side of the calls helper's part: the `calls` queue (job `analyse`). */
 @Module({
-  imports: [CallsServicesModule, BullModule.registerQueue({ name: CallsQueue.Calls })],
+  imports: [CallsServicesModule, workerQueues(CallsQueue.Calls)],
   providers: [CallsProcessor],
 })
 export class CallsAnalysisWorkerModule {}

@@ -1,5 +1,5 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { workerQueues } from '@outreach/platform';
 import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
 import { CallsCoreModule } from '@outreach/calls';
@@ -37,7 +37,7 @@ export class EngineCoreModule {}
 @Module({
   imports: [
     EngineCoreModule,
-    BullModule.registerQueue({ name: EngineQueue.Campaigns }, { name: EngineQueue.Attempts }),
+    workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts),
   ],
   providers: [CampaignsProcessor, AttemptsProcessor],
   exports: [EngineCoreModule],

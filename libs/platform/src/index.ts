@@ -23,6 +23,7 @@ export * from './observability/metrics';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './queue/queue-producer';
+export * from './queue/queue-worker';
 export * from './rate-limit/rate-limiter';
 export * from './redis/redis.module';
 export * from './platform.module';

@@ -1,5 +1,5 @@
-import { BullModule } from '@nestjs/bullmq';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { workerQueues } from '@outreach/platform';
 import { CallsCoreModule } from '@outreach/calls';
 import { CampaignsCoreModule } from '@outreach/campaigns';
 import { ApiLogs } from './application/api-logs.service';
@@ -73,7 +73,7 @@ export class ResultsModule implements NestModule {
 
 /** The worker side: queue `results` (lead results, deliveries, the sweep). */
 @Module({
-  imports: [ResultsCoreModule, BullModule.registerQueue({ name: ResultsQueue.Results })],
+  imports: [ResultsCoreModule, workerQueues(ResultsQueue.Results)],
   providers: [ResultsProcessor],
 })
 export class ResultsWorkerModule {}

@@ -1,6 +1,6 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig, QueueProducer } from '@outreach/platform';
+import { Processor } from '@nestjs/bullmq';
+import { OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig, QueueProducer, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { AttemptReport, DeliverResults } from '../application/deliver-results.use-case';
 import { RecordLeadResult } from '../application/record-lead-result.use-case';
@@ -9,7 +9,6 @@ import { LeadFinalPayload, ResultsJob, ResultsQueue } from '../application/resul
 
 export const RESULTS_SWEEP_SCHEDULER_ID = 'results-sweep';
 const HOUSEKEEPING_EVERY_MS = 60_000;
-const ERROR_LOG_INTERVAL_MS = 30_000;
 /** Deliveries in flight per process (each may wait up to WEBHOOK_TIMEOUT_MS for a receiver). */
 const CONCURRENCY = 8;
 
@@ -18,9 +17,7 @@ const CONCURRENCY = 8;
  * use cases; a retry's delayed job is a wake-up hint (the sweep finds due deliveries anyway).
  */
 @Processor(ResultsQueue.Results)
-export class ResultsProcessor extends WorkerHost implements OnApplicationBootstrap {
-  private readonly logger = new Logger('ResultsProcessor');
-  private lastErrorLog = 0;
+export class ResultsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
   private lastHousekeeping = 0;
 
   constructor(
@@ -30,7 +27,7 @@ export class ResultsProcessor extends WorkerHost implements OnApplicationBootstr
     private readonly producer: QueueProducer,
     private readonly config: AppConfig,
   ) {
-    super();
+    super(ResultsQueue.Results);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -38,7 +35,7 @@ export class ResultsProcessor extends WorkerHost implements OnApplicationBootstr
     await this.producer
       .queue(ResultsQueue.Results)
       .upsertJobScheduler(RESULTS_SWEEP_SCHEDULER_ID, { every: this.config.webhookSweepMs }, { name: ResultsJob.Sweep, data: {} })
-      .catch((error: Error) => this.warn(`could not schedule the results sweep: ${error.message}`));
+      .catch((error: Error) => this.log.warn(`could not schedule the results sweep: ${error.message}`));
   }
 
   async process(job: Job): Promise<unknown> {
@@ -73,18 +70,6 @@ export class ResultsProcessor extends WorkerHost implements OnApplicationBootstr
     await this.producer
       .queue(ResultsQueue.Results)
       .add(ResultsJob.Deliver, { deliveryId: report.deliveryId }, { jobId: `deliver-${report.deliveryId}-${report.nextAttemptAt.getTime()}`, delay })
-      .catch((error: Error) => this.warn(`could not schedule a delivery retry: ${error.message}`));
-  }
-
-  @OnWorkerEvent('error')
-  onError(error: Error): void {
-    this.warn(`results worker: ${error.message}`);
-  }
-
-  private warn(message: string): void {
-    const now = Date.now();
-    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
-    this.lastErrorLog = now;
-    this.logger.warn(message);
+      .catch((error: Error) => this.log.warn(`could not schedule a delivery retry: ${error.message}`));
   }
 }

@@ -1,11 +1,10 @@
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
+import { QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { AnalyseCall, AnalysisRun } from '../../application/analysis/analyse-call.use-case';
 import { AnalyseCallPayload } from '../../application/analysis/call-analysis.ports';
 import { CallsJob, CallsQueue } from '../../application/calls.ports';
-
-const ERROR_LOG_INTERVAL_MS = 30_000;
 
 /**
  * The `calls` queue. `analyse` runs AnalyseCall (idempotent: a DONE or SKIPPED call is left
@@ -13,12 +12,11 @@ const ERROR_LOG_INTERVAL_MS = 30_000;
  * the job is failed so BullMQ retries it with back-off; the last attempt leaves it FAILED.
  */
 @Processor(CallsQueue.Calls)
-export class CallsProcessor extends WorkerHost {
+export class CallsProcessor extends QueueWorkerHost {
   private readonly logger = new Logger('CallsProcessor');
-  private lastErrorLog = 0;
 
   constructor(private readonly analyse: AnalyseCall) {
-    super();
+    super(CallsQueue.Calls);
   }
 
   async process(job: Job): Promise<AnalysisRun['outcome']> {
@@ -43,14 +41,5 @@ export class CallsProcessor extends WorkerHost {
       if (retry) throw run.error;
     }
     return run.outcome;
-  }
-
-  /** Redis outages surface here while BullMQ reconnects: log them, at most every 30 s. */
-  @OnWorkerEvent('error')
-  onError(error: Error): void {
-    const now = Date.now();
-    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
-    this.lastErrorLog = now;
-    this.logger.warn(`calls worker: ${error.message}`);
   }
 }

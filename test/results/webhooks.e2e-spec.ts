@@ -1,6 +1,7 @@
 import { Clock, FixedClock } from '@outreach/platform';
 import { DeliverResults } from '@outreach/results';
 import { Webhook } from 'standardwebhooks';
+import { extraOccurrences, reportDrill } from '../support/drill';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 import { expectError, finishLead, Loose, pushLead, runningApiCampaign } from './results-helpers';
@@ -113,6 +114,30 @@ describe('result webhooks: endpoints, signed deliveries, retries', () => {
       expectError(await api(ws.key).post('/result-webhooks', { url: receiver.url('/h20') }), 400, 'invalid_request');
     });
 
+    it('reads, edits and rotation never unseal the stored secrets (only a delivery does)', async () => {
+      const { ws } = await workspaceWithCampaign();
+      const k = api(ws.key);
+      const created = await k.post('/result-webhooks', { url: receiver.url() });
+      // A seal this service cannot open (as after a FUNCTION_SECRETS_KEY change without re-sealing).
+      await t.dataSource.query(`UPDATE result_webhook_endpoints SET secret_sealed = $2 WHERE id = $1`, [
+        created.body.id,
+        Buffer.alloc(60, 7).toString('base64'),
+      ]);
+      expect((await k.get('/result-webhooks')).status).toBe(200);
+      expect((await k.get(`/result-webhooks/${created.body.id}`)).status).toBe(200);
+      const patched = await k.patch(`/result-webhooks/${created.body.id}`, { description: 'still readable' });
+      expect({ status: patched.status, description: patched.body.description }).toEqual({ status: 200, description: 'still readable' });
+      const rotated = await k.post(`/result-webhooks/${created.body.id}/rotate-secret`);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_/);
+      // The unreadable seal moved to the previous slot untouched; the new secret is current.
+      const [row]: Array<{ previous: string }> = await t.dataSource.query(
+        `SELECT previous_secret_sealed AS previous FROM result_webhook_endpoints WHERE id = $1`,
+        [created.body.id],
+      );
+      expect(row.previous).toBe(Buffer.alloc(60, 7).toString('base64'));
+    });
+
     it('a key with campaigns.view reads but cannot change (403 forbidden)', async () => {
       const { ws } = await workspaceWithCampaign();
       const viewer = await t.addKey(ws.workspaceId, { scopes: ['campaigns.view'] });
@@ -180,6 +205,21 @@ describe('result webhooks: endpoints, signed deliveries, retries', () => {
       const first = page.body.items.find((d: Loose) => d.resultId === ids[0]);
       expect(first.attempts.map((a: Loose) => a.statusCode)).toEqual([null, null, null, null, 200]);
       expect(first.attempts[0].error).toMatch(/ECONNREFUSED|connect/);
+
+      // Later sweeps, days on, send nothing again: an acknowledged delivery is never repeated.
+      for (let day = 0; day < 4; day++) {
+        clock.advance(24 * HOUR);
+        await deliver();
+      }
+      const acknowledged = receiver.received.filter((w) => w.answered < 300).map((w) => String(w.headers['webhook-id']));
+      const delivered = new Set(acknowledged.filter((id) => ids.includes(id))).size;
+      const count = reportDrill('webhook-receiver-down-then-up', {
+        accepted: ids.length,
+        delivered,
+        lost: ids.length - delivered,
+        duplicated: extraOccurrences(acknowledged),
+      });
+      expect(count).toEqual({ accepted: 4, delivered: 4, lost: 0, duplicated: 0 });
     });
 
     it('retries with back-off; Retry-After pushes the next try later; gives up after the schedule (~3 days)', async () => {

@@ -65,15 +65,14 @@ export class ResultWebhooks {
         description: input.description ?? null,
         enabled: input.enabled ?? true,
         disabledReason: null,
-        secret: newWebhookSecret(),
-        previousSecret: null,
         previousSecretExpiresAt: null,
         secretRotatedAt: null,
         createdAt: now,
         updatedAt: now,
       };
-      await this.endpoints.insert(endpoint);
-      return { ...toView(endpoint), secret: endpoint.secret };
+      const secret = newWebhookSecret();
+      await this.endpoints.insert(endpoint, secret);
+      return { ...toView(endpoint), secret };
     });
   }
 
@@ -121,13 +120,12 @@ export class ResultWebhooks {
     return this.uow.run(async () => {
       const endpoint = await this.require(workspaceId, id);
       const now = this.clock.now();
-      endpoint.previousSecret = endpoint.secret;
       endpoint.previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
-      endpoint.secret = newWebhookSecret();
       endpoint.secretRotatedAt = now;
       endpoint.updatedAt = now;
-      await this.endpoints.update(endpoint);
-      return { ...toView(endpoint), secret: endpoint.secret };
+      const secret = newWebhookSecret();
+      await this.endpoints.rotateSecret(endpoint, secret);
+      return { ...toView(endpoint), secret };
     });
   }
 

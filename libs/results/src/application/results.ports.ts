@@ -93,6 +93,11 @@ export abstract class FinalCallLookup {
 
 // ---- result webhooks ---------------------------------------------------------------------
 
+/**
+ * An endpoint's settings. Its signing secrets are not part of it: they are written by insert and
+ * rotateSecret, and read (unsealed) only by the delivery store when a delivery is sent, so reading
+ * or editing an endpoint never touches them.
+ */
 export interface WebhookEndpointRecord {
   id: string;
   workspaceId: string;
@@ -100,8 +105,6 @@ export interface WebhookEndpointRecord {
   description: string | null;
   enabled: boolean;
   disabledReason: string | null;
-  secret: string;
-  previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   secretRotatedAt: Date | null;
   createdAt: Date;
@@ -109,8 +112,11 @@ export interface WebhookEndpointRecord {
 }
 
 export abstract class WebhookEndpointStore {
-  abstract insert(endpoint: WebhookEndpointRecord): Promise<void>;
+  abstract insert(endpoint: WebhookEndpointRecord, secret: string): Promise<void>;
+  /** Writes the settings (url, description, enabled, disabledReason, updatedAt); never the secrets. */
   abstract update(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** The current secret becomes the previous one (signing until endpoint.previousSecretExpiresAt); `secret` is the new current one. */
+  abstract rotateSecret(endpoint: WebhookEndpointRecord, secret: string): Promise<void>;
   /** The workspace's endpoint (not deleted); null for unknown, malformed or foreign ids. */
   abstract find(workspaceId: string, id: string): Promise<WebhookEndpointRecord | null>;
   abstract list(workspaceId: string): Promise<WebhookEndpointRecord[]>;

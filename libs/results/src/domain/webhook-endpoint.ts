@@ -45,11 +45,14 @@ export function assertPublicTarget(host: string, addresses: readonly string[] | 
   }
 }
 
-/** The secrets that sign a delivery now: the current one, and the previous one during its overlap. */
-export function signingSecrets(
-  endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+/**
+ * The secrets that sign a delivery now: the current one, and the previous one during its overlap.
+ * Generic so a store can pick the sealed values first and unseal only those it will use.
+ */
+export function signingSecrets<S>(
+  endpoint: { secret: S; previousSecret: S | null; previousSecretExpiresAt: Date | null },
   now: Date,
-): string[] {
+): S[] {
   const secrets = [endpoint.secret];
   if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now.getTime()) {
     secrets.push(endpoint.previousSecret);

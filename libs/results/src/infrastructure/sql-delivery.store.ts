@@ -112,14 +112,11 @@ export class SqlDeliveryStore extends DeliveryStore {
       target: usable
         ? {
             url: r.url!,
+            // Secrets are unsealed here, at delivery time, and only those that sign now.
             secrets: signingSecrets(
-              {
-                secret: this.sealer.open(r.secret_sealed!, r.endpoint_id),
-                previousSecret: r.previous_secret_sealed ? this.sealer.open(r.previous_secret_sealed, r.endpoint_id) : null,
-                previousSecretExpiresAt: r.previous_secret_expires_at,
-              },
+              { secret: r.secret_sealed!, previousSecret: r.previous_secret_sealed, previousSecretExpiresAt: r.previous_secret_expires_at },
               now,
-            ),
+            ).map((sealed) => this.sealer.open(sealed, r.endpoint_id)),
             body: JSON.stringify(envelopeInSpecOrder(r.envelope!)),
           }
         : null,

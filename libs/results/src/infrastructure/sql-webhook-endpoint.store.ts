@@ -10,16 +10,15 @@ type Row = {
   description: string | null;
   enabled: boolean;
   disabled_reason: string | null;
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   secret_rotated_at: Date | null;
   created_at: Date;
   updated_at: Date;
 };
 
-const COLUMNS = `id, workspace_id, url, description, enabled, disabled_reason, secret_sealed, previous_secret_sealed,
-  previous_secret_expires_at, secret_rotated_at, created_at, updated_at`;
+/** What reads select: the settings, never the sealed secrets (only the delivery store opens those). */
+const COLUMNS = `id, workspace_id, url, description, enabled, disabled_reason, previous_secret_expires_at, secret_rotated_at,
+  created_at, updated_at`;
 
 @Injectable()
 export class SqlWebhookEndpointStore extends WebhookEndpointStore {
@@ -38,8 +37,6 @@ export class SqlWebhookEndpointStore extends WebhookEndpointStore {
       description: r.description,
       enabled: r.enabled,
       disabledReason: r.disabled_reason,
-      secret: this.sealer.open(r.secret_sealed, r.id),
-      previousSecret: r.previous_secret_sealed ? this.sealer.open(r.previous_secret_sealed, r.id) : null,
       previousSecretExpiresAt: r.previous_secret_expires_at,
       secretRotatedAt: r.secret_rotated_at,
       createdAt: r.created_at,
@@ -47,9 +44,9 @@ export class SqlWebhookEndpointStore extends WebhookEndpointStore {
     };
   }
 
-  async insert(e: WebhookEndpointRecord): Promise<void> {
+  async insert(e: WebhookEndpointRecord, secret: string): Promise<void> {
     await this.tx.manager.query(
-      `INSERT INTO result_webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `INSERT INTO result_webhook_endpoints (${COLUMNS}, secret_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         e.id,
         e.workspaceId,
@@ -57,35 +54,32 @@ export class SqlWebhookEndpointStore extends WebhookEndpointStore {
         e.description,
         e.enabled,
         e.disabledReason,
-        this.sealer.seal(e.secret, e.id),
-        e.previousSecret ? this.sealer.seal(e.previousSecret, e.id) : null,
         e.previousSecretExpiresAt,
         e.secretRotatedAt,
         e.createdAt,
         e.updatedAt,
+        this.sealer.seal(secret, e.id),
       ],
     );
   }
 
   async update(e: WebhookEndpointRecord): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_endpoints
-          SET url = $3, description = $4, enabled = $5, disabled_reason = $6, secret_sealed = $7, previous_secret_sealed = $8,
-              previous_secret_expires_at = $9, secret_rotated_at = $10, updated_at = $11
+      `UPDATE result_webhook_endpoints SET url = $3, description = $4, enabled = $5, disabled_reason = $6, updated_at = $7
         WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
-      [
-        e.id,
-        e.workspaceId,
-        e.url,
-        e.description,
-        e.enabled,
-        e.disabledReason,
-        this.sealer.seal(e.secret, e.id),
-        e.previousSecret ? this.sealer.seal(e.previousSecret, e.id) : null,
-        e.previousSecretExpiresAt,
-        e.secretRotatedAt,
-        e.updatedAt,
-      ],
+      [e.id, e.workspaceId, e.url, e.description, e.enabled, e.disabledReason, e.updatedAt],
+    );
+  }
+
+  async rotateSecret(e: WebhookEndpointRecord, secret: string): Promise<void> {
+    // The sealed current secret moves to the previous slot as it is: a seal is bound to the
+    // endpoint id, not to its column, so nothing is unsealed here.
+    await this.tx.manager.query(
+      `UPDATE result_webhook_endpoints
+          SET previous_secret_sealed = secret_sealed, secret_sealed = $3, previous_secret_expires_at = $4,
+              secret_rotated_at = $5, updated_at = $6
+        WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+      [e.id, e.workspaceId, this.sealer.seal(secret, e.id), e.previousSecretExpiresAt, e.secretRotatedAt, e.updatedAt],
     );
   }
 

@@ -139,6 +139,31 @@ describe('outbox relay through a Redis outage (fault drill)', () => {
     expect(await inspect.getJob(outboxJobId(id))).toBeDefined();
   });
 
+  it('a row Redis refuses on its own is set aside with a back-off; the rows around it go through', async () => {
+    const [before] = await commit(1, 'poison-neighbour');
+    // BullMQ refuses a custom jobId holding ':' whatever the state of Redis: a poison row.
+    const [poison] = await w.tx.run(() => w.outbox.enqueue({ queue: TEST_QUEUE, name: 'drill', payload: { tag: 'poison' }, jobId: 'bad:id' }));
+    const [after] = await commit(1, 'poison-neighbour');
+
+    await waitFor('both neighbours processed', () => w.jobs.count(outboxJobId(before)) === 1 && w.jobs.count(outboxJobId(after)) === 1);
+    await waitFor('the poison row to be set aside', async () => (await rows()).find((r) => r.id === poison)!.attempts >= 1);
+    const [row]: Array<OutboxRow & { retry_at: Date | null; due: boolean }> = await w.dataSource.query(
+      `SELECT id, dispatched_at, attempts, last_error, retry_at, retry_at <= now() AS due FROM outbox WHERE id = $1`,
+      [poison],
+    );
+    expect(row.dispatched_at).toBeNull();
+    expect(row.last_error).toMatch(/cannot contain/);
+    expect(row.due).toBe(false); // waits for its retry_at
+    expect(row.attempts).toBe(1);
+
+    // Later ticks skip it until retry_at, and keep moving new rows.
+    const [later] = await commit(1, 'poison-neighbour');
+    await waitFor('a later row processed', () => w.jobs.count(outboxJobId(later)) === 1);
+    expect((await rows()).find((r) => r.id === poison)!.attempts).toBe(1);
+    expect(w.jobs.seen.filter((j) => (j.data as { tag: string }).tag === 'poison')).toHaveLength(0);
+    expect(w.jobs.seen.filter((j) => (j.data as { tag: string }).tag === 'poison-neighbour')).toHaveLength(3);
+  });
+
   it('a black-holed Redis neither hangs the relay nor loses or duplicates events', async () => {
     // Warm up, so the producer and the worker hold established connections; then swallow them.
     const [warm] = await commit(1, 'warm');

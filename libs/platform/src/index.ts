@@ -30,6 +30,7 @@ export * from './platform.module';
 export * from './idempotency';
 import { PlatformOutbox1763700000000 } from './database/migrations/1763700000000-platform-outbox';
 import { PlatformOutboxJobId1763700004050 } from './database/migrations/1763700004050-platform-outbox-job-id';
+import { PlatformOutboxRetryAt1763700007000 } from './database/migrations/1763700007000-platform-outbox-retry-at';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency';
-export const PLATFORM_MIGRATIONS = [PlatformOutbox1763700000000, ...IDEMPOTENCY_MIGRATIONS, PlatformOutboxJobId1763700004050];
+export const PLATFORM_MIGRATIONS = [PlatformOutbox1763700000000, ...IDEMPOTENCY_MIGRATIONS, PlatformOutboxJobId1763700004050, PlatformOutboxRetryAt1763700007000];
 export * from './http/offset-page.query';

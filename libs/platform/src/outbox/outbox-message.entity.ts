@@ -30,4 +30,8 @@ export class OutboxMessageEntity {
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;
+
+  /** Set after a failure of this row alone: not tried again before then. */
+  @Column({ name: 'retry_at', type: 'timestamptz', nullable: true })
+  retryAt: Date | null;
 }

@@ -1,19 +1,25 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { QueueProducer } from '../queue/queue-producer';
-import { OutboxMessageEntity } from './outbox-message.entity';
+import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
 import { outboxJobId } from './outbox';
 
 const BATCH = 200;
 const RETENTION_DAYS = 7;
+/** A row refused on its own waits 2^attempts seconds before its next try, at most this long. */
+const MAX_ROW_BACKOFF_SECS = 300;
+
+type PendingRow = { id: string; queue: string; name: string; payload: Record<string, unknown>; job_id: string | null; attempts: number };
+type RowFailure = { row: PendingRow; error: Error };
 
 /**
  * Worker side of the outbox: polls (every OUTBOX_POLL_MS) for undispatched rows, claims a batch
- * with FOR UPDATE SKIP LOCKED (so several workers share the work), adds each to BullMQ with
- * the row's jobId (default `outbox-<id>`) and marks it dispatched. If Redis is down the rows stay and are retried;
- * if the process dies between add and mark, the re-add is de-duplicated by the jobId and the
- * handler's own state checks.
+ * with FOR UPDATE SKIP LOCKED (so several workers share the work), adds them to BullMQ, one
+ * round trip per queue, with each row's jobId (default `outbox-<id>`), and marks them
+ * dispatched. If Redis is down the rows stay and are retried on the next tick; if the process
+ * dies between add and mark, the re-add is de-duplicated by the jobId and the handler's own
+ * state checks. A row that Redis refuses while it accepts the others (a poison row) is set aside
+ * with a growing retry_at, so it never holds up the rows behind it.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -54,37 +60,77 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Moves one batch; returns how many rows were dispatched. Public for tests. */
   async tick(): Promise<number> {
     const dispatched = await this.dataSource.transaction(async (manager) => {
-      const rows: Array<Pick<OutboxMessageEntity, 'id' | 'queue' | 'name' | 'payload'> & { job_id: string | null }> = await manager.query(
-        `SELECT id, queue, name, payload, job_id FROM outbox
-          WHERE dispatched_at IS NULL
+      const rows: PendingRow[] = await manager.query(
+        `SELECT id, queue, name, payload, job_id, attempts FROM outbox
+          WHERE dispatched_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
           ORDER BY created_at
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
         [BATCH],
       );
-      const done: string[] = [];
-      let failure: Error | null = null;
-      for (const row of rows) {
-        try {
-          await this.producer.add(row.queue, row.name, row.payload, row.job_id ?? outboxJobId(row.id));
-          done.push(row.id);
-        } catch (err) {
-          failure = err as Error;
-          break; // Redis is likely down: leave the rest for the next tick.
-        }
-      }
+      const { done, refused, unreachable } = await this.enqueue(rows);
       if (done.length > 0) {
-        await manager.query(`UPDATE outbox SET dispatched_at = now(), attempts = attempts + 1 WHERE id = ANY($1::uuid[])`, [done]);
+        await manager.query(`UPDATE outbox SET dispatched_at = now(), attempts = attempts + 1, retry_at = NULL WHERE id = ANY($1::uuid[])`, [
+          done,
+        ]);
       }
-      if (failure) {
-        const failedId = rows[done.length].id;
-        await manager.query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [failedId, failure.message.slice(0, 500)]);
-        this.logger.warn(`could not enqueue outbox rows (${rows.length - done.length} left): ${failure.message}`);
+      for (const { row, error } of refused) {
+        const backoffSecs = Math.min(2 ** (row.attempts + 1), MAX_ROW_BACKOFF_SECS);
+        await manager.query(
+          `UPDATE outbox SET attempts = attempts + 1, last_error = $2, retry_at = now() + make_interval(secs => $3) WHERE id = $1`,
+          [row.id, error.message.slice(0, 500), backoffSecs],
+        );
+        this.logger.warn(`outbox row ${row.id} (${row.queue}/${row.name}) refused, next try in ${backoffSecs} s: ${error.message}`);
+      }
+      if (unreachable) {
+        // Redis is down: no row is at fault, so none is set aside; the first one records why.
+        await manager.query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
+          unreachable.row.id,
+          unreachable.error.message.slice(0, 500),
+        ]);
+        this.logger.warn(`could not enqueue outbox rows (${rows.length - done.length} left): ${unreachable.error.message}`);
       }
       return done.length;
     });
     await this.cleanup();
     return dispatched;
+  }
+
+  /**
+   * One addBulk per queue. When a bulk is refused, a cheap read tells why: Redis unreachable →
+   * stop and leave everything for the next tick; Redis answering → some row is at fault, so that
+   * queue's rows are added one by one and only the refused ones are set aside.
+   */
+  private async enqueue(rows: PendingRow[]): Promise<{ done: string[]; refused: RowFailure[]; unreachable: RowFailure | null }> {
+    const done: string[] = [];
+    const refused: RowFailure[] = [];
+    const byQueue = new Map<string, PendingRow[]>();
+    for (const row of rows) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
+    for (const [queue, group] of byQueue) {
+      try {
+        await this.producer.addBulk(queue, group.map(toJob));
+        done.push(...group.map((r) => r.id));
+        continue;
+      } catch (error) {
+        if (!(await this.rowAtFault(queue, error))) return { done, refused, unreachable: { row: group[0], error: error as Error } };
+      }
+      for (const row of group) {
+        try {
+          const job = toJob(row);
+          await this.producer.add(queue, job.name, job.payload, job.jobId);
+          done.push(row.id);
+        } catch (error) {
+          if (!(await this.rowAtFault(queue, error))) return { done, refused, unreachable: { row, error: error as Error } };
+          refused.push({ row, error: error as Error });
+        }
+      }
+    }
+    return { done, refused, unreachable: null };
+  }
+
+  /** A refusal is the rows' fault only when Redis answered in time and still answers now. */
+  private async rowAtFault(queue: string, error: unknown): Promise<boolean> {
+    return !(error instanceof QueueTimeoutError) && (await this.producer.reachable(queue));
   }
 
   private async cleanup(): Promise<void> {
@@ -96,4 +142,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       [RETENTION_DAYS],
     );
   }
+}
+
+function toJob(row: PendingRow): { name: string; payload: unknown; jobId: string } {
+  return { name: row.name, payload: row.payload, jobId: row.job_id ?? outboxJobId(row.id) };
 }

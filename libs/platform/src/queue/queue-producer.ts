@@ -57,25 +57,49 @@ export class QueueProducer implements OnApplicationShutdown {
 
   /** Adds one job (idempotent by jobId); rejects within ENQUEUE_TIMEOUT_MS when Redis does not answer. */
   async add(queueName: string, jobName: string, payload: unknown, jobId: string): Promise<void> {
-    const adding = this.queue(queueName).add(jobName, payload, { jobId });
-    adding.catch(() => undefined); // if the deadline wins, a late failure is of no interest
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        adding,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`Redis did not accept job ${jobId} on ${queueName} within ${ENQUEUE_TIMEOUT_MS} ms`)),
-            ENQUEUE_TIMEOUT_MS,
-          );
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withDeadline(this.queue(queueName).add(jobName, payload, { jobId }), `Redis did not accept job ${jobId} on ${queueName}`);
+  }
+
+  /**
+   * Adds several jobs to one queue in one round trip (each idempotent by its jobId). All or
+   * nothing as far as the caller knows: on a rejection, none is known to have been added.
+   */
+  async addBulk(queueName: string, jobs: ReadonlyArray<{ name: string; payload: unknown; jobId: string }>): Promise<void> {
+    if (jobs.length === 0) return;
+    const adding = this.queue(queueName).addBulk(jobs.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } })));
+    await withDeadline(adding, `Redis did not accept ${jobs.length} jobs on ${queueName}`);
+  }
+
+  /** Whether Redis answers this queue's connection now (one cheap read within ENQUEUE_TIMEOUT_MS). */
+  async reachable(queueName: string): Promise<boolean> {
+    return withDeadline(this.queue(queueName).getJobCountByTypes('waiting'), 'Redis did not answer').then(
+      () => true,
+      () => false,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+  }
+}
+
+/** Redis did not answer within ENQUEUE_TIMEOUT_MS: it is unreachable or silent, whatever the job. */
+export class QueueTimeoutError extends Error {
+  override readonly name = 'QueueTimeoutError';
+}
+
+/** The work's result, or a QueueTimeoutError after ENQUEUE_TIMEOUT_MS (a late failure is then of no interest). */
+async function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new QueueTimeoutError(`${what} within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }

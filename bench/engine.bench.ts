@@ -161,7 +161,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
        INSERT INTO campaign_contacts (campaign_id, workspace_id, phone)
        SELECT $1, $2, '+1650' || (200 + i / 10000)::text || lpad((i % 10000)::text, 4, '0') FROM generate_series(0, $3 - 1) AS i
        RETURNING 1)
-     UPDATE campaigns SET contact_count = (SELECT count(*) FROM inserted) WHERE id = $1`,
+     INSERT INTO campaign_contact_counts (campaign_id, shard, n) SELECT $1, 0, count(*) FROM inserted`,
     [campaign.id, workspace.id, contacts],
   );
   await app.get(CreditWallet).execute({ workspaceId: workspace.id, amountMinor: 1_000_000_000_000 });

@@ -162,7 +162,8 @@ function rawServer(pool: Pool): Server {
         await client.query(
           `WITH ins AS (INSERT INTO campaign_contacts (campaign_id, workspace_id, phone, name, fields) VALUES ($1, $2, $3, $4, $5::jsonb)
              ON CONFLICT (campaign_id, phone) DO NOTHING RETURNING id, status, attempts, created_at),
-           counted AS (UPDATE campaigns SET contact_count = contact_count + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins))
+           counted AS (INSERT INTO campaign_contact_counts AS k (campaign_id, shard, n) SELECT $1, (pg_backend_pid() % 16)::smallint, 1 WHERE EXISTS (SELECT 1 FROM ins)
+             ON CONFLICT (campaign_id, shard) DO UPDATE SET n = k.n + 1)
            SELECT * FROM ins`,
           [campaignId, workspaceId, lead.phone, lead.name, JSON.stringify(lead.fields)],
         )

@@ -1,6 +1,6 @@
 import { Clock, FixedClock } from '@outreach/platform';
 import { bearer, Seeded, TestApp } from '../support/test-app';
-import { addContacts, createCampaign } from '../campaigns/campaign-helpers';
+import { addContacts, createCampaign, readCampaign } from '../campaigns/campaign-helpers';
 import { countContacts, expectError, pushLead, randomE164, runningApiCampaign } from './results-helpers';
 
 const T0 = new Date('2026-11-21T10:00:00Z');
@@ -107,6 +107,9 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
     );
     expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201));
     expect(await countContacts(t, c.id)).toBe(50);
+    // The campaign's contactCount (sharded counter rows) agrees with the rows, replays add nothing.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => pushLead(t, ws.key, c.id, { idempotencyKey: `k-${i}`, phone: `+1415555${String(1000 + i)}` })));
+    expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(50);
   });
 
   it('409 idempotency_in_progress + Retry-After: 1 while a push of the same key is still in flight', async () => {
@@ -322,6 +325,7 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
       expect(res.body.failed).toBe(0);
       expect(await countContacts(t, c.id)).toBe(res.body.created);
       expect(res.body.created + res.body.replayed).toBe(500);
+      expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(res.body.created);
     });
   });
 });

@@ -1,6 +1,7 @@
 // Public surface of the campaigns module: what other modules and apps may use.
 import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
 import { CampaignExecution1763700004100 } from './infrastructure/migrations/1763700004100-campaign-execution';
+import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
 
 export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
@@ -29,4 +30,4 @@ export { CONTACT_STATUSES, ContactStatus, FINAL_CONTACT_STATUSES } from './domai
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100, CampaignExecution1763700004100];
+export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100];

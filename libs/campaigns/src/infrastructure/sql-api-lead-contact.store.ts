@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { ApiLeadContactInput, ApiLeadContactStore, ApiLeadContactView } from '../application/api-lead-intake.service';
 import { ContactStatus } from '../domain/contact';
+import { addToContactCount } from './contact-count.sql';
 
 type Row = {
   id: string;
@@ -46,7 +47,7 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
          ON CONFLICT (campaign_id, phone) DO NOTHING
          RETURNING id
        ), counted AS (
-         UPDATE campaigns SET contact_count = contact_count + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)
+         ${addToContactCount('$1', 'SELECT count(*) FROM ins')}
        )
        SELECT id, true AS created FROM ins
        UNION ALL

@@ -7,6 +7,7 @@ import { CampaignChannel, CampaignSource, ExtractionMode } from '../domain/campa
 import { CampaignSettings, withDefaultSettings } from '../domain/campaign-settings';
 import { CampaignStatus } from '../domain/campaign-state-machine';
 import { EvaluationMetric, ExtractionKey } from '../domain/extraction-keys';
+import { CONTACT_COUNT_OF_C } from './contact-count.sql';
 
 type CampaignRow = {
   id: string;
@@ -199,7 +200,7 @@ export class SqlCampaignRepository extends CampaignRepository {
   async stats(ids: readonly string[]): Promise<Map<string, CampaignStats>> {
     if (ids.length === 0) return new Map();
     const rows: Array<{ id: string; contact_count: number; received_calls: number }> = await this.tx.manager.query(
-      `SELECT id, contact_count, received_calls FROM campaigns WHERE id = ANY($1::uuid[])`,
+      `SELECT c.id, ${CONTACT_COUNT_OF_C} AS contact_count, c.received_calls FROM campaigns c WHERE c.id = ANY($1::uuid[])`,
       [ids],
     );
     return new Map(rows.map((r) => [r.id, { contactCount: r.contact_count, receivedCalls: r.received_calls }]));

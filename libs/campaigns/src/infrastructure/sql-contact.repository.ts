@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { CampaignPhoneNumberRepository, ContactRepository, ContactView, NewContact } from '../application/campaigns.ports';
 import { ContactStatus } from '../domain/contact';
+import { addToContactCount } from './contact-count.sql';
 
 type ContactRow = {
   id: string;
@@ -48,7 +49,7 @@ export class SqlContactRepository extends ContactRepository {
 
   /**
    * One statement per batch: the rows travel as parallel arrays and unnest into an INSERT that
-   * skips phones the campaign already has. The campaign's contact_count moves in the same statement.
+   * skips phones the campaign already has. The campaign's contact count moves in the same statement.
    */
   async insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number> {
     if (contacts.length === 0) return 0;
@@ -62,7 +63,7 @@ export class SqlContactRepository extends ContactRepository {
          ON CONFLICT (campaign_id, phone) DO NOTHING
          RETURNING 1
        ), counted AS (
-         UPDATE campaigns SET contact_count = contact_count + (SELECT count(*) FROM inserted) WHERE id = $1
+         ${addToContactCount('$1', 'SELECT count(*) FROM inserted')}
        )
        SELECT count(*)::int AS inserted FROM inserted`,
       [

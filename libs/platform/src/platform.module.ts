@@ -16,6 +16,8 @@ import { MetricsController, MetricsService } from './observability/metrics';
 import { OutboxMessageEntity } from './outbox/outbox-message.entity';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { PlatformHousekeeping } from './housekeeping/platform-housekeeping';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { bullPrefix, QueueProducer } from './queue/queue-producer';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimiter } from './rate-limit/rate-limiter';
@@ -70,8 +72,9 @@ export class PlatformModule {
           }),
         }),
       );
-      providers.push(QueueProducer, OutboxRelay);
-      exports.push(QueueProducer, OutboxRelay);
+      imports.push(IdempotencyModule);
+      providers.push(QueueProducer, OutboxRelay, PlatformHousekeeping);
+      exports.push(QueueProducer, OutboxRelay, PlatformHousekeeping);
     }
     return { module: PlatformModule, imports, providers, exports: exports as never[], controllers };
   }

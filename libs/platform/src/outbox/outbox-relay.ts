@@ -5,7 +5,6 @@ import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
 import { outboxJobId } from './outbox';
 
 const BATCH = 200;
-const RETENTION_DAYS = 7;
 /** A row refused on its own waits 2^attempts seconds before its next try, at most this long. */
 const MAX_ROW_BACKOFF_SECS = 300;
 
@@ -27,7 +26,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopped = false;
-  private lastCleanup = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -92,7 +90,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       }
       return done.length;
     });
-    await this.cleanup();
     return dispatched;
   }
 
@@ -133,15 +130,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return !(error instanceof QueueTimeoutError) && (await this.producer.reachable(queue));
   }
 
-  private async cleanup(): Promise<void> {
-    const now = Date.now();
-    if (now - this.lastCleanup < 3600_000) return;
-    this.lastCleanup = now;
-    await this.dataSource.query(
-      `DELETE FROM outbox WHERE dispatched_at < now() - make_interval(days => $1)`,
-      [RETENTION_DAYS],
-    );
-  }
+
 }
 
 function toJob(row: PendingRow): { name: string; payload: unknown; jobId: string } {

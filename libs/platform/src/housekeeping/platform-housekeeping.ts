@@ -1,0 +1,68 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+
+/** How often the worker clears what the platform keeps only for a while. */
+export const PLATFORM_HOUSEKEEPING_EVERY_MS = 3600_000;
+/** Dispatched outbox rows are kept this long (to look into), then deleted. */
+export const OUTBOX_RETENTION_DAYS = 7;
+
+export interface PlatformHousekeepingReport {
+  idempotencyKeysPurged: number;
+  outboxRowsPurged: number;
+}
+
+/**
+ * The worker's clean-up of platform tables, once shortly after boot and then hourly: expired
+ * Idempotency-Key records (past their 24 h) and dispatched outbox rows older than 7 days. Every
+ * worker runs it; the deletes are idempotent, so several workers only repeat each other.
+ */
+@Injectable()
+export class PlatformHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('PlatformHousekeeping');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly idempotency: IdempotencyStore,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(10_000);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass; public for tests and operators. */
+  async run(): Promise<PlatformHousekeepingReport> {
+    const now = this.clock.now();
+    const idempotencyKeysPurged = await this.idempotency.purgeExpired(now);
+    const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 24 * 3600_000);
+    const [, outboxRowsPurged]: [unknown, number] = await this.dataSource.query(`DELETE FROM outbox WHERE dispatched_at < $1`, [cutoff]);
+    return { idempotencyKeysPurged, outboxRowsPurged };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.run()
+        .then((report) => {
+          if (report.idempotencyKeysPurged + report.outboxRowsPurged > 0) this.logger.log(report, 'platform housekeeping');
+        })
+        .catch((error: Error) => this.logger.warn(`platform housekeeping failed: ${error.message}`))
+        .finally(() => {
+          this.running = null;
+          this.schedule(PLATFORM_HOUSEKEEPING_EVERY_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { RepeatingTask } from '../scheduling/repeating-task';
 
 /** How often the worker clears what the platform keeps only for a while. */
 export const PLATFORM_HOUSEKEEPING_EVERY_MS = 3600_000;
@@ -21,9 +22,11 @@ export interface PlatformHousekeepingReport {
 @Injectable()
 export class PlatformHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PlatformHousekeeping');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+  private readonly loop = new RepeatingTask(
+    () => this.runAndReport(),
+    () => PLATFORM_HOUSEKEEPING_EVERY_MS,
+    (error) => this.logger.warn(`platform housekeeping failed: ${error.message}`),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -32,13 +35,11 @@ export class PlatformHousekeeping implements OnApplicationBootstrap, OnApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(10_000);
+    this.loop.start(10_000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /** One pass; public for tests and operators. */
@@ -50,19 +51,8 @@ export class PlatformHousekeeping implements OnApplicationBootstrap, OnApplicati
     return { idempotencyKeysPurged, outboxRowsPurged };
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.run()
-        .then((report) => {
-          if (report.idempotencyKeysPurged + report.outboxRowsPurged > 0) this.logger.log(report, 'platform housekeeping');
-        })
-        .catch((error: Error) => this.logger.warn(`platform housekeeping failed: ${error.message}`))
-        .finally(() => {
-          this.running = null;
-          this.schedule(PLATFORM_HOUSEKEEPING_EVERY_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
+  private async runAndReport(): Promise<void> {
+    const report = await this.run();
+    if (report.idempotencyKeysPurged + report.outboxRowsPurged > 0) this.logger.log(report, 'platform housekeeping');
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
+import { RepeatingTask } from '../scheduling/repeating-task';
 import { outboxJobId } from './outbox';
 
 const BATCH = 200;
@@ -23,9 +24,11 @@ type RowFailure = { row: PendingRow; error: Error };
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+  private readonly loop = new RepeatingTask(
+    () => this.tick(),
+    () => this.config.outboxPollMs,
+    (err) => this.logger.warn(`relay tick failed: ${err.message}`),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -34,25 +37,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start(0);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((err: Error) => this.logger.warn(`relay tick failed: ${err.message}`))
-        .finally(() => {
-          this.running = null;
-          this.schedule(this.config.outboxPollMs);
-        });
-    }, delayMs);
+    await this.loop.stop();
   }
 
   /** Moves one batch; returns how many rows were dispatched. Public for tests. */

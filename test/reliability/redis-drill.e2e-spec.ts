@@ -87,7 +87,12 @@ describe('drill: Redis down during lead pushes and dispatch', () => {
       },
       (n) => n >= accepted,
       60_000,
-    );
+    ).catch(async (error: Error) => {
+      // What was still on its way, to tell a lost job from a slow one.
+      const outbox = await t.dataSource.query(`SELECT queue, name, attempts, last_error FROM outbox WHERE dispatched_at IS NULL`);
+      const contacts = await probe.statusCounts(campaignId);
+      throw new Error(`${error.message}; contacts ${JSON.stringify(contacts)}; undispatched outbox ${JSON.stringify(outbox)}; dials ${voice.total()}`);
+    });
     const contacts = await probe.contacts(campaignId);
     const calls = await probe.calls(campaignId);
     const duplicatedDials = [...voice.placed.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);

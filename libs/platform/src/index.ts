@@ -22,6 +22,7 @@ export * from './http/route-inventory';
 export * from './observability/metrics';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
+export * from './outbox/outbox-listener';
 export * from './housekeeping/platform-housekeeping';
 export * from './queue/queue-producer';
 export * from './queue/queue-worker';

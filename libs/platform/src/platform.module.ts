@@ -16,6 +16,7 @@ import { MetricsController, MetricsService } from './observability/metrics';
 import { OutboxMessageEntity } from './outbox/outbox-message.entity';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { OutboxListener } from './outbox/outbox-listener';
 import { PlatformHousekeeping } from './housekeeping/platform-housekeeping';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { bullPrefix, QueueProducer } from './queue/queue-producer';
@@ -73,8 +74,8 @@ export class PlatformModule {
         }),
       );
       imports.push(IdempotencyModule);
-      providers.push(QueueProducer, OutboxRelay, PlatformHousekeeping);
-      exports.push(QueueProducer, OutboxRelay, PlatformHousekeeping);
+      providers.push(QueueProducer, OutboxRelay, OutboxListener, PlatformHousekeeping);
+      exports.push(QueueProducer, OutboxRelay, OutboxListener, PlatformHousekeeping);
     }
     return { module: PlatformModule, imports, providers, exports: exports as never[], controllers };
   }

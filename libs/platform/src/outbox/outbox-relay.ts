@@ -44,6 +44,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     await this.loop.stop();
   }
 
+  /** Relay now rather than at the next poll (a NOTIFY outbox arrived). */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Moves one batch; returns how many rows were dispatched. Public for tests. */
   async tick(): Promise<number> {
     const dispatched = await this.dataSource.transaction(async (manager) => {

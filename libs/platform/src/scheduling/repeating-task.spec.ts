@@ -47,3 +47,37 @@ describe('RepeatingTask', () => {
     expect(started).toBe(1);
   });
 });
+
+describe('RepeatingTask.wake', () => {
+  it('runs at once instead of waiting for the timer; wake-ups during a run coalesce into one more run; nothing before start', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const task = new RepeatingTask(
+      () => {
+        runs++;
+        return runs === 2 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+      },
+      () => 60_000,
+      () => undefined,
+    );
+    task.wake(); // not started: ignored
+    await sleep(10);
+    expect(runs).toBe(0);
+
+    task.start(60_000);
+    task.wake();
+    await sleep(10);
+    expect(runs).toBe(1); // the first run did not wait a minute
+
+    task.wake();
+    await sleep(10);
+    expect(runs).toBe(2); // held open
+    task.wake();
+    task.wake();
+    task.wake();
+    release();
+    await sleep(20);
+    expect(runs).toBe(3); // three wake-ups during the run → one more run, then the timer
+    await task.stop();
+  });
+});

@@ -7,7 +7,9 @@
 export class RepeatingTask {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
-  private stopped = false;
+  /** Until start(), and after stop(): wake() does nothing. */
+  private stopped = true;
+  private again = false;
 
   constructor(
     private readonly work: () => Promise<unknown>,
@@ -20,6 +22,20 @@ export class RepeatingTask {
     this.schedule(firstDelayMs);
   }
 
+  /**
+   * Run now instead of at the next timer: at once when idle, or right after the run in progress
+   * (wake-ups during a run coalesce into one more run).
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -30,11 +46,14 @@ export class RepeatingTask {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.timer = null;
       this.running = this.work()
         .catch((error: Error) => this.onError(error))
         .finally(() => {
           this.running = null;
-          this.schedule(this.everyMs());
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : this.everyMs());
         });
     }, delayMs);
     this.timer.unref();

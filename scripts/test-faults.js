@@ -24,6 +24,7 @@ const EXPECTED = [
   'postgres-down-during-lead-pushes',
   'outbox-across-redis-refused',
   'outbox-across-redis-blackholed',
+  'outbox-across-a-dead-producer-queue',
   'redis-down-during-push-and-dispatch',
   'worker-sigkill-mid-campaign',
   'webhook-receiver-down-then-up',

@@ -164,6 +164,18 @@ describe('outbox relay through a Redis outage (fault drill)', () => {
     expect(w.jobs.seen.filter((j) => (j.data as { tag: string }).tag === 'poison-neighbour')).toHaveLength(3);
   });
 
+  it('a producer Queue that fails for good is replaced, and the relay goes on', async () => {
+    // BullMQ can keep a Queue failing with Redis healthy (a connection cut just after its first
+    // command leaves a rejected initialisation behind); a closed connection fails the same way.
+    const dead = w.producer.queue(TEST_QUEUE);
+    await sleep(1100); // past the floor that keeps a new Queue from being replaced at once
+    await dead.disconnect();
+    const ids = await commit(2, 'after-dead-queue');
+    await waitFor('both jobs processed', () => ids.every((id) => w.jobs.count(outboxJobId(id)) === 1), 10_000);
+    expect(w.producer.queue(TEST_QUEUE)).not.toBe(dead);
+    expectNothingLostOrDuplicated('outbox-across-a-dead-producer-queue', ids);
+  });
+
   it('a black-holed Redis neither hangs the relay nor loses or duplicates events', async () => {
     // Warm up, so the producer and the worker hold established connections; then swallow them.
     const [warm] = await commit(1, 'warm');

@@ -15,6 +15,7 @@ import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { BullmqDirectEnqueue, BullmqDispatchScheduler } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
+import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
 const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, ReapStuckAttempts];
 
@@ -39,7 +40,7 @@ export class EngineCoreModule {}
     EngineCoreModule,
     workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts),
   ],
-  providers: [CampaignsProcessor, AttemptsProcessor],
+  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance],
   exports: [EngineCoreModule],
 })
 export class EngineWorkerModule {}

@@ -12,7 +12,8 @@ export {
   EngineJob,
   EngineQueue,
 } from './application/engine-jobs';
-export { CampaignsProcessor, AttemptsProcessor, REAPER_SCHEDULER_ID } from './infrastructure/engine.processors';
+export { CampaignsProcessor, AttemptsProcessor } from './infrastructure/engine.processors';
+export { EngineMaintenance } from './infrastructure/engine-maintenance';
 export { DialSchedule, dialWindowAt, nextDialOpening } from './domain/dial-window';
 export { nextStep, RetrySettings } from './domain/retry-policy';
 export { freeSlots } from './domain/dispatch-slots';

@@ -24,6 +24,7 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './outbox/outbox-listener';
 export * from './housekeeping/platform-housekeeping';
+export * from './scheduling/repeating-task';
 export * from './queue/queue-producer';
 export * from './queue/queue-worker';
 export * from './rate-limit/rate-limiter';

@@ -30,6 +30,7 @@ import { CallLogFinalCallLookup } from './infrastructure/call-log.final-call-loo
 import { DnsHostResolver } from './infrastructure/dns-host.resolver';
 import { NodeHttpWebhookSender } from './infrastructure/node-http-webhook.sender';
 import { ResultsProcessor } from './infrastructure/results.processor';
+import { ResultsMaintenance } from './infrastructure/results-maintenance';
 import { SqlApiLogStore } from './infrastructure/sql-api-log.store';
 import { SqlDeliveryStore } from './infrastructure/sql-delivery.store';
 import { SqlLeadKeyStore } from './infrastructure/sql-lead-key.store';
@@ -74,6 +75,6 @@ export class ResultsModule implements NestModule {
 /** The worker side: queue `results` (lead results, deliveries, the sweep). */
 @Module({
   imports: [ResultsCoreModule, workerQueues(ResultsQueue.Results)],
-  providers: [ResultsProcessor],
+  providers: [ResultsProcessor, ResultsMaintenance],
 })
 export class ResultsWorkerModule {}

@@ -15,7 +15,6 @@ export enum EngineQueue {
 
 export enum EngineJob {
   Dispatch = CampaignJob.Dispatch,
-  Reap = 'reap',
   Attempt = 'attempt',
 }
 

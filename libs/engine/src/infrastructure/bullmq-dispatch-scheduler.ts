@@ -22,16 +22,17 @@ export class BullmqDispatchScheduler extends DispatchScheduler {
     const bucket = this.config.dispatchTickMs;
     const wakeAt = Math.ceil((Date.now() + delayMs) / bucket) * bucket;
     const payload: DispatchPayload = { campaignId };
-    await this.producer
-      .queue(EngineQueue.Campaigns)
-      .add(EngineJob.Dispatch, payload, { jobId: dispatchTickJobId(campaignId, wakeAt), delay: Math.max(0, wakeAt - Date.now()) });
+    await this.producer.add(EngineQueue.Campaigns, EngineJob.Dispatch, payload, dispatchTickJobId(campaignId, wakeAt), {
+      delay: Math.max(0, wakeAt - Date.now()),
+    });
   }
 
   async wakeNow(campaignId: string): Promise<void> {
     const payload: DispatchPayload = { campaignId };
-    await this.producer
-      .queue(EngineQueue.Campaigns)
-      .add(EngineJob.Dispatch, payload, { jobId: `dispatch-${campaignId}-now-${randomUUID()}`, removeOnComplete: true, removeOnFail: true });
+    await this.producer.add(EngineQueue.Campaigns, EngineJob.Dispatch, payload, `dispatch-${campaignId}-now-${randomUUID()}`, {
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
   }
 }
 
@@ -49,7 +50,7 @@ export class BullmqDirectEnqueue extends DirectEnqueue {
       byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
     }
     for (const [queue, list] of byQueue) {
-      await this.producer.queue(queue).addBulk(list.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } })));
+      await this.producer.addBulk(queue, list.map((j) => ({ name: j.name, payload: j.payload, jobId: j.jobId! })));
     }
   }
 }

@@ -1,47 +1,28 @@
 import { Processor } from '@nestjs/bullmq';
 import { OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig, QueueProducer, QueueWorkerHost } from '@outreach/platform';
+import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue } from '../application/engine-jobs';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
-import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 
 /** Dispatch runs of different campaigns in parallel per process (one workspace's runs serialise in Postgres). */
 const DISPATCH_CONCURRENCY = 4;
-/** The repeatable reaper/sweep job's scheduler id. */
-export const REAPER_SCHEDULER_ID = 'engine-reaper';
-
-/** Queue `campaigns`: dispatch runs and the repeatable reaper tick. Handlers only call use cases. */
+/** Queue `campaigns`: dispatch runs. Handlers only call use cases. */
 @Processor(EngineQueue.Campaigns)
 export class CampaignsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
-  constructor(
-    private readonly dispatch: DispatchCampaign,
-    private readonly reaper: ReapStuckAttempts,
-    private readonly producer: QueueProducer,
-    private readonly config: AppConfig,
-  ) {
+  constructor(private readonly dispatch: DispatchCampaign) {
     super(EngineQueue.Campaigns);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     this.worker.concurrency = DISPATCH_CONCURRENCY;
-    // One schedule across all workers (upsert is idempotent); a Redis outage at boot only delays it.
-    await this.producer
-      .queue(EngineQueue.Campaigns)
-      .upsertJobScheduler(REAPER_SCHEDULER_ID, { every: this.config.reaperIntervalMs }, { name: EngineJob.Reap, data: {} })
-      .catch((error: Error) => this.log.warn(`could not schedule the reaper: ${error.message}`));
   }
 
   async process(job: Job): Promise<unknown> {
     switch (job.name as EngineJob) {
       case EngineJob.Dispatch:
         return this.dispatch.execute((job.data as DispatchPayload).campaignId);
-      case EngineJob.Reap: {
-        const reaped = await this.reaper.execute();
-        const swept = await this.reaper.sweep();
-        return { ...reaped, swept };
-      }
       default:
         throw new Error(`campaigns queue: no handler for job ${job.name}`);
     }

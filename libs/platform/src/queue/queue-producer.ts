@@ -19,27 +19,38 @@ export function bullPrefix(config: AppConfig): string {
 /** Longest an add() may take before the caller (the outbox relay) gives up and retries later. */
 export const ENQUEUE_TIMEOUT_MS = 2000;
 
+/** A Queue replaced after a failure is kept at least this long before it may be replaced again. */
+const MIN_QUEUE_AGE_BEFORE_REPLACE_MS = 1000;
+
 /**
  * Producer side of BullMQ: one Queue per name, on connections that fail fast when Redis is
- * unreachable (no offline queue), so the outbox relay notices and retries later.
+ * unreachable (no offline queue), so the outbox relay notices and retries later. Every add goes
+ * through this class (add, addBulk), so the following holds for all of them.
  *
- * Fault drills (test/platform/outbox.e2e-spec.ts) showed two ways an add() could wait forever:
- * a Queue first used while Redis is down waits for the connection to become ready (BullMQ's
- * waitUntilReady ignores errors), and a connection that went silent (black hole) never answers.
- * Hence the deadline on add(), and a socket timeout that drops a silent connection so ioredis
- * reconnects instead of keeping it for good. A job that still lands after the deadline is
- * harmless: the relay's retry re-adds it with the same jobId, which BullMQ de-duplicates.
+ * Fault drills (test/platform/outbox.e2e-spec.ts, test/reliability/redis-drill.e2e-spec.ts)
+ * showed three ways a producer could stop working:
+ * - a Queue first used while Redis is down waits for the connection to become ready (BullMQ's
+ *   waitUntilReady ignores errors);
+ * - a connection that went silent (black hole) never answers;
+ * - a Queue whose connection drops a few milliseconds after its first command fails for good:
+ *   BullMQ keeps the rejected initialisation and answers every later call with the same
+ *   "max retries per request" error, with Redis healthy again.
+ * Hence the deadline on every call, a socket timeout that drops a silent connection so ioredis
+ * reconnects, and a Queue that failed (other than by the deadline) is closed and replaced by a
+ * new one on the next call. A job that still lands after the deadline is harmless: the relay's
+ * retry re-adds it with the same jobId, which BullMQ de-duplicates.
  */
 @Injectable()
 export class QueueProducer implements OnApplicationShutdown {
-  private readonly queues = new Map<string, Queue>();
+  private readonly queues = new Map<string, { queue: Queue; createdAt: number }>();
 
   constructor(private readonly config: AppConfig) {}
 
+  /** The Queue of that name, for reads and tests; adds go through add() and addBulk(). */
   queue(name: string): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = new Queue(name, {
+    let entry = this.queues.get(name);
+    if (!entry) {
+      const queue = new Queue(name, {
         prefix: bullPrefix(this.config),
         connection: redisOptions(this.config, {
           enableOfflineQueue: false,
@@ -49,15 +60,21 @@ export class QueueProducer implements OnApplicationShutdown {
         }),
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
-      queue.on('error', () => undefined); // connection errors surface on add(); the relay retries
-      this.queues.set(name, queue);
+      queue.on('error', () => undefined); // connection errors surface on the calls; callers retry
+      entry = { queue, createdAt: Date.now() };
+      this.queues.set(name, entry);
     }
-    return queue;
+    return entry.queue;
   }
 
-  /** Adds one job (idempotent by jobId); rejects within ENQUEUE_TIMEOUT_MS when Redis does not answer. */
-  async add(queueName: string, jobName: string, payload: unknown, jobId: string): Promise<void> {
-    await withDeadline(this.queue(queueName).add(jobName, payload, { jobId }), `Redis did not accept job ${jobId} on ${queueName}`);
+  /**
+   * Adds one job (idempotent by jobId); rejects within ENQUEUE_TIMEOUT_MS when Redis does not
+   * answer. `options` may delay it or change its retention.
+   */
+  async add(queueName: string, jobName: string, payload: unknown, jobId: string, options: Omit<JobsOptions, 'jobId'> = {}): Promise<void> {
+    await this.use(queueName, `Redis did not accept job ${jobId} on ${queueName}`, (queue) =>
+      queue.add(jobName, payload, { ...options, jobId }),
+    );
   }
 
   /**
@@ -66,20 +83,39 @@ export class QueueProducer implements OnApplicationShutdown {
    */
   async addBulk(queueName: string, jobs: ReadonlyArray<{ name: string; payload: unknown; jobId: string }>): Promise<void> {
     if (jobs.length === 0) return;
-    const adding = this.queue(queueName).addBulk(jobs.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } })));
-    await withDeadline(adding, `Redis did not accept ${jobs.length} jobs on ${queueName}`);
+    await this.use(queueName, `Redis did not accept ${jobs.length} jobs on ${queueName}`, (queue) =>
+      queue.addBulk(jobs.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } }))),
+    );
   }
 
   /** Whether Redis answers this queue's connection now (one cheap read within ENQUEUE_TIMEOUT_MS). */
   async reachable(queueName: string): Promise<boolean> {
-    return withDeadline(this.queue(queueName).getJobCountByTypes('waiting'), 'Redis did not answer').then(
+    return this.use(queueName, 'Redis did not answer', (queue) => queue.getJobCountByTypes('waiting')).then(
       () => true,
       () => false,
     );
   }
 
+  private async use<T>(queueName: string, what: string, call: (queue: Queue) => Promise<T>): Promise<T> {
+    const queue = this.queue(queueName);
+    try {
+      return await withDeadline(call(queue), what);
+    } catch (error) {
+      if (!(error instanceof QueueTimeoutError)) this.replace(queueName, queue);
+      throw error;
+    }
+  }
+
+  /** Drops a Queue that failed, so the next call builds a new one (its connection and its state). */
+  private replace(name: string, queue: Queue): void {
+    const entry = this.queues.get(name);
+    if (!entry || entry.queue !== queue || Date.now() - entry.createdAt < MIN_QUEUE_AGE_BEFORE_REPLACE_MS) return;
+    this.queues.delete(name);
+    void withDeadline(queue.close(), 'closing a replaced queue').catch(() => queue.disconnect().catch(() => undefined));
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+    await Promise.all([...this.queues.values()].map(({ queue }) => queue.close().catch(() => undefined)));
   }
 }
 

@@ -11,7 +11,6 @@ export enum ResultsJob {
   /** `{ deliveryId }`: try one result-webhook delivery if it is due. */
   Deliver = 'deliver',
   /** Repeating: deliveries that are due, expired results, old API logs. */
-  Sweep = 'sweep',
 }
 
 export interface LeadFinalPayload {

@@ -1,0 +1,40 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, RepeatingTask } from '@outreach/platform';
+import { ReapReport, ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
+
+/**
+ * The engine's safety net, run by every worker process on its own timer (REAPER_INTERVAL_MS):
+ * the reaper takes back attempts held past their deadline, and the sweep asks for a dispatch
+ * wake-up of every RUNNING campaign. A local timer rather than a BullMQ job scheduler, so the
+ * net does not hang on Redis: a BullMQ repeatable whose job was active when Redis dropped waits
+ * for the stalled-job check, and one that could not be created at boot never ran. Both steps are
+ * safe to run in several workers at once (row locks; wake-ups de-duplicated by jobId).
+ */
+@Injectable()
+export class EngineMaintenance implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EngineMaintenance');
+  private readonly loop = new RepeatingTask(
+    () => this.run(),
+    () => this.config.reaperIntervalMs,
+    (error) => this.logger.warn(`engine maintenance failed: ${error.message}`),
+  );
+
+  constructor(
+    private readonly reaper: ReapStuckAttempts,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop.start(this.config.reaperIntervalMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  async run(): Promise<ReapReport & { swept: number }> {
+    const reaped = await this.reaper.execute();
+    const swept = await this.reaper.sweep();
+    return { ...reaped, swept };
+  }
+}

@@ -15,29 +15,20 @@
  * Not part of `npm test`.
  */
 import 'reflect-metadata';
-import { randomInt } from 'node:crypto';
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AgentsCoreModule, ProvisionAgent } from '@outreach/agents';
+import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
-import { CampaignEditing, CampaignLifecycle, CampaignPhoneNumbers, CampaignsCoreModule } from '@outreach/campaigns';
+import { CampaignLifecycle, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { AppConfig, bullPrefix, loadConfig, PlatformModule, redisOptions, runMigrations } from '@outreach/platform';
-import { PhoneNumberAdministration, TelephonyCoreModule } from '@outreach/telephony';
-import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
+import { TelephonyCoreModule } from '@outreach/telephony';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { Queue, Worker } from 'bullmq';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
-// Creating an agent is an HTTP/CLI action; the bench calls the use case directly (not exported).
-import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
+import { argument, benchCampaign, emptyRedisPrefix } from './bench-support';
 
-function argument(name: string, fallback: string): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = Number(index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
-  return value;
-}
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
 const LATENCY_CONTACTS = argument('latency-contacts', process.env.BENCH_LATENCY_CONTACTS ?? '5000');
@@ -79,18 +70,6 @@ async function boot(latencyMs: number): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(EngineBenchModule, { logger: false, abortOnError: false });
   await app.init();
   return app;
-}
-
-/** Removes every key under the bench's Redis prefix. */
-async function emptyRedisPrefix(config: AppConfig): Promise<void> {
-  const redis = new Redis(redisOptions(config));
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
 }
 
 /** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker (same concurrency as attempts). */
@@ -140,21 +119,7 @@ interface RunResult {
 /** A workspace with `lines` lines, an ACTIVE agent, a number, credit, and a RUNNING campaign of N contacts; waits for COMPLETED. */
 async function runCampaign(app: INestApplicationContext, contacts: number, lines: number, label: string): Promise<RunResult> {
   const dataSource = app.get(DataSource);
-  const { workspace } = await app.get(WorkspaceAdministration).create({ name: `bench ${label} ${new Date().toISOString()}`, concurrency: lines });
-  const agent = await app.get(CreateAgent).execute(workspace.id, { name: 'Bench agent', voice: 'aria', prompt: 'You are calling about an enquiry.' });
-  await app.get(ProvisionAgent).execute(agent.id);
-  const { campaign } = await app.get(CampaignEditing).create(workspace.id, {
-    name: `bench ${label}`,
-    channel: 'VOICE',
-    source: 'CSV',
-    agentId: agent.id,
-    timezone: 'UTC',
-    dailyWindowStart: '00:00',
-    dailyWindowEnd: '00:00',
-    retryCount: 0,
-  });
-  const number = await app.get(PhoneNumberAdministration).add({ workspaceId: workspace.id, e164: `+1415${200 + randomInt(700)}${String(randomInt(10000)).padStart(4, '0')}` });
-  await app.get(CampaignPhoneNumbers).attach(workspace.id, campaign.id, number.id);
+  const { workspaceId, campaignId } = await benchCampaign(app, label, { source: 'CSV', lines });
   // Contacts by SQL (the import has its own benchmark): +1 650 <exchange> <line>, every last digit alike.
   await dataSource.query(
     `WITH inserted AS (
@@ -162,22 +127,22 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
        SELECT $1, $2, '+1650' || (200 + i / 10000)::text || lpad((i % 10000)::text, 4, '0') FROM generate_series(0, $3 - 1) AS i
        RETURNING 1)
      INSERT INTO campaign_contact_counts (campaign_id, shard, n) SELECT $1, 0, count(*) FROM inserted`,
-    [campaign.id, workspace.id, contacts],
+    [campaignId, workspaceId, contacts],
   );
-  await app.get(CreditWallet).execute({ workspaceId: workspace.id, amountMinor: 1_000_000_000_000 });
+  await app.get(CreditWallet).execute({ workspaceId: workspaceId, amountMinor: 1_000_000_000_000 });
 
   const started = process.hrtime.bigint();
-  await app.get(CampaignLifecycle).start(workspace.id, campaign.id, { reservedConcurrency: lines });
+  await app.get(CampaignLifecycle).start(workspaceId, campaignId, { reservedConcurrency: lines });
   let lastReport = Date.now();
   for (;;) {
-    const [{ status }]: Array<{ status: string }> = await dataSource.query(`SELECT status FROM campaigns WHERE id = $1`, [campaign.id]);
+    const [{ status }]: Array<{ status: string }> = await dataSource.query(`SELECT status FROM campaigns WHERE id = $1`, [campaignId]);
     if (status === 'COMPLETED') break;
     if (status !== 'RUNNING') throw new Error(`campaign ${label} is ${status}`);
     if (Date.now() - lastReport > 10_000) {
       lastReport = Date.now();
       const [{ n }]: Array<{ n: number }> = await dataSource.query(
         `SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 AND status IN ('COMPLETED','FAILED','DO_NOT_CALL')`,
-        [campaign.id],
+        [campaignId],
       );
       process.stderr.write(`  ${label}: ${fmt(n)} / ${fmt(contacts)} contacts final\n`);
     }
@@ -187,16 +152,16 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
 
   const statusRows: Array<{ status: string; n: number }> = await dataSource.query(
     `SELECT status, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 GROUP BY status ORDER BY status`,
-    [campaign.id],
+    [campaignId],
   );
-  const [{ calls }]: Array<{ calls: number }> = await dataSource.query(`SELECT count(*)::int AS calls FROM calls WHERE campaign_id = $1`, [campaign.id]);
+  const [{ calls }]: Array<{ calls: number }> = await dataSource.query(`SELECT count(*)::int AS calls FROM calls WHERE campaign_id = $1`, [campaignId]);
   const [ledger]: Array<{ credits: string; debits: string; n: number; balance: string }> = await dataSource.query(
     `SELECT COALESCE(SUM(amount_minor) FILTER (WHERE kind = 'credit'), 0) AS credits,
             COALESCE(SUM(amount_minor) FILTER (WHERE kind = 'debit'), 0) AS debits,
             count(*) FILTER (WHERE kind = 'debit')::int AS n,
             (SELECT balance_minor FROM wallets WHERE workspace_id = $1) AS balance
        FROM ledger_entries WHERE workspace_id = $1`,
-    [workspace.id],
+    [workspaceId],
   );
   // Where an attempt's time goes: claim → dial (outbox relay, queue, pick-up, call row) and dial → settled.
   const [timing]: Array<{ claim_to_dial: number; dial_to_settled: number }> = await dataSource.query(
@@ -204,10 +169,10 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.updated_at - k.started_at) * 1000) AS dial_to_settled
        FROM campaign_contacts c JOIN calls k ON k.id = c.current_call_id
       WHERE c.campaign_id = $1`,
-    [campaign.id],
+    [campaignId],
   );
-  await dataSource.query(`DELETE FROM calls WHERE campaign_id = $1`, [campaign.id]);
-  await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaign.id]);
+  await dataSource.query(`DELETE FROM calls WHERE campaign_id = $1`, [campaignId]);
+  await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaignId]);
   return {
     contacts,
     seconds,

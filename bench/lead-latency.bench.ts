@@ -14,29 +14,20 @@
  * outreach_bench_latency), emptied before and after. Not part of `npm test`.
  */
 import 'reflect-metadata';
-import { randomInt } from 'node:crypto';
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AgentsCoreModule, ProvisionAgent } from '@outreach/agents';
+import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
-import { CampaignEditing, CampaignLifecycle, CampaignPhoneNumbers, CampaignsCoreModule } from '@outreach/campaigns';
+import { CampaignLifecycle, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
-import { AppConfig, loadConfig, OutboxListener, PlatformModule, redisOptions, runMigrations } from '@outreach/platform';
+import { loadConfig, OutboxListener, PlatformModule, runMigrations } from '@outreach/platform';
 import { PushLead, ResultsCoreModule } from '@outreach/results';
-import { PhoneNumberAdministration, TelephonyCoreModule } from '@outreach/telephony';
-import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
-import Redis from 'ioredis';
+import { TelephonyCoreModule } from '@outreach/telephony';
+import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
 import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
-// Creating an agent is an HTTP/CLI action; the bench calls the use case directly (not exported).
-import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
+import { argument, benchCampaign, emptyRedisPrefix } from './bench-support';
 
-function argument(name: string, fallback: string): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = Number(index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
-  return value;
-}
 
 const LEADS = argument('leads', process.env.BENCH_LEADS ?? '100');
 const GAP_MS = argument('gap-ms', process.env.BENCH_GAP_MS ?? '100');
@@ -79,17 +70,6 @@ async function boot(listen: boolean): Promise<INestApplicationContext> {
   return moduleRef;
 }
 
-async function emptyRedisPrefix(config: AppConfig): Promise<void> {
-  const redis = new Redis(redisOptions(config));
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
-}
-
 interface LatencyResult {
   leads: number;
   p50: number;
@@ -100,28 +80,14 @@ interface LatencyResult {
 
 async function run(app: INestApplicationContext, label: string): Promise<LatencyResult> {
   const dataSource = app.get(DataSource);
-  const { workspace } = await app.get(WorkspaceAdministration).create({ name: `bench latency ${label} ${new Date().toISOString()}`, concurrency: 10 });
-  const agent = await app.get(CreateAgent).execute(workspace.id, { name: 'Bench agent', voice: 'aria', prompt: 'You are calling about an enquiry.' });
-  await app.get(ProvisionAgent).execute(agent.id);
-  const { campaign } = await app.get(CampaignEditing).create(workspace.id, {
-    name: `bench latency ${label}`,
-    channel: 'VOICE',
-    source: 'API',
-    agentId: agent.id,
-    timezone: 'UTC',
-    dailyWindowStart: '00:00',
-    dailyWindowEnd: '00:00',
-    retryCount: 0,
-  });
-  const number = await app.get(PhoneNumberAdministration).add({ workspaceId: workspace.id, e164: `+1415${200 + randomInt(700)}${String(randomInt(10000)).padStart(4, '0')}` });
-  await app.get(CampaignPhoneNumbers).attach(workspace.id, campaign.id, number.id);
-  await app.get(CreditWallet).execute({ workspaceId: workspace.id, amountMinor: 1_000_000_000 });
-  await app.get(CampaignLifecycle).start(workspace.id, campaign.id, {});
+  const { workspaceId, campaignId } = await benchCampaign(app, `latency ${label}`, { source: 'API', lines: 10 });
+  await app.get(CreditWallet).execute({ workspaceId: workspaceId, amountMinor: 1_000_000_000 });
+  await app.get(CampaignLifecycle).start(workspaceId, campaignId, {});
   await new Promise((r) => setTimeout(r, 3000)); // the start's own dispatch run is over
 
   const accepted = new Map<string, number>(); // lead id → when its push was answered
   for (let i = 0; i < LEADS; i++) {
-    const outcome = await app.get(PushLead).push(workspace.id, campaign.id, {
+    const outcome = await app.get(PushLead).push(workspaceId, campaignId, {
       idempotencyKey: `latency-${i}`,
       // +1 650 <exchange> <line>; the last digit 5 makes the sandbox answer and complete.
       phone: `+1650${200 + Math.floor(i / 1000)}${String((i % 1000) * 10 + 5).padStart(4, '0')}`,
@@ -133,15 +99,15 @@ async function run(app: INestApplicationContext, label: string): Promise<Latency
   let dialled: Array<{ contact_id: string; started_at: Date }> = [];
   while (Date.now() < deadline) {
     dialled = await dataSource.query(`SELECT contact_id, min(started_at) AS started_at FROM calls WHERE campaign_id = $1 GROUP BY contact_id`, [
-      campaign.id,
+      campaignId,
     ]);
     if (dialled.length >= accepted.size) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   if (dialled.length < accepted.size) throw new Error(`${label}: only ${dialled.length} of ${accepted.size} leads dialled within 60 s`);
   const latencies = dialled.map((d) => new Date(d.started_at).getTime() - accepted.get(d.contact_id)!).sort((a, b) => a - b);
-  await dataSource.query(`DELETE FROM calls WHERE campaign_id = $1`, [campaign.id]);
-  await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaign.id]);
+  await dataSource.query(`DELETE FROM calls WHERE campaign_id = $1`, [campaignId]);
+  await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaignId]);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   return { leads: latencies.length, p50: at(0.5), p90: at(0.9), max: latencies[latencies.length - 1], mean: latencies.reduce((s, n) => s + n, 0) / latencies.length };
 }

@@ -1,0 +1,58 @@
+// Helpers shared by the benchmarks (not part of the service).
+import { randomInt } from 'node:crypto';
+import { INestApplicationContext } from '@nestjs/common';
+import { ProvisionAgent } from '@outreach/agents';
+import { CampaignEditing, CampaignPhoneNumbers } from '@outreach/campaigns';
+import { AppConfig, redisOptions } from '@outreach/platform';
+import { PhoneNumberAdministration } from '@outreach/telephony';
+import { WorkspaceAdministration } from '@outreach/workspaces';
+import Redis from 'ioredis';
+// Creating an agent is an HTTP/CLI action; the benches call the use case directly (not exported).
+import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
+
+/** `--name N` from the command line (or the fallback): a positive whole number. */
+export function argument(name: string, fallback: string): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = Number(index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
+  return value;
+}
+
+/** Removes every key under the bench's Redis prefix. */
+export async function emptyRedisPrefix(config: AppConfig): Promise<void> {
+  const redis = new Redis(redisOptions(config));
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+/**
+ * A new workspace with `lines` of concurrency, a provisioned agent, and a VOICE campaign (not
+ * started, no contacts) of that source, dialling around the clock in UTC, with one caller id.
+ */
+export async function benchCampaign(
+  app: INestApplicationContext,
+  label: string,
+  options: { source: 'CSV' | 'API'; lines: number },
+): Promise<{ workspaceId: string; campaignId: string }> {
+  const { workspace } = await app.get(WorkspaceAdministration).create({ name: `bench ${label} ${new Date().toISOString()}`, concurrency: options.lines });
+  const agent = await app.get(CreateAgent).execute(workspace.id, { name: 'Bench agent', voice: 'aria', prompt: 'You are calling about an enquiry.' });
+  await app.get(ProvisionAgent).execute(agent.id);
+  const { campaign } = await app.get(CampaignEditing).create(workspace.id, {
+    name: `bench ${label}`,
+    channel: 'VOICE',
+    source: options.source,
+    agentId: agent.id,
+    timezone: 'UTC',
+    dailyWindowStart: '00:00',
+    dailyWindowEnd: '00:00',
+    retryCount: 0,
+  });
+  const number = await app.get(PhoneNumberAdministration).add({ workspaceId: workspace.id, e164: `+1415${200 + randomInt(700)}${String(randomInt(10000)).padStart(4, '0')}` });
+  await app.get(CampaignPhoneNumbers).attach(workspace.id, campaign.id, number.id);
+  return { workspaceId: workspace.id, campaignId: campaign.id };
+}

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
+import { RateLimitedLog } from '../queue/queue-worker';
 import { RepeatingTask } from '../scheduling/repeating-task';
 import { outboxJobId } from './outbox';
 
@@ -24,6 +25,8 @@ type RowFailure = { row: PendingRow; error: Error };
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
+  /** During a Redis outage every tick fails alike: one warning per 30 s says so. */
+  private readonly outageLog = new RateLimitedLog(this.logger);
   private readonly loop = new RepeatingTask(
     () => this.tick(),
     () => this.config.outboxPollMs,
@@ -80,7 +83,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
           unreachable.row.id,
           unreachable.error.message.slice(0, 500),
         ]);
-        this.logger.warn(`could not enqueue outbox rows (${rows.length - done.length} left): ${unreachable.error.message}`);
+        this.outageLog.warn(`could not enqueue outbox rows (${rows.length - done.length} left): ${unreachable.error.message}`);
       }
       return done.length;
     });

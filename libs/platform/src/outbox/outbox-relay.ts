@@ -25,12 +25,12 @@ type RowFailure = { row: PendingRow; error: Error };
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
-  /** During a Redis outage every tick fails alike: one warning per 30 s says so. */
+  /** During an outage (Redis or Postgres) every tick fails alike: one warning per 30 s says so. */
   private readonly outageLog = new RateLimitedLog(this.logger);
   private readonly loop = new RepeatingTask(
     () => this.tick(),
     () => this.config.outboxPollMs,
-    (err) => this.logger.warn(`relay tick failed: ${err.message}`),
+    (err) => this.outageLog.warn(`relay tick failed: ${err.message}`),
   );
 
   constructor(

@@ -7,12 +7,8 @@ import { IsStringRecord, Optional } from './validators';
 
 // ---- campaign types -----------------------------------------------------------------------
 
-export class CreateCampaignTypeDto {
-  @ApiProperty({ minLength: 1, maxLength: 100 })
-  @IsString()
-  @Length(1, 100)
-  name: string;
-
+/** What creating and changing a campaign type share: both optional, absent means "leave as is". */
+class CampaignTypeFieldsDto {
   @ApiPropertyOptional({ maxLength: 500 })
   @Optional()
   @IsString()
@@ -28,26 +24,19 @@ export class CreateCampaignTypeDto {
   extractionKeys?: ExtractionKeyDto[];
 }
 
-export class UpdateCampaignTypeDto {
+export class CreateCampaignTypeDto extends CampaignTypeFieldsDto {
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+}
+
+export class UpdateCampaignTypeDto extends CampaignTypeFieldsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @Optional()
   @IsString()
   @Length(1, 100)
   name?: string;
-
-  @ApiPropertyOptional({ maxLength: 500 })
-  @Optional()
-  @IsString()
-  @MaxLength(500)
-  description?: string;
-
-  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 64 })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(64)
-  @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyDto)
-  extractionKeys?: ExtractionKeyDto[];
 }
 
 export class CampaignTypeResponse {

@@ -3,7 +3,8 @@ import { sandboxNumber } from '../engine/engine-harness';
 import { pushLead, runningApiCampaign } from '../results/results-helpers';
 import { extraOccurrences, reportDrill } from '../support/drill';
 import { ProxyMode, sleep, TcpProxy, timed, waitFor } from '../support/tcp-proxy';
-import { bearer, prepareTestDatabase, Seeded, TestApp } from '../support/test-app';
+import { closeProxiedApp, testAppBehindProxy } from '../support/proxied-app';
+import { bearer, Seeded, TestApp } from '../support/test-app';
 
 /**
  * Issue 2: with Postgres unreachable the API answers 503 database_unavailable + Retry-After
@@ -11,29 +12,16 @@ import { bearer, prepareTestDatabase, Seeded, TestApp } from '../support/test-ap
  * TcpProxy; the real Postgres is never touched.
  */
 describe('Postgres outage (fault drill)', () => {
-  const realUrl = process.env.DATABASE_URL as string;
   let proxy: TcpProxy;
   let t: TestApp;
   let ws: Seeded;
 
   beforeAll(async () => {
-    await prepareTestDatabase(); // migrations straight on the real server
-    proxy = await TcpProxy.forUrl(realUrl);
-    process.env.DATABASE_URL = proxy.rewrite(realUrl);
-    try {
-      t = await TestApp.create();
-    } finally {
-      process.env.DATABASE_URL = realUrl;
-    }
-    await t.reset();
+    ({ proxy, t } = await testAppBehindProxy('DATABASE_URL'));
     ws = await t.seed();
   });
 
-  afterAll(async () => {
-    await proxy?.setMode('pass');
-    await t?.close();
-    await proxy?.close();
-  });
+  afterAll(() => closeProxiedApp({ proxy, t }));
 
   afterEach(async () => {
     await proxy.setMode('pass');

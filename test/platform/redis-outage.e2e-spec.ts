@@ -1,4 +1,5 @@
 import { ProxyMode, TcpProxy, timed, waitFor } from '../support/tcp-proxy';
+import { closeProxiedApp, testAppBehindProxy } from '../support/proxied-app';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
 /**
@@ -7,28 +8,16 @@ import { bearer, Seeded, TestApp } from '../support/test-app';
  * itself. The API's REDIS_URL points at a TcpProxy; the real Redis is never touched.
  */
 describe('Redis outage for the API (fault drill)', () => {
-  const realUrl = process.env.REDIS_URL as string;
   let proxy: TcpProxy;
   let t: TestApp;
   let ws: Seeded;
 
   beforeAll(async () => {
-    proxy = await TcpProxy.forUrl(realUrl);
-    process.env.REDIS_URL = proxy.rewrite(realUrl);
-    try {
-      t = await TestApp.create();
-    } finally {
-      process.env.REDIS_URL = realUrl;
-    }
-    await t.reset();
+    ({ proxy, t } = await testAppBehindProxy('REDIS_URL'));
     ws = await t.seed();
   });
 
-  afterAll(async () => {
-    await proxy?.setMode('pass');
-    await t?.close();
-    await proxy?.close();
-  });
+  afterAll(() => closeProxiedApp({ proxy, t }));
 
   afterEach(async () => {
     await proxy.setMode('pass');

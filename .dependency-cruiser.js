@@ -2,8 +2,8 @@
 // `npm run depcruise` (part of `npm test` and so of .ci/run). Every rule is an error.
 //
 // Public entry points: libs/<module>/src/index.ts for every module, and
-// libs/platform/src/core/index.ts (the framework-free kernel domain code may use).
-const PUBLIC_ENTRY = '^libs/[^/]+/src/index\\.ts$|^libs/platform/src/core/index\\.ts$';
+// libs/core/src/index.ts is the framework-free kernel (@outreach/core) that domain code may use.
+const PUBLIC_ENTRY = '^libs/[^/]+/src/index\\.ts$';
 // Resolved paths of the frameworks domain/ may not touch (their @types too).
 const FRAMEWORKS = '(^|/)node_modules/(@types/)?(@nestjs/[^/]+|typeorm|bullmq|ioredis|express|pg)/';
 
@@ -25,6 +25,13 @@ module.exports = {
       to: { path: '^libs/$1/src/(application|infrastructure|http)/|^libs/$1/src/[^/]+\\.module\\.ts$' },
     },
     {
+      name: 'domain-only-kernel',
+      severity: 'error',
+      comment: 'domain/ uses no other module: only its own domain/ and the framework-free kernel @outreach/core.',
+      from: { path: '^libs/([^/]+)/src/domain/' },
+      to: { path: '^libs/', pathNot: '^libs/$1/src/domain/|^libs/core/src/' },
+    },
+    {
       name: 'application-not-outward',
       severity: 'error',
       comment: "application/ may not import its module's http/ or infrastructure/: it declares ports instead.",
@@ -34,7 +41,7 @@ module.exports = {
     {
       name: 'lib-through-public-entry',
       severity: 'error',
-      comment: "A lib uses another lib only through '@outreach/<module>' (its src/index.ts) or '@outreach/platform/core'.",
+      comment: "A lib uses another lib only through '@outreach/<module>' (its src/index.ts) (the kernel is '@outreach/core').",
       from: { path: '^libs/([^/]+)/' },
       to: { path: '^libs/', pathNot: ['^libs/$1/', PUBLIC_ENTRY] },
     },
@@ -48,7 +55,7 @@ module.exports = {
     {
       name: 'app-through-public-entry',
       severity: 'error',
-      comment: "Apps use libs only through '@outreach/<module>' or '@outreach/platform/core'.",
+      comment: "Apps use libs only through '@outreach/<module>' (the kernel is '@outreach/core').",
       from: { path: '^apps/' },
       to: { path: '^libs/', pathNot: PUBLIC_ENTRY },
     },
@@ -64,8 +71,8 @@ module.exports = {
       severity: 'error',
       comment: 'Modules form a DAG: if two modules need each other, one of them needs a port.',
       scope: 'folder',
-      from: { path: '^libs/[^/]+/src(/core)?$' },
-      to: { path: '^libs/[^/]+/src(/core)?$', circular: true },
+      from: { path: '^libs/[^/]+/src$' },
+      to: { path: '^libs/[^/]+/src$', circular: true },
     },
     {
       name: 'no-circular',

@@ -1,4 +1,4 @@
-import { isAppError } from '@outreach/platform/core';
+import { isAppError } from '@outreach/core';
 import { ConfigError, isDatabaseUnavailable } from '@outreach/platform';
 
 /** Exit codes of the operator CLI. */

@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from '@outreach/platform/core';
+import { ALL_SCOPES } from '@outreach/core';
 import { UsageError } from './cli-errors';
 import { parseBoolean, parseFeatures, parseId, parseInteger, parseIsoDate, parseList, parseOneOf, parseOrNone, parseScopes } from './option-parsers';
 

@@ -1,5 +1,5 @@
 import { isUuid } from '@outreach/platform';
-import { ALL_SCOPES, isScope } from '@outreach/platform/core';
+import { ALL_SCOPES, isScope } from '@outreach/core';
 import { UsageError } from './cli-errors';
 
 /*

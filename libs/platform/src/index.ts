@@ -1,6 +1,6 @@
 // Public surface of the platform library. Framework-free pieces live in ./core
-// (importable by domain code as '@outreach/platform/core').
-export * from './core';
+// (importable by domain code as '@outreach/core').
+export * from '@outreach/core';
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './database/data-source-options';
@@ -8,6 +8,7 @@ export * from './database/database-errors';
 export * from './database/database.module';
 export * from './database/migrate';
 export * from './database/transaction-host';
+export * from './database/table-definition';
 export * from './auth/access.decorators';
 export * from './auth/api-key-format';
 export * from './auth/api-key-resolver.port';

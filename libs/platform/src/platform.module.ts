@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AppConfig, ConfigDefaults } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { Clock, SystemClock } from './core/clock';
+import { Clock, SystemClock } from '@outreach/core';
 import { MigrationList } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { AppExceptionFilter } from './http/app-exception.filter';

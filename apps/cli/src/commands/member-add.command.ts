@@ -1,5 +1,5 @@
 import { Command, Option } from 'nest-commander';
-import { MEMBER_ROLES } from '@outreach/platform/core';
+import { MEMBER_ROLES } from '@outreach/core';
 import { MemberAdministration } from '@outreach/workspaces';
 import { OperatorCommand } from '../operator-command';
 import { parseId, parseOneOf } from '../option-parsers';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { AgentView, agentView } from './agent-view';
 import { AgentRepository } from './agent.ports';
 

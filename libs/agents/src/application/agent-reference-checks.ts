@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FunctionDirectory } from '@outreach/functions';
-import { AppError, ValidationIssue } from '@outreach/platform/core';
+import { AppError, ValidationIssue } from '@outreach/core';
 import { Agent } from '../domain/agent.aggregate';
 import { AgentSettings } from '../domain/agent.types';
 import { AgentCatalogue } from './agent.ports';

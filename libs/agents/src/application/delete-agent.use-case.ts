@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { AgentReferenceRegistry } from './agent-reference-registry';
 import { AgentView, agentView } from './agent-view';
 import { AgentRepository } from './agent.ports';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { AgentRepository, VoiceProvider } from './agent.ports';
 
 /**

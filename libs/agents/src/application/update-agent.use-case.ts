@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { AgentSettings } from '../domain/agent.types';
 import { AgentReferenceChecks } from './agent-reference-checks';
 import { AgentView, agentView } from './agent-view';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { AgentCatalogue, BackgroundAudioEntry, VoiceEntry } from './agent.ports';
 
 /** GET /voices, GET /voices/{id}/preview, GET /background-audio. */

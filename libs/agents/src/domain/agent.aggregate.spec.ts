@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { Agent, NewAgentInput } from './agent.aggregate';
 import type { StudioConfig } from './agent.types';
 

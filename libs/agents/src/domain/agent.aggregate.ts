@@ -1,4 +1,4 @@
-import { AppError, ValidationIssue } from '@outreach/platform/core';
+import { AppError, ValidationIssue } from '@outreach/core';
 import {
   AGENT_DEFAULTS,
   AgentSettings,

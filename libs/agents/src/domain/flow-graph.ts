@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@outreach/platform/core';
+import type { ValidationIssue } from '@outreach/core';
 import type { FlowGraph } from './agent.types';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { QueryFailedError } from 'typeorm';
 import { Agent, AgentProps, PromptSource } from '../domain/agent.aggregate';
 import { AgentStatus, AgentType } from '../domain/agent.types';

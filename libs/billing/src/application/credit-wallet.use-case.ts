@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertCreditAmount, assertReference } from '../domain/money';
 import { Recharge } from '../domain/recharge';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertCreditAmount, assertReference } from '../domain/money';
 import { Recharge, RechargeProps } from '../domain/recharge';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertDebitAmount, assertDebitKind, assertDebitReference, DebitKind } from '../domain/money';
 import { WalletRepository } from './wallet.ports';

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { decodeLedgerCursor, encodeLedgerCursor, LedgerCursor } from './ledger-cursor';
 
 const key = Buffer.alloc(32, 7);

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { LEDGER_PERIODS, LedgerPeriod, LedgerRange } from './ledger-period';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /** Largest amount accepted in one ledger entry, in minor units (keeps sums exact in a double). */
 export const MAX_ENTRY_MINOR = 1_000_000_000_000;

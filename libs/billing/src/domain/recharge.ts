@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /**
  * A recharge is a top-up order. An operator credit is a recharge that is CREDITED at once; a

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { startedMinutes, voiceCost } from './tariff';
 
 describe('voice tariff: per started minute', () => {

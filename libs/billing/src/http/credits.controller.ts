@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, HumanOnly, Principal, RequireScope } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/platform/core';
+import { AppError, Clock } from '@outreach/core';
 import { CreditStatus } from '../application/credit-status';
 import { LedgerQueries } from '../application/ledger-queries';
 import { RechargeQueries } from '../application/recharges';

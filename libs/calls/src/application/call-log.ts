@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import type { CallOutcome, VoiceCallResult } from '@outreach/telephony';
 import { Call, CallKind } from '../domain/call';
 import { CallRepository, CallView } from './calls.ports';

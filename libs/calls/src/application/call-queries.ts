@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CampaignViews } from '@outreach/campaigns';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CALL_STATUSES, CallStatus } from '../domain/call';
 import { CallView } from './calls.ports';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { AnalysisSubjects, CallAnalysisStore } from './analysis/call-analysis.ports';
 import type { CallRecord } from './call-queries';
 

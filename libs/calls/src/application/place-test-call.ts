@@ -3,7 +3,7 @@ import { AgentDirectory } from '@outreach/agents';
 import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
 import { DoNotCallList } from '@outreach/dnc';
 import { AppConfig, Outbox } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { isAnswered, PhoneNumberDirectory, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { Call } from './call';
 
 const T0 = new Date('2026-11-21T10:00:00Z');

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /** IN_PROGRESS while the provider has the call; ENDED with an outcome; FAILED when the carrier failed it (or it was reaped). */
 export const CALL_STATUSES = ['IN_PROGRESS', 'ENDED', 'FAILED'] as const;

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Idempotent, IDEMPOTENCY_KEY_HEADER, Principal, RequireScope } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CallReads } from '../application/call-queries';
 import { PlaceTestCall } from '../application/place-test-call';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CallRepository } from '../application/calls.ports';
 import { AnalysisStatus, Call, CallKind, CallProps, CallStatus } from '../domain/call';
 

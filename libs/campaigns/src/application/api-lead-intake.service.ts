@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Outbox } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { ContactStatus } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';

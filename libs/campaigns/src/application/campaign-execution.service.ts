@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
 import {
   AttemptContact,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, UnitOfWork } from '@outreach/platform/core';
+import { AppError, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView } from '@outreach/telephony';
 import { Campaign } from '../domain/campaign.aggregate';
 import { CampaignPhoneNumberRepository, CampaignRepository } from './campaigns.ports';

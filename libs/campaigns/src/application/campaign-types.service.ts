@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock } from '@outreach/platform/core';
+import { AppError, Clock } from '@outreach/core';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ExtractionKey, ExtractionKeyInput, toExtractionKeys } from '../domain/extraction-keys';
 import { CampaignTypeRepository } from './campaigns.ports';

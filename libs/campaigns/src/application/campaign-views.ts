@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignSettings } from '../domain/campaign-settings';
 import { EvaluationMetric, ExtractionKey } from '../domain/extraction-keys';

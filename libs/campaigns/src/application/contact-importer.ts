@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { ContactRepository, NewContact, UploadMeta, UploadStore } from './campaigns.ports';
 import { EXCEL_MANGLED_PHONE, normalisePhone } from './phone-normaliser';
 

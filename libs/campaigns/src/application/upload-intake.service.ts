@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { SpreadsheetReader, UploadRow, UploadStore } from './campaigns.ports';
 import { EXCEL_MANGLED_PHONE } from './phone-normaliser';
 

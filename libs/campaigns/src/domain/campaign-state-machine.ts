@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@outreach/platform/core';
+import { AppError, ErrorCode } from '@outreach/core';
 
 /** DESIGN §5. COMPLETED and CANCELED are terminal ("finished"). */
 export const CAMPAIGN_STATUSES = ['DRAFT', 'RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED'] as const;

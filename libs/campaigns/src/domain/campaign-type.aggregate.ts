@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { assertCustomExtractionKeys, ExtractionKey } from './extraction-keys';
 
 export const CAMPAIGN_TYPE_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;

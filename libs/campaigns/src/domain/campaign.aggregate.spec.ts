@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { Campaign, CampaignDraft, CampaignRuleContext } from './campaign.aggregate';
 import { CampaignStatus } from './campaign-state-machine';
 import { effectiveExtractionKeys, RESERVED_SIGNAL_NAMES } from './extraction-keys';

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /**
  * A campaign contact's status. PENDING waits for dispatch; IN_PROGRESS has an attempt in flight;

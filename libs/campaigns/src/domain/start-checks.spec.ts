@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { assertStartChecks, START_CHECKS, StartFacts } from './start-checks';
 
 const NOW = new Date('2026-11-21T10:00:00Z');

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@outreach/platform/core';
+import { AppError, ErrorCode } from '@outreach/core';
 import { CampaignChannel, CampaignSource, hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from './campaign-kinds';
 
 /** Readiness of the WhatsApp outreach template the campaign names. */

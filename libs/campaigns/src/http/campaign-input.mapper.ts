@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CampaignInput } from '../application/campaign-editing.service';
 import { EvaluationMetric } from '../domain/extraction-keys';
 import { CampaignFieldsDto } from './dto/campaign-body.dto';

@@ -1,4 +1,4 @@
-import { AppError, ValidationIssue } from '@outreach/platform/core';
+import { AppError, ValidationIssue } from '@outreach/core';
 import { flattenIssues } from '@outreach/platform';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CsvError, parse } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
 import { SpreadsheetReader } from '../application/campaigns.ports';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CampaignTypeRepository } from '../application/campaigns.ports';
 import { CampaignType, CampaignTypeStatus } from '../domain/campaign-type.aggregate';
 import { ExtractionKey } from '../domain/extraction-keys';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CampaignRepository, CampaignStats } from '../application/campaigns.ports';
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignChannel, CampaignSource, ExtractionMode } from '../domain/campaign-kinds';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/platform/core';
+import { AppError, Clock } from '@outreach/core';
 import { DncEntry, normaliseReason } from '../domain/dnc-entry';
 import { DncRepository } from './dnc.ports';
 import { toE164 } from './phone';

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /** Longest free-text reason kept with a do-not-call entry. */
 export const DNC_REASON_MAX_LENGTH = 500;

@@ -4,7 +4,7 @@ import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
 import { CampaignExecution, ContactStatus, ExecutionCampaign } from '@outreach/campaigns';
 import { Outbox, OutboxJob } from '@outreach/platform';
 import { leadFinalJob } from '@outreach/results';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { isAnswered, VoiceCallResult } from '@outreach/telephony';
 import { nextStep } from '../domain/retry-policy';
 import { DispatchScheduler } from './engine.ports';

@@ -5,7 +5,7 @@ import { CampaignExecution, ExecutionCampaign, hasVoiceLeg } from '@outreach/cam
 import { DoNotCallList } from '@outreach/dnc';
 import { AppConfig, Outbox } from '@outreach/platform';
 import { leadFinalJob } from '@outreach/results';
-import { Clock, UnitOfWork } from '@outreach/platform/core';
+import { Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
 import { freeSlots } from '../domain/dispatch-slots';

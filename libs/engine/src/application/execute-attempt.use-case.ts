@@ -7,7 +7,7 @@ import { AttemptContact, CampaignExecution, ExecutionCampaign } from '@outreach/
 import { DoNotCallList } from '@outreach/dnc';
 import { Outbox } from '@outreach/platform';
 import { leadFinalJob } from '@outreach/results';
-import { Clock, isAppError, UnitOfWork } from '@outreach/platform/core';
+import { Clock, isAppError, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { DateTime } from 'luxon';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';

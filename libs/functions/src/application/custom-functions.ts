@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import { CustomFunction, CustomFunctionProps, FunctionSettings, HttpMethod, NewFunctionInput } from '../domain/custom-function';
 import { FunctionRepository } from './function.ports';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CustomFunction, CustomFunctionProps, HttpMethod } from '../domain/custom-function';
 import { FunctionRepository, SecretCipher } from '../application/function.ports';
 import { CustomFunctionEntity } from './custom-function.typeorm-entity';

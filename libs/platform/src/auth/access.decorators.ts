@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
-import type { ErrorCode } from '../core/error-catalogue';
-import type { Scope } from '../core/scopes';
+import type { ErrorCode } from '@outreach/core';
+import type { Scope } from '@outreach/core';
 
 /**
  * How a route is reached. Every route declares exactly one access rule; a test walks the

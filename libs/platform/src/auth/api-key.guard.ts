@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AppError } from '../core/app-error';
-import { Clock } from '../core/clock';
+import { AppError } from '@outreach/core';
+import { Clock } from '@outreach/core';
 import { ACCESS_RULE, AccessRule, HUMAN_ONLY, REQUIRED_FEATURE } from './access.decorators';
 import { hashApiKey } from './api-key-format';
 import { ApiKeyResolver } from './api-key-resolver.port';

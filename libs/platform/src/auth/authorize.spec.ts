@@ -1,4 +1,4 @@
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 import { hashApiKey, generateApiKey, isWellFormedApiKey, displayPrefix } from './api-key-format';
 import { authorize, RouteAccess } from './authorize';
 import { ResolvedApiKey } from './principal';

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../core/app-error';
-import { roleGrants } from '../core/scopes';
+import { AppError } from '@outreach/core';
+import { roleGrants } from '@outreach/core';
 import type { AccessRule } from './access.decorators';
 import type { Principal, ResolvedApiKey } from './principal';
 

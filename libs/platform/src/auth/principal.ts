@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { MemberRole, Scope } from '../core/scopes';
+import type { MemberRole, Scope } from '@outreach/core';
 
 export type WorkspaceStatus = 'ACTIVE' | 'PENDING_APPROVAL' | 'SUSPENDED' | 'DELETED' | 'INACTIVE';
 export type MemberStatus = 'ACTIVE' | 'REMOVED' | 'SUSPENDED';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
@@ -32,8 +32,10 @@ describe('configuration', () => {
     const ts = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
     const swc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8')).jsc.paths;
     expect(swc).toEqual(ts);
-    for (const [, [target]] of Object.entries(ts as Record<string, string[]>)) {
-      expect(existsSync(join(root, target.replace('/*', '')))).toBe(true);
+    // One alias, @outreach/* → libs/*/src: every library folder has its src/index.ts.
+    expect(ts).toEqual({ '@outreach/*': ['libs/*/src'] });
+    for (const lib of readdirSync(join(root, 'libs'))) {
+      expect(existsSync(join(root, 'libs', lib, 'src', 'index.ts'))).toBe(true);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
-import { UnitOfWork } from '../core/unit-of-work';
+import { UnitOfWork } from '@outreach/core';
 import { MigrationList, postgresOptions } from './data-source-options';
 import { runMigrations } from './migrate';
 import { TransactionHost } from './transaction-host';

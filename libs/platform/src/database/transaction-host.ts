@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { UnitOfWork } from '../core/unit-of-work';
+import { UnitOfWork } from '@outreach/core';
 
 /**
  * The current transaction, carried by AsyncLocalStorage: repositories ask for `manager` and get

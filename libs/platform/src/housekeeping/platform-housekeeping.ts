@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../core/clock';
+import { Clock } from '@outreach/core';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { RepeatingTask } from '../scheduling/repeating-task';
 

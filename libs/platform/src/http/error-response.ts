@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 
 /** The JSON body of every error answer (DESIGN §4). */
 export function errorBody(error: AppError, requestId: string | undefined): Record<string, unknown> {

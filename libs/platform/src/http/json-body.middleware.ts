@@ -1,5 +1,5 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 
 export type RequestWithBodyError = Request & { bodyError?: AppError };
 

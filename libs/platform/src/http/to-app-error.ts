@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 import { isDatabaseUnavailable } from '../database/database-errors';
 
 export const DATABASE_RETRY_AFTER_SECONDS = 2;

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { AppError, ValidationIssue } from '../core/app-error';
+import { AppError, ValidationIssue } from '@outreach/core';
 
 const INVALID_BODY_STATUS = 'outreach:invalid-body-status';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 import { canonicalJson, parseIdempotencyKey, requestHash } from './idempotency-key';
 
 const codeOf = (fn: () => unknown): string | undefined => {

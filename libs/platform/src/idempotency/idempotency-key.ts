@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 
 /** Longest Idempotency-Key accepted (spec "Limits"). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;

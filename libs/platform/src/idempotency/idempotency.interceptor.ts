@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response as ExpressResponse } from 'express';
 import { catchError, from, mergeMap, Observable, of } from 'rxjs';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 import type { RequestWithPrincipal } from '../auth/principal';
 import { errorBody } from '../http/error-response';
 import { toAppError } from '../http/to-app-error';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../core/clock';
+import { Clock } from '@outreach/core';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from './idempotency-key';
 import { IdempotencyClaim, IdempotencyScope, IdempotencyStore } from './idempotency.store';
 

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Public } from '../auth/access.decorators';
 import { AppConfig } from '../config/app-config';
-import { AppError } from '../core/app-error';
+import { AppError } from '@outreach/core';
 
 @Injectable()
 export class MetricsService {

@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
-import { AppError } from '../core/app-error';
-import { Clock } from '../core/clock';
+import { AppError } from '@outreach/core';
+import { Clock } from '@outreach/core';
 import type { RequestWithPrincipal } from '../auth/principal';
 import { RateLimiter } from './rate-limiter';
 

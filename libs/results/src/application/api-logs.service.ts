@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { decodeCursor, Page, toPage } from '../domain/page-cursor';
 import { ApiLogEntry, ApiLogStore, ApiLogView } from './results.ports';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
-import { Clock } from '@outreach/platform/core';
+import { Clock } from '@outreach/core';
 import { judgeResponse, nextRetryDelayMs, parseRetryAfter } from '../domain/delivery-schedule';
 import { signatureHeader } from '../domain/webhook-signature';
 import { DeliveryStore, WebhookEndpointStore, WebhookSender } from './results.ports';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { LeadKeyStore, ResultStore } from './results.ports';
 
 export interface LeadView {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/platform/core';
+import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
 import { contactFields, Lead, LeadFieldValue, leadFingerprint } from '../domain/lead';
 import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from './results.ports';
 

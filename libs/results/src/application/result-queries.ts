@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/platform/core';
+import { AppError, Clock } from '@outreach/core';
 import { LeadResultEnvelope } from '../domain/lead-result';
 import { decodeCursor, Page, toPage } from '../domain/page-cursor';
 import { ResultStore } from './results.ports';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@outreach/platform/core';
+import { Clock } from '@outreach/core';
 import { ApiLogStore, ResultStore } from './results.ports';
 
 /** API logs are kept this long. */

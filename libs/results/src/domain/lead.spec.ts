@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { canonicalJson, contactFields, leadFingerprint, readIdempotencyKey } from './lead';
 
 function codeOf(fn: () => unknown): { code: string; status: number } | null {

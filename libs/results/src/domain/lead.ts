@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /** A value of a lead's `fields`: scalars only, so they can fill {{variables}} in a prompt. */
 export type LeadFieldValue = string | number | boolean | null;

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 /**
  * Opaque keyset cursors: base64url of `<list>:<position>`, where the position is the row's

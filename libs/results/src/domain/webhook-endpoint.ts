@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { isPublicAddress } from './network-address';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

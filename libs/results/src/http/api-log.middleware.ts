@@ -1,6 +1,6 @@
 import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import { isUuid, RequestWithPrincipal } from '@outreach/platform';
-import { Clock } from '@outreach/platform/core';
+import { Clock } from '@outreach/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiLogs } from '../application/api-logs.service';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { QueryFailedError } from 'typeorm';
 import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from '../application/results.ports';
 import { Lead } from '../domain/lead';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@outreach/platform/core';
+import { Clock } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { normaliseCarrier, PhoneNumber } from '../domain/phone-number';
 import { CarrierSettingsRepository, PhoneNumberRepository, PhoneNumberView } from './telephony.ports';

@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
 export const CARRIER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;

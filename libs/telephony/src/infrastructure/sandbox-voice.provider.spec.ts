@@ -1,4 +1,4 @@
-import { FixedClock } from '@outreach/platform/core';
+import { FixedClock } from '@outreach/core';
 import { sandboxScript, SandboxVoiceProvider } from './sandbox-voice.provider';
 
 const T0 = new Date('2026-11-23T10:00:00Z');

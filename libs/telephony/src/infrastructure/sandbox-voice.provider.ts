@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
-import { Clock } from '@outreach/platform/core';
+import { Clock } from '@outreach/core';
 import { CallOutcome, VoiceCallRequest, VoiceCallResult, VoiceProvider } from '../application/voice-provider.port';
 
 /** What the sandbox does with a number: everything derives from the number alone. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { CarrierSettingsRepository, PhoneNumberRepository, PhoneNumberView } from '../application/telephony.ports';
 import { PhoneNumber } from '../domain/phone-number';
 

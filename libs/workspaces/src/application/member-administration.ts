@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/platform/core';
+import { AppError, Clock } from '@outreach/core';
 import { Member, MemberProps } from '../domain/member';
 import { MemberRepository, WorkspaceRepository } from './workspace.ports';
 

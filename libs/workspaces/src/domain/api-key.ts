@@ -1,4 +1,4 @@
-import { AppError, isScope, Scope } from '@outreach/platform/core';
+import { AppError, isScope, Scope } from '@outreach/core';
 
 export interface ApiKeyProps {
   id: string;

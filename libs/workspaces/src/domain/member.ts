@@ -1,4 +1,4 @@
-import { AppError, MEMBER_ROLES, MemberRole } from '@outreach/platform/core';
+import { AppError, MEMBER_ROLES, MemberRole } from '@outreach/core';
 
 export const MEMBER_STATUSES = ['ACTIVE', 'REMOVED', 'SUSPENDED'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];

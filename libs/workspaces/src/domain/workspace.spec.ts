@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import { ApiKey } from './api-key';
 import { Member } from './member';
 import { Workspace } from './workspace';

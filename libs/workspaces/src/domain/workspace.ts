@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 
 export const WORKSPACE_STATUSES = ['ACTIVE', 'PENDING_APPROVAL', 'SUSPENDED', 'DELETED', 'INACTIVE'] as const;
 export type WorkspaceStatus = (typeof WORKSPACE_STATUSES)[number];

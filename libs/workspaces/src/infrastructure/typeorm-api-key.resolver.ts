@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiKeyResolver, ResolvedApiKey, TransactionHost } from '@outreach/platform';
-import { MemberRole, Scope } from '@outreach/platform/core';
+import { MemberRole, Scope } from '@outreach/core';
 
 const TOUCH_INTERVAL_MS = 60_000;
 

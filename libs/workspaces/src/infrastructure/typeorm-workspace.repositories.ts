@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, TransactionHost } from '@outreach/platform';
-import { AppError, MemberRole, Scope } from '@outreach/platform/core';
+import { AppError, MemberRole, Scope } from '@outreach/core';
 import { ApiKey } from '../domain/api-key';
 import { Member, MemberStatus } from '../domain/member';
 import { Workspace, WorkspaceFeature, WorkspaceStatus } from '../domain/workspace';

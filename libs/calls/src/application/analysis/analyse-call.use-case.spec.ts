@@ -1,4 +1,4 @@
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import type { CallRecord, MetricOverride } from '../call-queries';
 import { AnalyseCall } from './analyse-call.use-case';
 import { AnalysisInput, AnalysisProviderError, AnalysisResult, CallAnalyser } from './call-analyser.port';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/platform/core';
+import { AppError } from '@outreach/core';
 import type { CallRecord } from '../call-queries';
 import { AnalysisProviderError, CallAnalyser, isAnalysisProviderError } from './call-analyser.port';
 import { AnalysisSubjects, CallAnalysisStore } from './call-analysis.ports';

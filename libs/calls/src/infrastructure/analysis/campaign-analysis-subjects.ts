@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { CampaignViews } from '@outreach/campaigns';
-import { isAppError } from '@outreach/platform/core';
+import { isAppError } from '@outreach/core';
 import { AnalysisSubject, AnalysisSubjects } from '../../application/analysis/call-analysis.ports';
 import type { CallRecord } from '../../application/call-queries';
 

@@ -1,0 +1,58 @@
+import { column, defineTable } from './table-definition';
+
+interface Thing {
+  id: string;
+  workspaceId: string;
+  count: number;
+  settings: { a: number };
+  tags: string[];
+  seenAt: Date | null;
+}
+
+const THINGS = defineTable<Thing>('things', {
+  id: column.uuid('id'),
+  workspaceId: column.uuid('workspace_id'),
+  count: column.bigint('count'),
+  settings: column.json<{ a: number }>('settings'),
+  tags: column.textArray('tags'),
+  seenAt: column.nullableTimestamp('seen_at'),
+});
+
+const thing: Thing = { id: 'i', workspaceId: 'w', count: 3, settings: { a: 1 }, tags: ['x'], seenAt: null };
+
+describe('defineTable', () => {
+  it('names columns once and derives the select list', () => {
+    expect(THINGS.c.workspaceId).toBe('workspace_id');
+    expect(THINGS.select()).toBe('id, workspace_id, count, settings, tags, seen_at');
+    expect(THINGS.select('t', ['id', 'count'])).toBe('t.id, t.count');
+  });
+
+  it('derives INSERT with casts and encoded parameters', () => {
+    const { sql, params } = THINGS.insert(thing, 'ON CONFLICT DO NOTHING');
+    expect(sql).toBe(
+      'INSERT INTO things (id, workspace_id, count, settings, tags, seen_at) VALUES ($1, $2, $3, $4::jsonb, $5::text[], $6) ON CONFLICT DO NOTHING',
+    );
+    expect(params).toEqual(['i', 'w', 3, '{"a":1}', ['x'], null]);
+  });
+
+  it('derives multi-row INSERT', () => {
+    const { sql, params } = THINGS.insertMany([thing, { ...thing, id: 'j' }]);
+    expect(sql).toMatch(/VALUES \(\$1, .*\$6\), \(\$7, .*\$12\)$/);
+    expect(params).toHaveLength(12);
+  });
+
+  it('derives UPDATE of all non-key columns, or of some', () => {
+    expect(THINGS.update(thing, ['id']).sql).toBe(
+      'UPDATE things SET workspace_id = $1, count = $2, settings = $3::jsonb, tags = $4::text[], seen_at = $5 WHERE id = $6',
+    );
+    const some = THINGS.update(thing, ['id', 'workspaceId'], ['count']);
+    expect(some.sql).toBe('UPDATE things SET count = $1 WHERE id = $2 AND workspace_id = $3');
+    expect(some.params).toEqual([3, 'i', 'w']);
+  });
+
+  it('maps rows to records, converting what the driver leaves as text', () => {
+    const row = { id: 'i', workspace_id: 'w', count: '42', settings: { a: 2 }, tags: [], seen_at: null };
+    expect(THINGS.fromRow(row)).toEqual({ id: 'i', workspaceId: 'w', count: 42, settings: { a: 2 }, tags: [], seenAt: null });
+    expect(THINGS.fromRow(row, ['id', 'count'])).toEqual({ id: 'i', count: 42 });
+  });
+});

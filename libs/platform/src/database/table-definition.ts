@@ -1,0 +1,173 @@
+/**
+ * One definition per table (docs/decisions.md, "Persistence"): a table's columns are declared
+ * once, as a typed map from a record's property names to column codecs. The SELECT list, the
+ * INSERT and UPDATE statements, the parameter lists and the row mapper are all derived from it,
+ * and hand-written SQL (hot paths, joins, locks) takes its column names from `t.c.<property>`.
+ *
+ *   export const CAMPAIGNS = defineTable('campaigns', {
+ *     id: column.uuid('id'),
+ *     timezone: column.text('timezone'),
+ *     settings: column.json<Partial<CampaignSettings>>('settings'),
+ *   });
+ *   CAMPAIGNS.select('c')          // "c.id, c.timezone, c.settings"
+ *   CAMPAIGNS.insert(record)       // { sql: 'INSERT INTO campaigns (id, …) VALUES ($1, …)', params }
+ *   CAMPAIGNS.fromRow(row)         // { id, timezone, settings } typed as the record
+ *   `… WHERE ${CAMPAIGNS.c.timezone} = $1`
+ *
+ * Rows are read with the pg driver's own parsing (timestamptz → Date, jsonb → value, arrays →
+ * arrays); a codec only converts what the driver does not (bigint text → number, jsonb writes).
+ */
+
+/** How one property is stored in one column. */
+export interface ColumnCodec<T> {
+  /** The column's name in SQL. */
+  readonly name: string;
+  /** A cast appended to the placeholder (`$3::jsonb`), when the driver needs one. */
+  readonly cast?: string;
+  /** Row value → property value. */
+  read(value: unknown): T;
+  /** Property value → query parameter. */
+  write(value: T): unknown;
+}
+
+const same = <T>(name: string, cast?: string): ColumnCodec<T> => ({
+  name,
+  cast,
+  read: (value) => value as T,
+  write: (value) => value,
+});
+
+/** The column codecs a table definition is made of. */
+export const column = {
+  uuid: (name: string) => same<string>(name),
+  nullableUuid: (name: string) => same<string | null>(name),
+  text: <T extends string = string>(name: string) => same<T>(name),
+  nullableText: <T extends string = string>(name: string) => same<T | null>(name),
+  int: (name: string) => same<number>(name),
+  nullableInt: (name: string) => same<number | null>(name),
+  bool: (name: string) => same<boolean>(name),
+  timestamp: (name: string) => same<Date>(name),
+  nullableTimestamp: (name: string) => same<Date | null>(name),
+  textArray: <T extends string = string>(name: string) => same<T[]>(name, 'text[]'),
+  /** bigint (money, sequences): pg returns text; values stay below 2^53 by the callers' own bounds. */
+  bigint: (name: string): ColumnCodec<number> => ({
+    name,
+    read: (value) => Number(value),
+    write: (value) => value,
+  }),
+  nullableBigint: (name: string): ColumnCodec<number | null> => ({
+    name,
+    read: (value) => (value === null || value === undefined ? null : Number(value)),
+    write: (value) => value,
+  }),
+  /** jsonb: written as JSON text with a cast, read as the driver parsed it. */
+  json: <T>(name: string): ColumnCodec<T> => ({
+    name,
+    cast: 'jsonb',
+    read: (value) => value as T,
+    write: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+  }),
+  /** bytea: Buffers both ways. */
+  bytes: (name: string) => same<Buffer>(name),
+  nullableBytes: (name: string) => same<Buffer | null>(name),
+  /** Any codec with a read-side transformation (e.g. filling defaults into a jsonb document). */
+  mapped: <T, S>(inner: ColumnCodec<S>, read: (stored: S) => T, write: (value: T) => S): ColumnCodec<T> => ({
+    name: inner.name,
+    cast: inner.cast,
+    read: (value) => read(inner.read(value)),
+    write: (value) => inner.write(write(value)),
+  }),
+};
+
+type Columns<R> = { readonly [K in keyof R]: ColumnCodec<R[K]> };
+
+/** A parametrised statement. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+export interface TableDefinition<R> {
+  /** The table's name in SQL. */
+  readonly name: string;
+  /** Column names by property: `t.c.workspaceId` is `workspace_id`. */
+  readonly c: { readonly [K in keyof R]: string };
+  /** The codecs, by property. */
+  readonly columns: Columns<R>;
+  /** The property names, in declaration order. */
+  readonly keys: readonly (keyof R)[];
+  /**
+   * The SELECT list of the given properties (all by default), qualified with `alias` when given;
+   * each column comes back under its own name, so `fromRow` reads it.
+   */
+  select(alias?: string, keys?: readonly (keyof R)[]): string;
+  /** Row (as returned by the driver) → record; only the given properties (all by default). */
+  fromRow(row: Record<string, unknown>): R;
+  fromRow<K extends keyof R>(row: Record<string, unknown>, keys: readonly K[]): Pick<R, K>;
+  /** `INSERT INTO t (…) VALUES (…)` of a whole record; `suffix` is appended (ON CONFLICT …, RETURNING …). */
+  insert(record: R, suffix?: string): Statement;
+  /** Multi-row INSERT of whole records. */
+  insertMany(records: readonly R[], suffix?: string): Statement;
+  /**
+   * `UPDATE t SET … WHERE <key columns> = …` of the given properties (all but the keys by
+   * default). Append further conditions with placeholders numbered after `params.length`.
+   */
+  update(record: R, keyProps: readonly (keyof R)[], setProps?: readonly (keyof R)[]): Statement;
+  /** Property value → query parameter (jsonb as text…), for hand-written statements. */
+  param<K extends keyof R>(key: K, value: R[K]): unknown;
+}
+
+/** Declares a table once; see the file comment. */
+export function defineTable<R>(name: string, columns: Columns<R>): TableDefinition<R> {
+  const keys = Object.keys(columns) as (keyof R)[];
+  const c = Object.fromEntries(keys.map((k) => [k, columns[k].name])) as { [K in keyof R]: string };
+  const placeholder = (key: keyof R, index: number): string => {
+    const cast = columns[key].cast;
+    return cast ? `$${index}::${cast}` : `$${index}`;
+  };
+  const values = (record: R, props: readonly (keyof R)[]): unknown[] => props.map((k) => columns[k].write(record[k]));
+
+  function fromRow(row: Record<string, unknown>, only: readonly (keyof R)[] = keys): R {
+    const record = {} as R;
+    for (const k of only) record[k] = columns[k].read(row[columns[k].name]);
+    return record;
+  }
+
+  return {
+    name,
+    c,
+    columns,
+    keys,
+    select(alias, only = keys) {
+      const prefix = alias ? `${alias}.` : '';
+      return only.map((k) => prefix + columns[k].name).join(', ');
+    },
+    fromRow: fromRow as TableDefinition<R>['fromRow'],
+    insert(record, suffix = '') {
+      const list = keys.map((k) => columns[k].name).join(', ');
+      const marks = keys.map((k, i) => placeholder(k, i + 1)).join(', ');
+      return { sql: `INSERT INTO ${name} (${list}) VALUES (${marks})${suffix ? ' ' + suffix : ''}`, params: values(record, keys) };
+    },
+    insertMany(records, suffix = '') {
+      const list = keys.map((k) => columns[k].name).join(', ');
+      const params: unknown[] = [];
+      const tuples = records.map((record) => {
+        const marks = keys.map((k) => {
+          params.push(columns[k].write(record[k]));
+          return placeholder(k, params.length);
+        });
+        return `(${marks.join(', ')})`;
+      });
+      return { sql: `INSERT INTO ${name} (${list}) VALUES ${tuples.join(', ')}${suffix ? ' ' + suffix : ''}`, params };
+    },
+    update(record, keyProps, setProps) {
+      const set = setProps ?? keys.filter((k) => !keyProps.includes(k));
+      const assignments = set.map((k, i) => `${columns[k].name} = ${placeholder(k, i + 1)}`).join(', ');
+      const where = keyProps.map((k, i) => `${columns[k].name} = ${placeholder(k, set.length + i + 1)}`).join(' AND ');
+      return { sql: `UPDATE ${name} SET ${assignments} WHERE ${where}`, params: [...values(record, set), ...values(record, keyProps)] };
+    },
+    param(key, value) {
+      return columns[key].write(value);
+    },
+  };
+}

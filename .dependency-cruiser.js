@@ -4,6 +4,9 @@
 // Public entry points: libs/<module>/src/index.ts for every module, and
 // libs/core/src/index.ts is the framework-free kernel (@outreach/core) that domain code may use.
 const PUBLIC_ENTRY = '^libs/[^/]+/src/index\\.ts$';
+// A module's in-memory fakes (libs/<module>/src/testing/index.ts): for specs and other fakes only.
+const TESTING_ENTRY = '^libs/[^/]+/src/testing/index\\.ts$';
+const SPEC_OR_TESTING = '\\.spec\\.ts$|^libs/[^/]+/src/testing/';
 // Resolved paths of the frameworks domain/ may not touch (their @types too).
 const FRAMEWORKS = '(^|/)node_modules/(@types/)?(@nestjs/[^/]+|typeorm|bullmq|ioredis|express|pg)/';
 
@@ -42,8 +45,22 @@ module.exports = {
       name: 'lib-through-public-entry',
       severity: 'error',
       comment: "A lib uses another lib only through '@outreach/<module>' (its src/index.ts) (the kernel is '@outreach/core').",
-      from: { path: '^libs/([^/]+)/' },
+      from: { path: '^libs/([^/]+)/', pathNot: SPEC_OR_TESTING },
       to: { path: '^libs/', pathNot: ['^libs/$1/', PUBLIC_ENTRY] },
+    },
+    {
+      name: 'tests-through-public-entries',
+      severity: 'error',
+      comment: "Specs and fakes use another lib through its index.ts or its testing/index.ts only.",
+      from: { path: '^libs/([^/]+)/src/(testing/|.*\\.spec\\.ts$)' },
+      to: { path: '^libs/', pathNot: ['^libs/$1/', PUBLIC_ENTRY, TESTING_ENTRY] },
+    },
+    {
+      name: 'testing-only-in-tests',
+      severity: 'error',
+      comment: 'Fakes (testing/) are for specs and other fakes, never for production code.',
+      from: { path: '^(apps|libs)/', pathNot: SPEC_OR_TESTING },
+      to: { path: '^libs/[^/]+/src/testing/' },
     },
     {
       name: 'lib-not-to-app',

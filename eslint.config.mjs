@@ -32,6 +32,9 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-function-type': 'off',
       // `declare global` / `declare module` augmentations (express Request) are fine.
       '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
+      // A module adds its error codes and configuration keys to the kernel's interfaces with
+      // `interface ErrorCodes extends Record<…> {}` (declaration merging).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       // A test may need `as any` to reach into a framework; keep it visible, not fatal.
       '@typescript-eslint/no-explicit-any': 'warn',
       'no-console': 'off',

@@ -1,14 +1,30 @@
 // Helpers shared by the benchmarks (not part of the service).
 import { randomInt } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
 import { ProvisionAgent } from '@outreach/agents';
 import { CampaignEditing, CampaignPhoneNumbers } from '@outreach/campaigns';
-import { AppConfig, redisOptions } from '@outreach/platform';
+import { AppConfig, redisOptions, registeredMigrations } from '@outreach/platform';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import Redis from 'ioredis';
 // Creating an agent is an HTTP/CLI action; the benches call the use case directly (not exported).
 import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
+
+/**
+ * Loads every module's public entry, as each app's composition root does, and returns every
+ * migration they registered (the whole schema) for benches that boot only a few Nest modules.
+ */
+export function serviceMigrations(): ReturnType<typeof registeredMigrations> {
+  const libs = join(__dirname, '../libs');
+  for (const lib of readdirSync(libs)) {
+    const entry = join(libs, lib, 'src', 'index');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (existsSync(`${entry}.ts`) || existsSync(`${entry}.js`)) require(entry);
+  }
+  return registeredMigrations();
+}
 
 /** `--name N` from the command line (or the fallback): a positive whole number. */
 export function argument(name: string, fallback: string): number {

@@ -11,6 +11,7 @@
  * and migrated when missing. The bench deletes what it created. Not part of `npm test`.
  */
 import 'reflect-metadata';
+import { serviceMigrations } from './bench-support';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CampaignEditing, CampaignsCoreModule, UploadIntake } from '@outreach/campaigns';
@@ -18,7 +19,6 @@ import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
 
 function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -32,7 +32,7 @@ process.env.LOG_LEVEL = 'silent';
 process.env.DB_QUERY_TIMEOUT_MS = '600000';
 
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, CampaignsCoreModule],
+  imports: [PlatformModule.forRoot({ role: 'cli', migrations: serviceMigrations() }), WorkspacesCoreModule, CampaignsCoreModule],
 })
 class BenchModule {}
 
@@ -115,7 +115,7 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const rate = (rows: number, seconds: number) => Math.round(rows / seconds).toLocaleString('en-US');
 
 async function main(): Promise<void> {
-  await runMigrations(loadConfig(), ALL_MIGRATIONS); // creates the database when missing
+  await runMigrations(loadConfig(), serviceMigrations()); // creates the database when missing
   const app = await NestFactory.createApplicationContext(BenchModule, { logger: false, abortOnError: false });
   const dataSource = app.get(DataSource);
   const csv = makeCsv(ROWS);

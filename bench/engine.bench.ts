@@ -26,8 +26,7 @@ import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { Queue, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
-import { argument, benchCampaign, emptyRedisPrefix } from './bench-support';
+import { argument, benchCampaign, emptyRedisPrefix, serviceMigrations } from './bench-support';
 
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
@@ -52,7 +51,7 @@ process.env.ATTEMPT_CONCURRENCY = String(Math.max(CONCURRENCY, LATENCY_CONCURREN
 /** The worker side of the engine, as apps/worker wires it, plus what seeding needs. */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: { dbQueryTimeoutMs: 600_000 } }),
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: { dbQueryTimeoutMs: 600_000 } }),
     EngineWorkerModule,
     WorkspacesCoreModule,
     AgentsCoreModule,
@@ -188,7 +187,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  await runMigrations(config, ALL_MIGRATIONS); // creates the database when missing
+  await runMigrations(config, serviceMigrations()); // creates the database when missing
   await emptyRedisPrefix(config);
 
   process.stderr.write(`raw BullMQ: ${fmt(CONTACTS)} no-op jobs…\n`);

@@ -25,8 +25,7 @@ import { PushLead, ResultsCoreModule } from '@outreach/results';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
-import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
-import { argument, benchCampaign, emptyRedisPrefix } from './bench-support';
+import { argument, benchCampaign, emptyRedisPrefix, serviceMigrations } from './bench-support';
 
 
 const LEADS = argument('leads', process.env.BENCH_LEADS ?? '100');
@@ -42,7 +41,7 @@ delete process.env.DISPATCH_TICK_MS;
 /** What the worker process runs (relay, dispatch, attempts) plus what seeding and pushing need. */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS }),
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations() }),
     EngineWorkerModule,
     ResultsCoreModule,
     WorkspacesCoreModule,
@@ -114,7 +113,7 @@ async function run(app: INestApplicationContext, label: string): Promise<Latency
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  await runMigrations(config, ALL_MIGRATIONS);
+  await runMigrations(config, serviceMigrations());
   const results: Array<[string, LatencyResult]> = [];
   for (const [label, listen] of [
     ['poll only', false],

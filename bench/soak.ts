@@ -15,6 +15,7 @@
  * must be on 127.0.0.1 / localhost. Not part of `npm test`. Exit code 1 when any request failed.
  */
 import 'reflect-metadata';
+import { serviceMigrations } from './bench-support';
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -29,7 +30,6 @@ import { PhoneNumberAdministration } from '@outreach/telephony';
 import { ApiKeyAdministration, WorkspaceAdministration } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../apps/api/src/api.module';
-import { ALL_MIGRATIONS } from '../apps/common/src/migrations';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? '300');
 const SAMPLE_SECONDS = 10;
@@ -186,7 +186,7 @@ function slope(points: Array<[number, number]>): number {
 }
 
 async function main(): Promise<void> {
-  await runMigrations(loadConfig(), ALL_MIGRATIONS); // creates the database when missing
+  await runMigrations(loadConfig(), serviceMigrations()); // creates the database when missing
   const fixture = await seed();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

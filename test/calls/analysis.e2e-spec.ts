@@ -11,7 +11,7 @@ import {
 } from '@outreach/calls';
 import { AppError, Outbox, PlatformModule, TransactionHost, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { PhoneNumberAdministration } from '@outreach/telephony';
-import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { serviceMigrations } from '../support/service-modules';
 import { createCampaign, credit, expectError } from '../campaigns/campaign-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
 import { waitFor } from '../support/tcp-proxy';
@@ -37,7 +37,7 @@ class SwitchableAnalyser extends CallAnalyser {
 
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: WORKER_CONFIG_DEFAULTS }),
     CallsAnalysisWorkerModule,
   ],
 })

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { EngineCoreModule, ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock, PlatformModule } from '@outreach/platform';
-import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { serviceMigrations } from '../support/service-modules';
 import { extraOccurrences, reportDrill } from '../support/drill';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
@@ -21,7 +21,7 @@ const LINES = 10;
 
 /** The engine's use cases with the worker platform, but no processors: runs the reaper on demand. */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS }), EngineCoreModule],
+  imports: [PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations() }), EngineCoreModule],
 })
 class ReaperOnly {}
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ERROR_CATALOGUE, isErrorCode, listRoutes } from '@outreach/platform';
+import { errorDefinition, isErrorCode, listRoutes } from '@outreach/platform';
 import { WORKSPACE_FEATURES } from '@outreach/workspaces';
 import { createCampaign } from '../campaigns/campaign-helpers';
 import { pushLead, runningApiCampaign, uniqueKey } from '../results/results-helpers';
@@ -102,7 +102,7 @@ describe('fuzzing every operation of /docs-json (fast-check)', () => {
           if (!res.contentType.includes('application/json')) problems.push(`error answered as ${res.contentType || 'no content type'}`);
           if (!isErrorCode(code)) problems.push(`code ${code} is not in the catalogue`);
           else {
-            const def = ERROR_CATALOGUE[code] as { status: number; also?: readonly number[] };
+            const def = errorDefinition(code);
             if (res.status !== def.status && !(def.also ?? []).includes(res.status)) problems.push(`${code} answered with ${res.status}, catalogue says ${def.status}`);
           }
           if (res.status >= 500 && !(DOCUMENTED_5XX[route] ?? []).includes(code)) problems.push(`undocumented ${res.status} ${code}`);

@@ -3,7 +3,7 @@ import { CallLog } from '@outreach/calls';
 import { Outbox, PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { leadFinalJob, ResultsWorkerModule } from '@outreach/results';
 import { Webhook } from 'standardwebhooks';
-import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { serviceMigrations } from '../support/service-modules';
 import { bearer, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkerApp } from '../support/worker-app';
@@ -11,7 +11,7 @@ import { pushLead, runningApiCampaign } from './results-helpers';
 
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: WORKER_CONFIG_DEFAULTS }),
     ResultsWorkerModule,
   ],
 })

@@ -9,6 +9,17 @@ base.pathname = `/${baseName}_${worker}`;
 process.env.DATABASE_URL = base.toString();
 process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 process.env.REDIS_PREFIX = `${baseName}_${worker}`;
+if (process.env.TEST_TIER === 'unit') {
+  // The fast tier (npm run test:unit: domain and use-case specs) needs no database and no Redis:
+  // point both at a closed port so an accidental connection fails instead of passing quietly.
+  process.env.DATABASE_URL = 'postgres://postgres@127.0.0.1:1/unit_tier_has_no_database_test';
+  process.env.REDIS_URL = 'redis://127.0.0.1:1';
+}
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.NODE_ENV = 'test';
 process.env.OUTBOX_POLL_MS = '50';
+
+// Every module's error codes and configuration keys, as in the apps (which load every module).
+const { loadEveryModulePart } = require('./module-parts');
+loadEveryModulePart('errors');
+loadEveryModulePart('config');

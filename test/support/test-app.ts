@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module';
-import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { serviceMigrations } from './service-modules';
 
 export interface TestAppOptions {
   /** Extra modules (test-only controllers, fakes). */
@@ -30,7 +30,7 @@ export async function prepareTestDatabase(): Promise<void> {
   if (migrated) return;
   const config = loadConfig();
   assertTestDatabase(config.databaseName);
-  await runMigrations(config, ALL_MIGRATIONS);
+  await runMigrations(config, serviceMigrations());
   migrated = true;
 }
 

@@ -4,7 +4,7 @@ import { Test, TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import { AppConfig, Outbox, OutboxRelay, PlatformModule, QueueProducer, TransactionHost, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ALL_MIGRATIONS } from '../../apps/common/src/migrations';
+import { serviceMigrations } from './service-modules';
 import { prepareTestDatabase } from './test-app';
 
 /** The test-only queue the worker app consumes. */
@@ -85,7 +85,7 @@ class TestJobsModule {}
 /** The worker's platform wiring exactly as apps/worker declares it, without other modules' processors. */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: WORKER_CONFIG_DEFAULTS }),
   ],
 })
 class PlatformWorkerModule {}

@@ -9,14 +9,13 @@ import { CampaignsModule } from '@outreach/campaigns';
 import { TelephonyModule } from '@outreach/telephony';
 import { ResultsModule } from '@outreach/results';
 import { CallsModule } from '@outreach/calls';
-import { ALL_MIGRATIONS } from '../../common/src/migrations';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
  * A new module adds one line to `imports`.
  */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'api', migrations: ALL_MIGRATIONS }), WorkspacesModule, AgentsModule, FunctionsModule, TelephonyModule, CampaignsModule, IdempotencyModule, BillingHttpModule, DncModule, CallsModule, ResultsModule],
+  imports: [PlatformModule.forRoot({ role: 'api' }), WorkspacesModule, AgentsModule, FunctionsModule, TelephonyModule, CampaignsModule, IdempotencyModule, BillingHttpModule, DncModule, CallsModule, ResultsModule],
   providers: [...API_GLOBAL_PROVIDERS],
 })
 export class ApiModule {}

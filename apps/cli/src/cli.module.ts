@@ -4,7 +4,14 @@ import { CallsServicesModule } from '@outreach/calls';
 import { PlatformModule } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
-import { ALL_MIGRATIONS } from '../../common/src/migrations';
+// The service's other modules, loaded for what they declare about themselves (migrations, error
+// codes, configuration keys), so `migrate` applies the whole schema. One line per module.
+import '@outreach/agents';
+import '@outreach/campaigns';
+import '@outreach/dnc';
+import '@outreach/engine';
+import '@outreach/functions';
+import '@outreach/results';
 import { CliProgram } from './cli-program';
 import { CallSetMetricCommand } from './commands/call-set-metric.command';
 import { CarrierSetCommand } from './commands/carrier-set.command';
@@ -23,7 +30,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
 
 /** The operator CLI: what the spec calls "issued by the service operator", over the same use cases. */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'cli', migrations: ALL_MIGRATIONS }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule, CallsServicesModule],
+  imports: [PlatformModule.forRoot({ role: 'cli' }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule, CallsServicesModule],
   providers: [
     CliProgram,
     WorkspaceCreateCommand,

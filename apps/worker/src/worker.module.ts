@@ -4,7 +4,6 @@ import { AgentsWorkerModule } from '@outreach/agents';
 import { EngineWorkerModule } from '@outreach/engine';
 import { CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
-import { ALL_MIGRATIONS } from '../../common/src/migrations';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -12,7 +11,7 @@ import { ALL_MIGRATIONS } from '../../common/src/migrations';
  */
 @Module({
   imports: [
-    PlatformModule.forRoot({ role: 'worker', migrations: ALL_MIGRATIONS, configDefaults: WORKER_CONFIG_DEFAULTS }),
+    PlatformModule.forRoot({ role: 'worker', configDefaults: WORKER_CONFIG_DEFAULTS }),
     AgentsWorkerModule,
     EngineWorkerModule,
     CallsAnalysisWorkerModule,

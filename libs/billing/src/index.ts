@@ -1,4 +1,7 @@
 // Public surface of the billing module.
+import { defineMigrations } from '@outreach/platform';
+export * from './billing.errors';
+export * from './billing.config';
 import { BillingWallets1763700000200 } from './infrastructure/migrations/1763700000200-billing-wallets';
 import { BillingDebits1763700003000 } from './infrastructure/migrations/1763700003000-billing-debits';
 
@@ -18,4 +21,4 @@ export {
 } from './application/recharges';
 export { LedgerEntryView } from './application/wallet.ports';
 export { DEBIT_KINDS, DebitKind } from './domain/money';
-export const BILLING_MIGRATIONS = [BillingWallets1763700000200, BillingDebits1763700003000];
+export const BILLING_MIGRATIONS = defineMigrations('billing', [BillingWallets1763700000200, BillingDebits1763700003000]);

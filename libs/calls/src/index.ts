@@ -1,4 +1,7 @@
 // Public surface of the calls module: what other modules and apps may use.
+import { defineMigrations } from '@outreach/platform';
+export * from './calls.errors';
+export * from './calls.config';
 import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-calls';
 import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
 
@@ -21,4 +24,4 @@ export { OpenAiCallAnalyser, OpenAiAnalyserOptions } from './infrastructure/anal
 export { SandboxCallAnalyser } from './infrastructure/analysis/sandbox-call-analyser';
 export { OverrideCallMetric, OverrideCallMetricInput } from './application/override-call-metric';
 export { PlaceTestCall } from './application/place-test-call';
-export const CALLS_MIGRATIONS = [Calls1763700004000, CallMetricOverrides1763700005500];
+export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500]);

@@ -1,4 +1,7 @@
 // Public surface of the campaigns module: what other modules and apps may use.
+import { defineMigrations } from '@outreach/platform';
+export * from './campaigns.errors';
+export * from './campaigns.config';
 import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
 import { CampaignExecution1763700004100 } from './infrastructure/migrations/1763700004100-campaign-execution';
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
@@ -30,4 +33,4 @@ export { CONTACT_STATUSES, ContactStatus, FINAL_CONTACT_STATUSES } from './domai
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100];
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100]);

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ErrorCode } from './error-catalogue';
+import { ErrorCode, errorDefinition } from './error-registry';
 
 /** One validation failure: where (a dotted path into the input) and why. */
 export interface ValidationIssue {
@@ -34,10 +34,10 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly options: AppErrorOptions = {},
   ) {
-    super(options.message ?? ERROR_CATALOGUE[code].message);
+    const definition = errorDefinition(code);
+    super(options.message ?? definition.message);
     this.name = 'AppError';
-    const definition = ERROR_CATALOGUE[code];
-    const allowed = [definition.status, ...((definition as { also?: readonly number[] }).also ?? [])];
+    const allowed = [definition.status, ...(definition.also ?? [])];
     if (options.status !== undefined && !allowed.includes(options.status)) {
       throw new Error(`status ${options.status} is not allowed for error code ${code}`);
     }

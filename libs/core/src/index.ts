@@ -1,6 +1,10 @@
-// The framework-free shared kernel: what domain/ code may import from the platform.
-export * from './error-catalogue';
+// The framework-free shared kernel (@outreach/core): errors, clock, unit of work, scopes, the
+// configuration fragments every module declares. What domain/ code may import.
+export * from './error-registry';
+export * from './pending.errors';
 export * from './app-error';
 export * from './clock';
 export * from './scopes';
 export * from './unit-of-work';
+export * from './env-reader';
+export * from './config-fragments';

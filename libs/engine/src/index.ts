@@ -1,4 +1,5 @@
 // Public surface of the execution engine: dispatch, attempts, reaper (DESIGN §7).
+export * from './engine.config';
 export { EngineCoreModule, EngineWorkerModule } from './engine.module';
 export { DispatchCampaign, DispatchReport, DispatchState } from './application/dispatch-campaign.use-case';
 export { ExecuteAttempt, AttemptReport } from './application/execute-attempt.use-case';

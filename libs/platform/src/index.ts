@@ -1,6 +1,7 @@
-// Public surface of the platform library. Framework-free pieces live in ./core
-// (importable by domain code as '@outreach/core').
+// Public surface of the platform library. The framework-free kernel is @outreach/core (libs/core),
+// re-exported here for convenience.
 export * from '@outreach/core';
+export * from './platform.errors';
 export * from './config/app-config';
 export * from './config/config.module';
 export * from './database/data-source-options';
@@ -9,6 +10,7 @@ export * from './database/database.module';
 export * from './database/migrate';
 export * from './database/transaction-host';
 export * from './database/table-definition';
+export * from './database/migration-registry';
 export * from './auth/access.decorators';
 export * from './auth/api-key-format';
 export * from './auth/api-key-resolver.port';
@@ -36,5 +38,6 @@ import { PlatformOutbox1763700000000 } from './database/migrations/1763700000000
 import { PlatformOutboxJobId1763700004050 } from './database/migrations/1763700004050-platform-outbox-job-id';
 import { PlatformOutboxRetryAt1763700007000 } from './database/migrations/1763700007000-platform-outbox-retry-at';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency';
-export const PLATFORM_MIGRATIONS = [PlatformOutbox1763700000000, ...IDEMPOTENCY_MIGRATIONS, PlatformOutboxJobId1763700004050, PlatformOutboxRetryAt1763700007000];
+import { defineMigrations } from './database/migration-registry';
+export const PLATFORM_MIGRATIONS = defineMigrations('platform', [PlatformOutbox1763700000000, ...IDEMPOTENCY_MIGRATIONS, PlatformOutboxJobId1763700004050, PlatformOutboxRetryAt1763700007000]);
 export * from './http/offset-page.query';

@@ -28,7 +28,8 @@ export type ProcessRole = 'api' | 'worker' | 'cli';
 
 export interface PlatformOptions {
   role: ProcessRole;
-  migrations: MigrationList;
+  /** The migrations to apply; by default every loaded module's (see migration-registry.ts). */
+  migrations?: MigrationList;
   configDefaults?: ConfigDefaults;
 }
 

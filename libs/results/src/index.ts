@@ -1,4 +1,7 @@
 // Public surface of the results module: lead push, lead results, result webhooks, API logs.
+import { defineMigrations } from '@outreach/platform';
+export * from './results.errors';
+export * from './results.config';
 import { Results1763700006100 } from './infrastructure/migrations/1763700006100-results';
 
 export { ResultsCoreModule, ResultsModule, ResultsWorkerModule } from './results.module';
@@ -10,4 +13,4 @@ export { ResultWebhooks } from './application/result-webhooks.service';
 export { FinalCallLookup, HostResolver, WebhookSender } from './application/results.ports';
 export { LeadFinalPayload, leadFinalJob, ResultsJob, ResultsQueue } from './application/results-jobs';
 export { LEAD_RESULT_TYPE, LeadResultEnvelope } from './domain/lead-result';
-export const RESULTS_MIGRATIONS = [Results1763700006100];
+export const RESULTS_MIGRATIONS = defineMigrations('results', [Results1763700006100]);

@@ -1,4 +1,7 @@
 // Public surface of the telephony module: phone numbers and carriers.
+import { defineMigrations } from '@outreach/platform';
+export * from './telephony.errors';
+export * from './telephony.config';
 import { Telephony1763700002000 } from './infrastructure/migrations/1763700002000-telephony';
 
 export { TelephonyCoreModule, TelephonyModule } from './telephony.module';
@@ -17,4 +20,4 @@ export {
 } from './application/voice-provider.port';
 export { SandboxScript, sandboxScript, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER, E164_PATTERN } from './domain/phone-number';
-export const TELEPHONY_MIGRATIONS = [Telephony1763700002000];
+export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000]);

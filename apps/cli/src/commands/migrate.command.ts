@@ -1,6 +1,5 @@
 import { Command } from 'nest-commander';
-import { AppConfig, runMigrations } from '@outreach/platform';
-import { ALL_MIGRATIONS } from '../../../common/src/migrations';
+import { AppConfig, registeredMigrations, runMigrations } from '@outreach/platform';
 import { OperatorCommand } from '../operator-command';
 
 @Command({
@@ -13,6 +12,6 @@ export class MigrateCommand extends OperatorCommand<Record<string, never>> {
   }
 
   protected async execute() {
-    return { applied: await runMigrations(this.config, ALL_MIGRATIONS) };
+    return { applied: await runMigrations(this.config, registeredMigrations()) };
   }
 }

@@ -4,11 +4,12 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '@outreach/core';
 import { MigrationList, postgresOptions } from './data-source-options';
 import { runMigrations } from './migrate';
+import { registeredMigrations } from './migration-registry';
 import { TransactionHost } from './transaction-host';
 
 export interface DatabaseModuleOptions {
-  /** Every migration of the service, in order (see apps/common/src/migrations.ts). */
-  migrations: MigrationList;
+  /** The migrations to apply; by default every module's (registered by `defineMigrations`). */
+  migrations?: MigrationList;
   /** Apply pending migrations before the pool opens (api, worker and tests do). */
   migrateOnBoot?: boolean;
   applicationName?: string;
@@ -24,7 +25,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: async (config: AppConfig) => {
-            if (options.migrateOnBoot !== false) await runMigrations(config, options.migrations);
+            if (options.migrateOnBoot !== false) await runMigrations(config, options.migrations ?? registeredMigrations());
             return {
               ...postgresOptions(config, { applicationName: options.applicationName }),
               autoLoadEntities: true,

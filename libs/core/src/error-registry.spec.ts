@@ -1,29 +1,32 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from './app-error';
-import { ERROR_CATALOGUE } from './error-catalogue';
+import { defineErrors, registeredErrors } from './error-registry';
+import { loadEveryModulePart } from '../../../test/support/module-parts';
 
 /** The spec beside the checkout (CI, developers) or the copy kept in docs/spec. */
 function specText(): string {
-  const shared = join(__dirname, '../../../../../shared/spec/outreach-api.md');
-  const copy = join(__dirname, '../../../../docs/spec/outreach-api.md');
+  const shared = join(__dirname, '../../../../shared/spec/outreach-api.md');
+  const copy = join(__dirname, '../../../docs/spec/outreach-api.md');
   return readFileSync(existsSync(shared) ? shared : copy, 'utf8');
 }
 
-describe('error catalogue', () => {
+describe('error catalogue (composed from every module’s <module>.errors.ts)', () => {
+  const files = loadEveryModulePart('errors');
   const rows = [...specText().matchAll(/^\| ([0-9, ]+) \| ([a-zA-Z_]+) \| .* \|$/gm)].map((m) => ({
     statuses: m[1].split(',').map((s) => Number(s.trim())),
     code: m[2],
   }));
 
-  it('the spec has error tables to compare against', () => {
+  it('the spec has error tables, and every module has an errors file', () => {
     expect(rows.length).toBeGreaterThan(150);
+    expect(files.length).toBeGreaterThanOrEqual(10);
   });
 
   it('holds every error code of the spec with exactly the spec’s statuses', () => {
     const mismatches: string[] = [];
     for (const { code, statuses } of rows) {
-      const def = (ERROR_CATALOGUE as Record<string, { status: number; also?: readonly number[] }>)[code];
+      const def = registeredErrors().get(code)?.definition;
       if (!def) {
         mismatches.push(`${code}: missing`);
         continue;
@@ -34,9 +37,17 @@ describe('error catalogue', () => {
     expect(mismatches).toEqual([]);
   });
 
-  it('holds nothing the spec does not name', () => {
+  it('holds nothing the spec does not name, and each code exactly once in the sources', () => {
     const named = new Set(rows.map((r) => r.code));
-    expect(Object.keys(ERROR_CATALOGUE).filter((c) => !named.has(c))).toEqual([]);
+    expect([...registeredErrors().keys()].filter((c) => !named.has(c))).toEqual([]);
+    const sources = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+    const declared = [...sources.matchAll(/^ {2}([A-Za-z_]+): \{ status:/gm)].map((m) => m[1]);
+    expect(declared.filter((c, i) => declared.indexOf(c) !== i)).toEqual([]);
+    expect(declared.sort()).toEqual([...named].sort());
+  });
+
+  it('refuses a code that two modules define', () => {
+    expect(() => defineErrors('someone-else', { campaign_not_found: { status: 404, message: 'x' } })).toThrow(/defined by both/);
   });
 
   it('AppError takes the default status, an allowed alternative, and refuses others', () => {

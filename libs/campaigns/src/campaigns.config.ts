@@ -1,0 +1,13 @@
+import { ConfigOf, defineConfig } from '@outreach/core';
+
+/** The configuration keys the campaigns module owns (validated at boot with every other module's). */
+export const CAMPAIGNS_CONFIG = defineConfig('campaigns', (env) => ({
+  /** Largest upload accepted by POST /uploads (UPLOAD_MAX_BYTES, default 20 MB). */
+  uploadMaxBytes: env.int('UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  /** How long an upload can be imported into a campaign (UPLOAD_TTL_HOURS, default 24). */
+  uploadTtlHours: env.int('UPLOAD_TTL_HOURS', 24, 1, 24 * 365),
+}));
+
+declare module '@outreach/core' {
+  interface ConfigValues extends ConfigOf<typeof CAMPAIGNS_CONFIG> {}
+}

@@ -1,0 +1,86 @@
+import { defineErrors } from './error-registry';
+
+/**
+ * Contract codes whose module is not built yet, grouped by the module that will own them. The
+ * catalogue holds every contract code from the start (any module may throw one); a new module
+ * moves its group into its own `<module>.errors.ts` (docs/extending.md, "Add a module").
+ */
+export const PENDING_ERRORS = defineErrors('pending', {
+  // workflows (journeys)
+  journey_campaign_live_cap: { status: 429, message: 'Too many leads pending or in flight in a journey campaign' },
+  workflow_not_found: { status: 404, message: 'No such workflow, or workflows not enabled' },
+  workflow_not_active: { status: 409, message: 'Workflow not ACTIVE' },
+  journey_campaign_contact_cap: { status: 400, message: 'Too many contacts for a journey campaign' },
+  workflow_invalid: { status: 422, message: 'Workflow definition fails validation (details included)' },
+  campaign_has_no_journey: { status: 400, message: 'Campaign runs no workflow' },
+  workflow_run_not_found: { status: 404, message: 'No run for that lead or run id' },
+  // messaging (WhatsApp, email)
+  template_not_found: { status: 404, also: [400], message: 'Template id not in workspace (400 in order-notification rules)' },
+  template_not_approved: { status: 400, message: 'Template not APPROVED' },
+  contact_opted_out: { status: 409, message: 'Contact opted out of messages' },
+  // inbound and live campaign operations
+  inbound_did_unavailable: { status: 400, message: 'Inbound number missing, not assigned, or carrier disabled' },
+  inbound_did_has_no_agent: { status: 400, message: 'Number has no ACTIVE INBOUND agent' },
+  inbound_did_already_in_campaign: { status: 409, message: 'Number already in a non-terminal inbound campaign' },
+  inbound_agent_has_no_number: { status: 400, message: 'Inbound agent has no number' },
+  inbound_agent_has_many_numbers: { status: 400, message: 'Several numbers and none specified (pass phoneNumberId)' },
+  campaign_not_editable: { status: 409, message: 'Status does not allow this live edit (schedule, outreach, metrics)' },
+  campaign_not_reengageable: { status: 409, message: 'Re-engage not allowed in this state' },
+  incomplete_retry_disabled: { status: 409, message: 'Finish-interrupted requested while incompleteRetryEnabled is off' },
+  campaign_channel_not_message_followup: { status: 409, message: 'Remessage on a campaign without a message leg' },
+  campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
+  campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
+  agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
+  // crm and commerce
+  invalid_params: { status: 400, message: 'Commerce query parameters invalid' },
+  crm_connection_not_found: { status: 400, also: [404], message: 'Connection missing (400 on campaign create: missing or not ACTIVE; 404 on CRM routes)' },
+  crm_connection_not_active: { status: 400, message: 'Connection not ACTIVE' },
+  unknown_crm: { status: 404, message: 'CRM slug unrecognised (see GET /crm/providers)' },
+  provider_not_api_key: { status: 400, message: 'CRM uses OAuth, not API-key connect' },
+  invalid_credentials: { status: 400, message: 'Credentials for the connected service rejected' },
+  crm_resource_not_found: { status: 404, message: 'CRM returned not found' },
+  crm_upstream_unavailable: { status: 502, message: 'CRM unreachable' },
+  crm_upstream_error: { status: 502, message: 'Unexpected CRM response' },
+  webhooks_not_supported: { status: 400, message: 'CRM has no webhooks' },
+  invalid_mapping_target: { status: 400, message: 'Field mapping target invalid' },
+  invalid_mapping_source: { status: 400, message: 'Field mapping source invalid' },
+  crm_import_not_found: { status: 404, message: 'CRM import not found' },
+  template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
+  // exports
+  expired: { status: 410, message: 'Export artifact expired' },
+  excel_row_limit_exceeded: { status: 422, message: 'Too many rows for XLSX' },
+  invalid_export_period: { status: 400, message: 'Period not one of today, last_7_days, this_month, last_month, all_time, custom' },
+  invalid_export_range: { status: 400, message: 'Custom range missing from/to, or to <= from' },
+  // AI assist (briefs, suggestions, chat)
+  suggestion_failed: { status: 502, message: 'AI suggestion generation failed' },
+  rewrite_too_long: { status: 422, message: 'POST /campaigns/suggest-metric-prompt produced a prompt over 5,000 chars' },
+  unsupported_brief_type: { status: 415, message: 'Brief not PDF, TXT or Markdown' },
+  brief_required: { status: 400, message: 'No brief text and no file content' },
+  brief_unusable: { status: 422, message: 'No campaign could be drafted from the brief' },
+  empty_message: { status: 400, message: 'Blank chat message' },
+  message_limit_reached: { status: 429, message: 'Chat session hit its message cap' },
+  chat_failed: { status: 500, message: 'Chat send failed (also invalid input on non-stream POST /campaigns/:id/chat)' },
+  // knowledge (documents, knowledge bases, chatbots, dictionaries)
+  dictionary_not_found: { status: 404, message: 'Dictionary not found' },
+  document_not_found: { status: 404, message: 'Document not found' },
+  no_external_id: { status: 400, message: 'Document upload not completed' },
+  document_not_provisioned: { status: 400, message: 'Upload not confirmed' },
+  chatbot_not_found: { status: 404, message: 'Chatbot not found' },
+  knowledge_base_not_found: { status: 404, message: 'Knowledge base not found or not owned' },
+  knowledge_base_in_use: { status: 409, message: 'Attached to a live chatbot' },
+  rotation_conflict: { status: 409, message: 'Another key rotation won the race' },
+  session_not_found: { status: 404, message: 'Chat session not found (sid)' },
+  document_too_large: { status: 413, message: 'KB document over size limit' },
+  empty_document: { status: 400, message: 'KB document empty' },
+  unsupported_document_type: { status: 415, message: 'KB document type unsupported' },
+  document_storage_unavailable: { status: 503, message: 'Storage unavailable' },
+  document_storage_failed: { status: 502, message: 'Storing failed' },
+  document_ingest_unavailable: { status: 502, message: 'Could not be queued for processing' },
+  kb_document_not_found: { status: 404, message: 'KB document not found (docId)' },
+  // speech calls
+  no_transcript: { status: 400, message: 'Call has no transcript to translate' },
+});
+
+declare module './error-registry' {
+  interface ErrorCodes extends Record<keyof typeof PENDING_ERRORS, true> {}
+}

@@ -1,0 +1,17 @@
+import { ConfigOf, defineConfig } from '@outreach/core';
+
+/** The configuration keys the engine module owns (validated at boot with every other module's). */
+export const ENGINE_CONFIG = defineConfig('engine', (env) => ({
+  /** How often a RUNNING campaign's dispatcher wakes up while it has work, ms (DISPATCH_TICK_MS, default 2000). */
+  dispatchTickMs: env.int('DISPATCH_TICK_MS', 2000, 10, 3_600_000),
+  /** Attempt jobs one worker process runs at once (ATTEMPT_CONCURRENCY, default 50). */
+  attemptConcurrency: env.int('ATTEMPT_CONCURRENCY', 50, 1, 10_000),
+  /** Slack after an agent's maxCallDurationSecs before the reaper takes an attempt back (REAPER_GRACE_SECONDS, default 120). */
+  reaperGraceSeconds: env.int('REAPER_GRACE_SECONDS', 120, 0, 86_400),
+  /** How often the reaper and the campaign sweep run, ms (REAPER_INTERVAL_MS, default 15000). */
+  reaperIntervalMs: env.int('REAPER_INTERVAL_MS', 15_000, 100, 3_600_000),
+}));
+
+declare module '@outreach/core' {
+  interface ConfigValues extends ConfigOf<typeof ENGINE_CONFIG> {}
+}

@@ -42,6 +42,25 @@ describe('error model over HTTP (DESIGN §4)', () => {
     expect([ok.status, ok.body.error]).toEqual([400, 'invalid_body']);
   });
 
+  it('a body nested deeper than 32 levels → 400 invalid_body before any validator walks it (was a 500)', async () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const deep = nested(1300); // 2.6 KB: once overflowed class-transformer's stack
+    const routes = ['/v1/campaigns', '/v1/campaigns/00000000-0000-4000-8000-000000000000/leads', '/agents', '/dnc', '/probe/validate'];
+    for (const route of routes) {
+      const res = await t.http.post(route).set(bearer(ws.key)).set('Content-Type', 'application/json').send(deep);
+      expect([route, res.status, res.body.error]).toEqual([route, 400, 'invalid_body']);
+      expect(res.body.message).toMatch(/nested deeper than 32 levels/);
+    }
+    // At the limit the body reaches the route's own validation (here: unknown member `a`).
+    const atLimit = await t.http.post('/probe/validate').set(bearer(ws.key)).set('Content-Type', 'application/json').send(nested(32));
+    expect([atLimit.status, atLimit.body.error]).toEqual([400, 'invalid_body']);
+    expect(atLimit.body.message).not.toMatch(/nested deeper/);
+    // Nothing was stored by the refused requests.
+    const agents = await t.http.get('/agents').set(bearer(ws.key));
+    expect(agents.status).toBe(200);
+    expect(JSON.stringify(agents.body)).not.toMatch(/"id"/);
+  });
+
   it('validation → 400 invalid_body with issues [{path, message}], nested paths included', async () => {
     const res = await t.http
       .post('/probe/validate')

@@ -1,5 +1,4 @@
-import { CustomFunction } from '../../../functions/src/domain/custom-function';
-import { InMemoryFunctionRepository } from '../../../functions/src/testing';
+import { InMemoryFunctionRepository, seedFunction } from '../../../functions/src/testing';
 import { Agent, NewAgentInput } from '../domain/agent.aggregate';
 import { StudioConfig } from '../domain/agent.types';
 import { agentReferenceChecks, InMemoryAgentCatalogue } from '../testing';
@@ -27,9 +26,6 @@ const studio: StudioConfig = {
 const agent = (fields: Partial<NewAgentInput> = {}) =>
   Agent.create({ id: 'a0000000-0000-4000-8000-000000000001', workspaceId: W1, now, fields: { name: 'Maya', voice: 'aria', prompt: 'p', ...fields } });
 
-const fn = (id: string, workspaceId: string) =>
-  CustomFunction.create({ id, workspaceId, now, fields: { name: id, description: 'd', parameters: { type: 'object' }, method: 'GET', url: 'https://example.com' } });
-
 describe('AgentReferenceChecks', () => {
   let catalogue: InMemoryAgentCatalogue;
   let functions: InMemoryFunctionRepository;
@@ -39,8 +35,8 @@ describe('AgentReferenceChecks', () => {
     catalogue = new InMemoryAgentCatalogue();
     functions = new InMemoryFunctionRepository();
     checks = agentReferenceChecks(catalogue, functions);
-    await functions.insert(fn(FN, W1));
-    await functions.insert(fn(FOREIGN_FN, W2));
+    await seedFunction(functions, { id: FN, workspaceId: W1 });
+    await seedFunction(functions, { id: FOREIGN_FN, workspaceId: W2 });
   });
 
   it('accepts known references', async () => {

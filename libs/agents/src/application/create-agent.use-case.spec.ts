@@ -1,4 +1,4 @@
-import { CustomFunction } from '../../../functions/src/domain/custom-function';
+import { seedFunction } from '../../../functions/src/testing';
 import { seedWorkspace } from '../../../workspaces/src/testing';
 import { agentsTestbed } from '../testing';
 import { AgentJob, AgentQueue } from './agent-jobs';
@@ -57,9 +57,7 @@ describe('CreateAgent', () => {
   });
 
   it("invalid_body at the item for a function id that is not the workspace's; a workspace function is accepted", async () => {
-    await bed.functions.insert(
-      CustomFunction.create({ id: FN, workspaceId: W2, now: bed.clock.now(), fields: { name: 'f', description: 'd', parameters: { type: 'object' }, method: 'GET', url: 'https://example.com' } }),
-    );
+    await seedFunction(bed.functions, { id: FN, workspaceId: W2 });
     await expect(createAgent.execute(W1, { name: 'Maya', voice: 'aria', prompt: 'p', abilities: { functionIds: [FN] } })).rejects.toMatchObject({
       code: 'invalid_body',
       options: { issues: [{ path: 'abilities.functionIds.0' }] },

@@ -1,4 +1,4 @@
-import { CustomFunction } from '../../../functions/src/domain/custom-function';
+import { seedFunction } from '../../../functions/src/testing';
 import { agentsTestbed } from '../testing';
 import { UpdateAgent } from './update-agent.use-case';
 
@@ -60,9 +60,7 @@ describe('UpdateAgent', () => {
   });
 
   it('checks function references only when abilities change: a function deleted later does not block other edits', async () => {
-    await bed.functions.insert(
-      CustomFunction.create({ id: FN, workspaceId: W1, now: bed.clock.now(), fields: { name: 'f', description: 'd', parameters: { type: 'object' }, method: 'GET', url: 'https://example.com' } }),
-    );
+    await seedFunction(bed.functions, { id: FN, workspaceId: W1 });
     await updateAgent.execute(W1, A1, { abilities: { functionIds: [FN] } });
     await bed.functions.delete(W1, FN);
 

@@ -1,5 +1,4 @@
-import { InMemoryFunctionRepository } from '../testing';
-import { CustomFunction } from '../domain/custom-function';
+import { InMemoryFunctionRepository, seedFunction } from '../testing';
 import { FunctionDirectory } from './function-directory';
 
 /* FunctionDirectory over the in-memory repository: which ids name this workspace's functions. */
@@ -9,10 +8,6 @@ const W2 = '22222222-2222-4222-8222-222222222222';
 const F1 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const F2 = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const MISSING = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
-const now = new Date('2026-03-01T09:00:00Z');
-
-const fn = (id: string, workspaceId: string, name: string) =>
-  CustomFunction.create({ id, workspaceId, now, fields: { name, description: 'd', parameters: { type: 'object' }, method: 'POST', url: 'https://example.com/hook' } });
 
 describe('FunctionDirectory', () => {
   let repo: InMemoryFunctionRepository;
@@ -21,8 +16,8 @@ describe('FunctionDirectory', () => {
   beforeEach(async () => {
     repo = new InMemoryFunctionRepository();
     directory = new FunctionDirectory(repo);
-    await repo.insert(fn(F1, W1, 'lookup'));
-    await repo.insert(fn(F2, W2, 'lookup'));
+    await seedFunction(repo, { id: F1, workspaceId: W1, name: 'lookup' });
+    await seedFunction(repo, { id: F2, workspaceId: W2, name: 'lookup' });
   });
 
   it("answers the subset naming this workspace's functions: unknown and foreign ids are absent", async () => {

@@ -69,3 +69,18 @@ export class InMemoryFunctionRepository extends FunctionRepository {
     }
   }
 }
+
+/** Stores a custom function built through the aggregate and returns it (name defaults to its id). */
+export async function seedFunction(
+  repo: InMemoryFunctionRepository,
+  seed: { id: string; workspaceId: string; name?: string; headers?: Record<string, string>; now?: Date },
+): Promise<CustomFunction> {
+  const fn = CustomFunction.create({
+    id: seed.id,
+    workspaceId: seed.workspaceId,
+    now: seed.now ?? new Date('2026-01-01T00:00:00Z'),
+    fields: { name: seed.name ?? seed.id, description: 'test function', parameters: { type: 'object' }, method: 'POST', url: 'https://example.com/hook', headers: seed.headers },
+  });
+  await repo.insert(fn);
+  return fn;
+}

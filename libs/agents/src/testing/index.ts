@@ -137,21 +137,6 @@ export class RecordingVoiceProvider extends VoiceProvider {
   }
 }
 
-/** The AgentDirectory port for other modules' specs (campaigns, telephony): summaries added by hand. */
-export class InMemoryAgentDirectory extends AgentDirectory {
-  readonly agents = new Map<string, AgentSummary>();
-
-  add(summary: Partial<AgentSummary> & Pick<AgentSummary, 'id' | 'workspaceId'>): AgentSummary {
-    const full: AgentSummary = { name: 'Maya', status: 'ACTIVE', agentType: 'OUTBOUND', maxCallDurationSecs: 600, extractionKeys: [], ...summary };
-    this.agents.set(full.id, full);
-    return full;
-  }
-
-  async find(workspaceId: string, agentId: string): Promise<AgentSummary | null> {
-    const found = this.agents.get(agentId);
-    return found && found.workspaceId === workspaceId ? { ...found, extractionKeys: [...found.extractionKeys] } : null;
-  }
-}
 
 /** The real AgentReferenceChecks over a catalogue and an in-memory function repository. */
 export function agentReferenceChecks(catalogue: AgentCatalogue, functions: InMemoryFunctionRepository): AgentReferenceChecks {
@@ -181,3 +166,5 @@ export function agentsTestbed() {
     references: agentReferenceChecks(catalogue, functions),
   };
 }
+
+export * from './in-memory-agent-directory';

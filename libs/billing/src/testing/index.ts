@@ -175,3 +175,5 @@ export class InMemoryTariffRepository extends TariffRepository {
     this.rows.set(workspaceId, { ...tariff, savedAt: at });
   }
 }
+
+export * from './fixed-wallet-balance';

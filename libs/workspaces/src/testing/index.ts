@@ -167,3 +167,5 @@ export function inMemoryWorkspaceAdministration(options: { clock?: Clock; config
   );
   return { administration, workspaces, members, uow };
 }
+
+export * from './stub-workspace-administration';

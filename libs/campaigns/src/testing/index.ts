@@ -1,0 +1,3 @@
+export * from './in-memory-campaigns';
+export * from './rollback-unit-of-work';
+export * from './campaign-fixtures';

@@ -1,0 +1,2 @@
+export * from './in-memory-results';
+export * from './result-fixtures';

@@ -18,4 +18,5 @@ export {
 } from './application/recharges';
 export { LedgerEntryView } from './application/wallet.ports';
 export { DEBIT_KINDS, DebitKind } from './domain/money';
+export { startedMinutes } from './domain/tariff';
 export const BILLING_MIGRATIONS = [BillingWallets1763700000200, BillingDebits1763700003000];

@@ -4,3 +4,4 @@ export * from './app-error';
 export * from './clock';
 export * from './scopes';
 export * from './unit-of-work';
+export * from './phone';

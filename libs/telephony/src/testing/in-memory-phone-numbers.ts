@@ -26,6 +26,12 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
     super();
   }
 
+  /** Test setup: a number registered as the operator would (the domain's checks apply). */
+  async seed(input: { id: string; workspaceId: string; e164: string; carrier?: string; inbound?: boolean }): Promise<PhoneNumberView> {
+    await this.insert(PhoneNumber.register({ ...input, now: new Date('2026-01-01T00:00:00.000Z') }));
+    return (await this.findByIds(input.workspaceId, [input.id]))[0];
+  }
+
   async insert(number: PhoneNumber): Promise<void> {
     const p = number.toProps();
     if (this.numbers.some((n) => n.e164 === p.e164)) throw new AppError('invalid_request', { message: `${p.e164} is registered already` });

@@ -21,4 +21,5 @@ export {
 } from './application/recharges';
 export { LedgerEntryView } from './application/wallet.ports';
 export { DEBIT_KINDS, DebitKind } from './domain/money';
+export { startedMinutes } from './domain/tariff';
 export const BILLING_MIGRATIONS = defineMigrations('billing', [BillingWallets1763700000200, BillingDebits1763700003000]);

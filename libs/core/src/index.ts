@@ -8,3 +8,4 @@ export * from './scopes';
 export * from './unit-of-work';
 export * from './env-reader';
 export * from './config-fragments';
+export * from './phone';

@@ -20,6 +20,7 @@ export * from './auth/principal';
 export * from './http/app-exception.filter';
 export * from './http/configure-app';
 export * from './http/error-response';
+export * from './http/error-status.decorator';
 export * from './http/validation.pipe';
 export * from './http/route-inventory';
 export * from './observability/metrics';

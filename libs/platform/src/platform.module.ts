@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -9,6 +9,7 @@ import { Clock, SystemClock } from '@outreach/core';
 import { MigrationList } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { AppExceptionFilter } from './http/app-exception.filter';
+import { ErrorStatusInterceptor } from './http/error-status.interceptor';
 import { RequestBodyGuard } from './http/request-body.guard';
 import { HealthController } from './observability/health.controller';
 import { loggerModule } from './observability/logging';
@@ -84,12 +85,13 @@ export class PlatformModule {
 
 /**
  * The API's global guards and filter, in order: authenticate + authorize, rate-limit, then a body
- * the JSON parser refused.
+ * the JSON parser refused; the routes' @AnswerErrors() statuses; the one exception filter.
  * Declared by the app module, which also imports the module that provides ApiKeyResolver.
  */
 export const API_GLOBAL_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: ApiKeyGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
   { provide: APP_GUARD, useClass: RequestBodyGuard },
+  { provide: APP_INTERCEPTOR, useClass: ErrorStatusInterceptor },
   { provide: APP_FILTER, useClass: AppExceptionFilter },
 ];

@@ -19,5 +19,5 @@ export {
   VoiceProvider,
 } from './application/voice-provider.port';
 export { SandboxScript, sandboxScript, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
-export { DEFAULT_CARRIER, E164_PATTERN } from './domain/phone-number';
+export { DEFAULT_CARRIER } from './domain/phone-number';
 export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000]);

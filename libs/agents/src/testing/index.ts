@@ -5,7 +5,6 @@ import { FunctionDirectory } from '@outreach/functions';
 import { InMemoryFunctionRepository } from '../../../functions/src/testing';
 import { FakeUnitOfWork, FixedClock, RecordingOutbox } from '../../../platform/src/testing';
 import { inMemoryWorkspaceAdministration } from '../../../workspaces/src/testing';
-import { AgentDirectory, AgentSummary } from '../application/agent-directory.port';
 import { AgentQuota } from '../application/agent-quota';
 import { AgentReferenceChecks } from '../application/agent-reference-checks';
 import { AgentCatalogue, AgentRepository, BackgroundAudioEntry, VoiceEntry, VoiceProvider } from '../application/agent.ports';

@@ -177,3 +177,4 @@ export class InMemoryTariffRepository extends TariffRepository {
 }
 
 export * from './fixed-wallet-balance';
+export { FixedCreditStatus, FixedTariffs, RecordingWalletDebits } from './billing-fakes';

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
-import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
+import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { DoNotCallList } from '@outreach/dnc';
 import { AppConfig, Outbox } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, normalisePhone, UnitOfWork } from '@outreach/core';
 import { isAnswered, PhoneNumberDirectory, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { analyseCallJob } from './analysis/call-analysis.ports';
 import { CallLog } from './call-log';
 import { CallQueries, CallRecord } from './call-queries';
@@ -21,21 +20,14 @@ export interface PlaceTestCallInput {
   idempotencyKey: string;
 }
 
-/** E.164 of a number written with its calling code ("+44…" or "0044…"), or null. */
-export function normaliseTestNumber(raw: string): string | null {
-  const text = raw.trim();
-  if (text === '' || text.length > 64) return null;
-  const parsed = parsePhoneNumberFromString(text.startsWith('00') ? `+${text.slice(2)}` : text);
-  return parsed && parsed.isValid() ? parsed.number : null;
-}
-
 /**
  * POST /calls/test: one call from an agent to a number, placed synchronously through the
  * VoiceProvider (the sandbox answers at once), recorded as a Call of kind `test` and billed to
  * the wallet (debit kind test_call, per started minute of an answered call).
  *
- * Checks, in order (DESIGN §13: validation → lookups → state guards → business rules):
- *   toNumber not a valid number → 400 invalid_phone;
+ * Checks, in order (DESIGN §13: validation → lookups → state guards → business rules); the
+ * statuses are the route's (calls.controller.ts), the codes are raised here:
+ *   toNumber not a valid number written with its calling code → 400 invalid_phone;
  *   agent unknown (or another workspace's) → 404 agent_not_found;
  *   fromPhoneNumberId not a number of the workspace → 404 phone_number_not_found
  *     (its carrier switched off for the workspace → 400 phone_number_not_in_workspace);
@@ -71,9 +63,9 @@ export class PlaceTestCall {
 
   async execute(input: PlaceTestCallInput): Promise<CallRecord> {
     const { workspaceId } = input;
-    const to = normaliseTestNumber(input.toNumber);
+    const to = normalisePhone(input.toNumber);
     if (!to) {
-      throw new AppError('invalid_phone', { status: 400, message: 'toNumber must be a valid phone number with its calling code, E.164 preferred (+14155550123)' });
+      throw new AppError('invalid_phone', { message: 'toNumber must be a valid phone number with its calling code, E.164 preferred (+14155550123)' });
     }
 
     const agent = await this.agents.find(workspaceId, input.agentId);
@@ -90,7 +82,7 @@ export class PlaceTestCall {
     }
 
     if (agent.status === 'archived') throw new AppError('agent_archived');
-    if (agent.status !== 'ACTIVE') throw new AppError('agent_not_provisioned', { status: 409, message: `the agent is ${agent.status}` });
+    if (agent.status !== 'ACTIVE') throw new AppError('agent_not_provisioned', { message: `the agent is ${agent.status}` });
 
     const workspace = await this.workspaces.get(workspaceId);
     if (workspace.status !== 'ACTIVE') throw new AppError('workspace_not_active', { message: `the workspace is ${workspace.status}` });
@@ -131,7 +123,7 @@ export class PlaceTestCall {
           amountMinor,
           kind: 'test_call',
           reference: callId,
-          description: `Test call to ${to} (${Math.ceil(result.durationMs / 60_000)} started min)`,
+          description: `Test call to ${to} (${startedMinutes(result.durationMs)} started min)`,
         });
       }
       if (call.analysisStatus === 'PENDING') await this.outbox.enqueue(analyseCallJob(callId));

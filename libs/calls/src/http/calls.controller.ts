@@ -8,7 +8,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Idempotent, IDEMPOTENCY_KEY_HEADER, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, Idempotent, IDEMPOTENCY_KEY_HEADER, Principal, RequireScope } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { CallReads } from '../application/call-queries';
 import { PlaceTestCall } from '../application/place-test-call';
@@ -54,6 +54,7 @@ export class CallsController {
   @RequireScope('calls.edit')
   @Post('calls/test')
   @Idempotent({ reusedStatus: 409 })
+  @AnswerErrors({ invalid_phone: 400, agent_not_provisioned: 409 })
   @ApiOperation({
     summary: 'Place a billed test call from an agent to a number (synchronous); Idempotency-Key required',
     description:

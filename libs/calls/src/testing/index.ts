@@ -141,3 +141,4 @@ export class FixedAnalysisSubjects extends AnalysisSubjects {
     return structuredClone(this.byCampaign.get(call.campaignId) ?? { extractionKeys: [], metrics: [] });
   }
 }
+export { RecordingCallQueries, RecordingCallRepository } from './in-memory-calls';

@@ -4,7 +4,6 @@ import { AppError } from '@outreach/core';
 import { ContactStatus } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';
-import { normalisePhone } from './phone-normaliser';
 
 /** One contact pushed through the API (phone already E.164). */
 export interface ApiLeadContactInput {
@@ -85,11 +84,6 @@ export class ApiLeadIntake {
   /** Whether the workspace has this campaign (any source, any status). */
   async exists(workspaceId: string, campaignId: string): Promise<boolean> {
     return (await this.campaigns.findById(workspaceId, campaignId)) !== null;
-  }
-
-  /** E.164, or null when the number is not valid (the campaign's countryCode is the default). */
-  normalisePhone(raw: string, countryCode: string | null): string | null {
-    return normalisePhone(raw, countryCode);
   }
 
   /** After openCampaign, in the same transaction: the contact plus a dispatch job when it is new. */

@@ -44,7 +44,7 @@ export class CampaignEditing {
     const draft: CampaignDraft = { ...input, customExtractionKeys: keysOf(input) } as CampaignDraft;
     const typeKeys = await this.typeKeys(workspaceId, draft.campaignTypeId ?? null);
     const campaign = Campaign.create({ id: randomUUID(), workspaceId, draft, context: { typeKeys, hasAudience: false }, now });
-    await this.checkReferences(workspaceId, draft, 400);
+    await this.checkReferences(workspaceId, draft);
     const upload = await this.uploadFor(workspaceId, draft.uploadId, campaign);
 
     const summary = await this.uow.run(async () => {
@@ -68,7 +68,7 @@ export class CampaignEditing {
         changes.campaignTypeId !== undefined ? await this.typeKeys(workspaceId, typeId) : await this.currentTypeKeys(workspaceId, typeId);
       const hasAudience = changes.source !== undefined && changes.source !== current.source ? await this.contacts.hasAny(id) : false;
       campaign.update(changes, { typeKeys, hasAudience }, this.clock.now());
-      await this.checkReferences(workspaceId, changes, 404);
+      await this.checkReferences(workspaceId, changes);
       const upload = await this.uploadFor(workspaceId, changes.uploadId, campaign);
       await this.campaigns.update(campaign);
       return upload ? this.importInto(campaign, upload) : undefined;
@@ -115,11 +115,14 @@ export class CampaignEditing {
     return (await this.types.describe(workspaceId, [typeId])).get(typeId)?.keys ?? [];
   }
 
-  /** Agent, workflow and CRM connection named by the input exist (agent_not_found is 400 on create, 404 on PATCH). */
-  private async checkReferences(workspaceId: string, input: CampaignChanges, agentStatus: 400 | 404): Promise<void> {
+  /**
+   * Agent, workflow and CRM connection named by the input exist (the create route answers
+   * agent_not_found with 400, PATCH with the catalogue's 404: campaigns.controller.ts).
+   */
+  private async checkReferences(workspaceId: string, input: CampaignChanges): Promise<void> {
     if (input.agentId) {
       const agent = await this.agents.find(workspaceId, input.agentId);
-      if (!agent) throw new AppError('agent_not_found', { status: agentStatus, message: `no agent ${input.agentId}` });
+      if (!agent) throw new AppError('agent_not_found', { message: `no agent ${input.agentId}` });
       if (agent.status === 'archived') throw new AppError('agent_archived');
     }
     if (input.workflowId) {
@@ -132,7 +135,6 @@ export class CampaignEditing {
       const status = await this.crm.connectionStatus(workspaceId, input.defaultCrmConnectionId);
       if (status !== 'ACTIVE') {
         throw new AppError('crm_connection_not_found', {
-          status: 400,
           message: status ? `the CRM connection is ${status}` : `no CRM connection ${input.defaultCrmConnectionId}`,
         });
       }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@outreach/core';
+import { AppError, isExcelMangledPhone, normalisePhone } from '@outreach/core';
 import { ContactRepository, NewContact, UploadMeta, UploadStore } from './campaigns.ports';
-import { EXCEL_MANGLED_PHONE, normalisePhone } from './phone-normaliser';
 
 /** Rows read, normalised and inserted per round trip: memory stays flat whatever the file size. */
 export const IMPORT_BATCH_SIZE = 2000;
@@ -87,7 +86,7 @@ export class ContactImporter {
       for (const { rowNo, cells } of rows) {
         summary.rows += 1;
         const rawPhone = cells[columns.phone] ?? '';
-        if (EXCEL_MANGLED_PHONE.test(rawPhone.trim())) throw mangled(upload.columns[columns.phone], rowNo, rawPhone);
+        if (isExcelMangledPhone(rawPhone)) throw mangled(upload.columns[columns.phone], rowNo, rawPhone);
         const phone = normalisePhone(rawPhone, options.countryCode);
         if (!phone) {
           invalid.push({ row: rowNo, value: rawPhone });
@@ -128,7 +127,7 @@ export class ContactImporter {
     const seen = new Set<string>();
     const batch: NewContact[] = [];
     inputs.forEach((input, index) => {
-      if (EXCEL_MANGLED_PHONE.test(input.phone.trim())) throw mangled('phone', index, input.phone);
+      if (isExcelMangledPhone(input.phone)) throw mangled('phone', index, input.phone);
       const phone = normalisePhone(input.phone, options.countryCode);
       if (!phone) {
         invalid.push({ row: index, value: input.phone });
@@ -163,7 +162,6 @@ export class ContactImporter {
       return;
     }
     throw new AppError('invalid_phone', {
-      status: 400,
       message: `${invalid.length} ${unit === 'row' ? 'row(s)' : 'contact(s)'} without a valid phone number; fix them or set removeInvalidRows`,
       detail: { invalid: invalid.slice(0, MAX_REPORTED_INVALID).map((r) => ({ [unit]: r.row, phone: r.value })) },
     });

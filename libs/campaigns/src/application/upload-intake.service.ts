@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, isExcelMangledPhone, UnitOfWork } from '@outreach/core';
 import { SpreadsheetReader, UploadRow, UploadStore } from './campaigns.ports';
-import { EXCEL_MANGLED_PHONE } from './phone-normaliser';
 
 const STORE_BATCH_SIZE = 2000;
 const PREVIEW_ROWS = 5;
@@ -65,7 +64,7 @@ export class UploadIntake {
         rowNo += 1;
         const row = fitRow(cells, columns.length, rowNo);
         for (const i of phoneLike) {
-          if (EXCEL_MANGLED_PHONE.test(row[i])) {
+          if (isExcelMangledPhone(row[i])) {
             throw new AppError('excel_mangled_phone', {
               message: `column ${columns[i]} holds ${row[i]} in row ${rowNo} (scientific notation): Excel dropped the number's digits. Format the column as text and export again`,
               detail: { column: columns[i], row: rowNo, value: row[i] },

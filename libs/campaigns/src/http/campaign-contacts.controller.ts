@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
 import { toPhoneNumberResponse, PhoneNumberResponse } from '@outreach/telephony';
 import type { Request } from 'express';
 import { CampaignContacts } from '../application/campaign-contacts.service';
@@ -48,6 +48,7 @@ export class CampaignContactsController {
 
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/contacts')
+  @AnswerErrors({ invalid_phone: 400 })
   @ApiOperation({ summary: 'Add contacts to a DRAFT campaign (JSON array); duplicates are skipped' })
   @ApiBody({ type: [ContactInputDto] })
   @ApiCreatedResponse({ type: AddContactsResponse })

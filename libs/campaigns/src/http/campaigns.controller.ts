@@ -6,7 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
 import { CampaignEditing, CampaignWithImport } from '../application/campaign-editing.service';
 import { CampaignLifecycle } from '../application/campaign-lifecycle.service';
 import { CampaignView, CampaignViews } from '../application/campaign-views';
@@ -30,6 +30,7 @@ export class CampaignsController {
 
   @RequireScope('campaigns.edit')
   @Post('v1/campaigns')
+  @AnswerErrors({ agent_not_found: 400, invalid_phone: 400 })
   @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts)' })
   @ApiCreatedResponse({ type: CampaignWithImportResponse })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateCampaignDto): Promise<CampaignWithImportResponse> {
@@ -53,6 +54,7 @@ export class CampaignsController {
 
   @RequireScope('campaigns.edit')
   @Patch('v1/campaigns/:id')
+  @AnswerErrors({ invalid_phone: 400 })
   @ApiOperation({ summary: 'Edit a DRAFT, PAUSED or CREDIT_EXHAUSTED campaign (audience fields: DRAFT only)' })
   @ApiOkResponse({ type: CampaignWithImportResponse })
   async update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateCampaignDto): Promise<CampaignWithImportResponse> {

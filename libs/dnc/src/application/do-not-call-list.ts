@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/core';
+import { AppError, Clock, normalisePhone } from '@outreach/core';
 import { DncEntry, normaliseReason } from '../domain/dnc-entry';
 import { DncRepository } from './dnc.ports';
-import { toE164 } from './phone';
 
 export interface DncEntryView {
   id: string;
@@ -42,10 +41,13 @@ export class DoNotCallList {
     return blocked;
   }
 
-  /** Adds a number (normalised to E.164, else 400 invalid_phone); adding it again keeps one entry. */
+  /**
+   * Adds a number (normalised to E.164; numbers need their calling code, else invalid_phone);
+   * adding it again keeps one entry.
+   */
   async add(workspaceId: string, input: { phone: string; reason?: string | null }): Promise<{ entry: DncEntryView; created: boolean }> {
-    const phone = toE164(input.phone);
-    if (!phone) throw new AppError('invalid_phone', { status: 400, message: 'phone must be a valid number, E.164 preferred (+14155550123)' });
+    const phone = normalisePhone(input.phone);
+    if (!phone) throw new AppError('invalid_phone', { message: 'phone must be a valid number, E.164 preferred (+14155550123)' });
     const { entry, created } = await this.repository.add({
       id: randomUUID(),
       workspaceId,
@@ -67,7 +69,7 @@ export class DoNotCallList {
     if (isUuid(phoneOrId)) {
       removed = await this.repository.removeById(workspaceId, phoneOrId);
     } else {
-      const phone = toE164(phoneOrId);
+      const phone = normalisePhone(phoneOrId);
       removed = phone !== null && (await this.repository.removeByPhone(workspaceId, phone));
     }
     if (!removed) throw new AppError('not_found', { message: 'That number is not on the do-not-call list' });

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
 import { DoNotCallList } from '../application/do-not-call-list';
 import { AddDncDto, DncEntryResponse, DncListQueryDto, DncListResponse } from './dnc.dto';
 
@@ -19,6 +19,7 @@ export class DncController {
 
   @RequireScope('calls.edit')
   @Post()
+  @AnswerErrors({ invalid_phone: 400 })
   @ApiOperation({ summary: 'Add a number (idempotent: a listed number keeps its one entry, answered again)' })
   @ApiCreatedResponse({ type: DncEntryResponse })
   async add(@CurrentPrincipal() p: Principal, @Body() body: AddDncDto): Promise<DncEntryResponse> {

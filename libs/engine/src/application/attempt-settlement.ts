@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CreditStatus, Tariffs, WalletDebits } from '@outreach/billing';
+import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
 import { CampaignExecution, ContactStatus, ExecutionCampaign } from '@outreach/campaigns';
 import { Outbox, OutboxJob } from '@outreach/platform';
@@ -90,7 +90,7 @@ export class AttemptSettlement {
           amountMinor: debitedMinor,
           kind: 'call',
           reference: call.id,
-          description: `Call to ${call.toNumber}: ${call.outcome}, ${Math.ceil(durationMs / 60_000)} min`,
+          description: `Call to ${call.toNumber}: ${call.outcome}, ${startedMinutes(durationMs)} min`,
         });
         canSpend = balanceMinor > 0;
       }

@@ -6,6 +6,7 @@ import { catchError, from, mergeMap, Observable, of } from 'rxjs';
 import { AppError } from '@outreach/core';
 import type { RequestWithPrincipal } from '../auth/principal';
 import { errorBody } from '../http/error-response';
+import { answeredError, declaredErrorStatuses } from '../http/error-status.decorator';
 import { toAppError } from '../http/to-app-error';
 import { IDEMPOTENT_OPTIONS, IdempotentOptions } from './idempotent-options';
 import { IDEMPOTENCY_RETRY_AFTER_SECONDS, parseIdempotencyKey, requestHash } from './idempotency-key';
@@ -77,7 +78,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return next.handle().pipe(
       mergeMap((value) => from(this.settle(scope, token, { status: successStatus, body: toJsonValue(value) }).then(() => value))),
       catchError((exception: unknown) => {
-        const { error } = toAppError(exception);
+        // Stored as the client gets it: with the route's @AnswerErrors() status.
+        const error = answeredError(toAppError(exception).error, declaredErrorStatuses(this.reflector, context));
         const settled =
           error.status < 500
             ? this.settle(scope, token, { status: error.status, body: errorBody(error, (req as { id?: string }).id) })

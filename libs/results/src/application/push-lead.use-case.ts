@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, isAppError, normalisePhone, UnitOfWork } from '@outreach/core';
 import { contactFields, Lead, LeadFieldValue, leadFingerprint } from '../domain/lead';
 import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from './results.ports';
 
@@ -12,16 +12,21 @@ export interface LeadPushInput {
   fields?: Record<string, LeadFieldValue>;
 }
 
+/**
+ * What a push did: `created` a new contact, found the campaign's contact with that phone
+ * (`deduplicated`), or `replayed` the first answer of its key. The route turns it into a status.
+ */
+export type LeadPushResult = 'created' | 'deduplicated' | 'replayed';
+
 export interface LeadPushOutcome {
-  /** 201 for the push that created the lead, 200 for replays and for a phone the campaign had. */
-  status: 200 | 201;
+  result: LeadPushResult;
   body: LeadPushBody;
 }
 
 /**
- * POST /v1/campaigns/{id}/leads. In one transaction: the campaign (404, 409
- * campaign_not_accepting), the phone (422 invalid_phone), then the key: a known key replays its
- * first answer when the lead is the same (else 422 idempotency_key_reused); a new key is claimed
+ * POST /v1/campaigns/{id}/leads. In one transaction: the campaign (campaign_not_found,
+ * campaign_not_accepting), the phone (invalid_phone), then the key: a known key replays its first
+ * answer when the lead is the same (else idempotency_key_reused); a new key is claimed
  * (a unique index decides between concurrent pushes), the contact is added with a dispatch job,
  * and the answer is stored with the key.
  */
@@ -77,7 +82,7 @@ export class PushLead {
         createdAt: contact?.createdAt ?? this.clock.now().toISOString(),
       };
       await this.keys.complete(campaignId, input.idempotencyKey, contactId, body);
-      return { status: created ? 201 : 200, body };
+      return { result: created ? 'created' : 'deduplicated', body };
     });
   }
 
@@ -109,10 +114,9 @@ export class PushLead {
   }
 
   private toLead(input: LeadPushInput, countryCode: string | null): Lead {
-    const phone = this.intake.normalisePhone(input.phone, countryCode);
+    const phone = normalisePhone(input.phone, countryCode);
     if (!phone) {
       throw new AppError('invalid_phone', {
-        status: 422,
         message: 'phone could not be normalised to E.164 (send +<country code><number>)',
         issues: [{ path: 'phone', message: 'not a valid phone number' }],
       });
@@ -128,5 +132,5 @@ function replay(known: LeadKeyRecord, fingerprint: string): LeadPushOutcome {
     });
   }
   if (!known.response) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
-  return { status: 200, body: known.response };
+  return { result: 'replayed', body: known.response };
 }

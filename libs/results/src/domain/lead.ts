@@ -15,13 +15,12 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /**
- * The lead push's idempotency key, read from the body: missing → 422 idempotency_key_required;
- * not 1-200 printable ASCII characters → 400 idempotency_key_invalid.
+ * The lead push's idempotency key, read from the body: missing → idempotency_key_required (the
+ * lead routes answer it with 422); not 1-200 printable ASCII characters → idempotency_key_invalid.
  */
 export function readIdempotencyKey(value: unknown): string {
   if (value === undefined || value === null) {
     throw new AppError('idempotency_key_required', {
-      status: 422,
       message: 'Send idempotencyKey in the body: the same key and body always answer the same lead',
     });
   }

@@ -1,12 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, answeredError, CurrentPrincipal, ErrorStatuses, Principal, RequireScope } from '@outreach/platform';
 import type { Response } from 'express';
 import { LeadQueries, LeadView } from '../application/lead-queries';
-import { PushLead } from '../application/push-lead.use-case';
+import { LeadPushResult, PushLead } from '../application/push-lead.use-case';
 import { LeadPushBody } from '../application/results.ports';
 import { parseLeadBatch, parseLeadPush } from './lead-body.parser';
 import { BatchItemResponse, BatchResponse, LeadPushResponse, LeadResponse, PushLeadDto, PushLeadsBatchDoc } from './lead.dto';
+
+/** The lead push answers these codes with 422 (the contract's /v1 form), the push and each batch item alike. */
+const LEAD_PUSH_ERRORS: ErrorStatuses = { idempotency_key_required: 422, invalid_body: 422, invalid_phone: 422 };
+
+/** 201 for the push that created the lead; 200 for a replay and for a phone the campaign had. */
+const pushStatus = (result: LeadPushResult): 200 | 201 => (result === 'created' ? 201 : 200);
 
 @ApiTags('leads')
 @Controller('v1/campaigns/:campaignId/leads')
@@ -18,6 +24,7 @@ export class LeadsController {
 
   @RequireScope('campaigns.edit')
   @Post()
+  @AnswerErrors(LEAD_PUSH_ERRORS)
   @ApiOperation({
     summary: 'Push a lead into a RUNNING API campaign; it is dialled at once',
     description:
@@ -35,13 +42,14 @@ export class LeadsController {
   ): Promise<LeadPushBody> {
     const input = await parseLeadPush(body);
     const outcome = await this.pushLead.push(p.workspaceId, campaignId, input);
-    res.status(outcome.status);
+    res.status(pushStatus(outcome.result));
     return outcome.body;
   }
 
   @RequireScope('campaigns.edit')
   @Post('batch')
   @HttpCode(200)
+  @AnswerErrors(LEAD_PUSH_ERRORS)
   @ApiOperation({ summary: 'Push up to 500 leads; each item has its own idempotency and its own result entry' })
   @ApiBody({ type: PushLeadsBatchDoc })
   @ApiOkResponse({ type: BatchResponse })
@@ -49,8 +57,8 @@ export class LeadsController {
     const items = await parseLeadBatch(body);
     const outcomes = await this.pushLead.pushMany(p.workspaceId, campaignId, items);
     const results: BatchItemResponse[] = outcomes.map((o) => {
-      if ('outcome' in o) return { index: o.index, status: o.outcome.status, leadId: o.outcome.body.id, lead: o.outcome.body };
-      const e = o.error;
+      if ('outcome' in o) return { index: o.index, status: pushStatus(o.outcome.result), leadId: o.outcome.body.id, lead: o.outcome.body };
+      const e = answeredError(o.error, LEAD_PUSH_ERRORS);
       const item: BatchItemResponse = { index: o.index, status: e.status, error: e.code, message: e.message };
       if (e.options.issues) item.issues = e.options.issues;
       if (typeof e.options.extra?.reason === 'string') item.reason = e.options.extra.reason;

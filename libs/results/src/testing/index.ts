@@ -1,2 +1,3 @@
 export * from './in-memory-results';
 export * from './result-fixtures';
+export * from './in-memory-lead-key.store';

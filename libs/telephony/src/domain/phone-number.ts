@@ -1,6 +1,5 @@
-import { AppError } from '@outreach/core';
+import { AppError, isE164 } from '@outreach/core';
 
-export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
 export const CARRIER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 /** The carrier of a number added without one: the deterministic sandbox (DESIGN §7). */
 export const DEFAULT_CARRIER = 'sandbox';
@@ -21,8 +20,8 @@ export class PhoneNumber {
 
   static register(input: { id: string; workspaceId: string; e164: string; carrier?: string; inbound?: boolean; now: Date }): PhoneNumber {
     const e164 = input.e164.trim();
-    if (!E164_PATTERN.test(e164)) {
-      throw new AppError('invalid_phone', { status: 400, message: `${JSON.stringify(input.e164)} is not an E.164 number (+ and 8-15 digits)` });
+    if (!isE164(e164)) {
+      throw new AppError('invalid_phone', { message: `${JSON.stringify(input.e164)} is not an E.164 number (+ and 8-15 digits)` });
     }
     return new PhoneNumber({
       id: input.id,

@@ -1,5 +1,5 @@
 import { IsOptional, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
-import { isKnownCallingCode } from '../../application/phone-normaliser';
+import { isKnownCallingCode } from '@outreach/core';
 
 /** The member may be absent; when present it must pass the other decorators (null is refused). */
 export const Optional = () => ValidateIf((_object, value) => value !== undefined);

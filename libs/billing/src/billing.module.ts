@@ -9,9 +9,9 @@ import { WalletBalance } from './application/wallet-balance';
 import { WalletDebits } from './application/wallet-debits.use-case';
 import { RechargeRepository, TariffRepository, WalletRepository } from './application/wallet.ports';
 import { CreditsController } from './http/credits.controller';
-import { TypeormRechargeRepository } from './infrastructure/typeorm-recharge.repository';
-import { TypeormTariffRepository } from './infrastructure/typeorm-tariff.repository';
-import { TypeormWalletRepository } from './infrastructure/typeorm-wallet.repository';
+import { SqlRechargeRepository } from './infrastructure/sql-recharge.repository';
+import { SqlTariffRepository } from './infrastructure/sql-tariff.repository';
+import { SqlWalletRepository } from './infrastructure/sql-wallet.repository';
 
 const exported = [
   CreditWallet,
@@ -30,9 +30,9 @@ const exported = [
   imports: [WorkspacesCoreModule],
   providers: [
     ...exported,
-    { provide: WalletRepository, useClass: TypeormWalletRepository },
-    { provide: RechargeRepository, useClass: TypeormRechargeRepository },
-    { provide: TariffRepository, useClass: TypeormTariffRepository },
+    { provide: WalletRepository, useClass: SqlWalletRepository },
+    { provide: RechargeRepository, useClass: SqlRechargeRepository },
+    { provide: TariffRepository, useClass: SqlTariffRepository },
   ],
   exports: exported,
 })

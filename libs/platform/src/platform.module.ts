@@ -1,7 +1,6 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AppConfig, ConfigDefaults } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -14,7 +13,6 @@ import { RequestBodyGuard } from './http/request-body.guard';
 import { HealthController } from './observability/health.controller';
 import { loggerModule } from './observability/logging';
 import { MetricsController, MetricsService } from './observability/metrics';
-import { OutboxMessageEntity } from './outbox/outbox-message.entity';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxListener } from './outbox/outbox-listener';
@@ -47,7 +45,6 @@ export class PlatformModule {
       ConfigModule.forRoot(options.configDefaults),
       // The CLI migrates only when told to (`migrate` reports what it applied).
       DatabaseModule.forRoot({ migrations: options.migrations, applicationName: `outreach-${role}`, migrateOnBoot: role !== 'cli' }),
-      TypeOrmModule.forFeature([OutboxMessageEntity]),
     ];
     // The CLI's stdout carries only its JSON answer: no pino logger there.
     if (role !== 'cli') imports.push(loggerModule());

@@ -50,6 +50,23 @@ describe('defineTable', () => {
     expect(some.params).toEqual([3, 'i', 'w']);
   });
 
+  it('derives INSERT and UPDATE of some properties, leaving the other columns to their defaults', () => {
+    const one = THINGS.insert({ workspaceId: 'w', settings: { a: 1 } }, 'RETURNING id', ['workspaceId', 'settings']);
+    expect(one.sql).toBe('INSERT INTO things (workspace_id, settings) VALUES ($1, $2::jsonb) RETURNING id');
+    expect(one.params).toEqual(['w', '{"a":1}']);
+    const many = THINGS.insertMany([{ workspaceId: 'w' }, { workspaceId: 'v' }], '', ['workspaceId']);
+    expect(many.sql).toBe('INSERT INTO things (workspace_id) VALUES ($1), ($2)');
+    expect(many.params).toEqual(['w', 'v']);
+    const update = THINGS.update({ id: 'i', count: 4 }, ['id'], ['count']);
+    expect(update.sql).toBe('UPDATE things SET count = $1 WHERE id = $2');
+    expect(update.params).toEqual([4, 'i']);
+  });
+
+  it('keeps a bigint as its decimal text when asked', () => {
+    const SEQUENCED = defineTable<{ seq: string }>('sequenced', { seq: column.bigintText('seq') });
+    expect(SEQUENCED.fromRow({ seq: '9007199254740993' })).toEqual({ seq: '9007199254740993' });
+  });
+
   it('maps rows to records, converting what the driver leaves as text', () => {
     const row = { id: 'i', workspace_id: 'w', count: '42', settings: { a: 2 }, tags: [], seen_at: null };
     expect(THINGS.fromRow(row)).toEqual({ id: 'i', workspaceId: 'w', count: 42, settings: { a: 2 }, tags: [], seenAt: null });

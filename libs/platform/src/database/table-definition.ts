@@ -55,6 +55,8 @@ export const column = {
     read: (value) => Number(value),
     write: (value) => value,
   }),
+  /** bigint kept as the driver's decimal text: sequence numbers that serve as cursor positions. */
+  bigintText: (name: string) => same<string>(name),
   nullableBigint: (name: string): ColumnCodec<number | null> => ({
     name,
     read: (value) => (value === null || value === undefined ? null : Number(value)),
@@ -106,13 +108,19 @@ export interface TableDefinition<R> {
   fromRow<K extends keyof R>(row: Record<string, unknown>, keys: readonly K[]): Pick<R, K>;
   /** `INSERT INTO t (…) VALUES (…)` of a whole record; `suffix` is appended (ON CONFLICT …, RETURNING …). */
   insert(record: R, suffix?: string): Statement;
+  /** INSERT of the given properties only: the other columns take their defaults (serials, generated ids). */
+  insert<K extends keyof R>(record: Pick<R, K>, suffix: string, props: readonly K[]): Statement;
   /** Multi-row INSERT of whole records. */
   insertMany(records: readonly R[], suffix?: string): Statement;
+  /** Multi-row INSERT of the given properties only. */
+  insertMany<K extends keyof R>(records: readonly Pick<R, K>[], suffix: string, props: readonly K[]): Statement;
   /**
    * `UPDATE t SET … WHERE <key columns> = …` of the given properties (all but the keys by
    * default). Append further conditions with placeholders numbered after `params.length`.
    */
   update(record: R, keyProps: readonly (keyof R)[], setProps?: readonly (keyof R)[]): Statement;
+  /** UPDATE from a partial record: the given key and set properties only. */
+  update<K extends keyof R>(record: Pick<R, K>, keyProps: readonly K[], setProps: readonly K[]): Statement;
   /** Property value → query parameter (jsonb as text…), for hand-written statements. */
   param<K extends keyof R>(key: K, value: R[K]): unknown;
 }
@@ -125,12 +133,39 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
     const cast = columns[key].cast;
     return cast ? `$${index}::${cast}` : `$${index}`;
   };
-  const values = (record: R, props: readonly (keyof R)[]): unknown[] => props.map((k) => columns[k].write(record[k]));
+  const values = (record: Partial<R>, props: readonly (keyof R)[]): unknown[] => props.map((k) => columns[k].write(record[k] as R[keyof R]));
+  const ending = (suffix: string): string => (suffix ? ' ' + suffix : '');
 
   function fromRow(row: Record<string, unknown>, only: readonly (keyof R)[] = keys): R {
     const record = {} as R;
     for (const k of only) record[k] = columns[k].read(row[columns[k].name]);
     return record;
+  }
+
+  function insert(record: Partial<R>, suffix = '', props: readonly (keyof R)[] = keys): Statement {
+    const list = props.map((k) => columns[k].name).join(', ');
+    const marks = props.map((k, i) => placeholder(k, i + 1)).join(', ');
+    return { sql: `INSERT INTO ${name} (${list}) VALUES (${marks})${ending(suffix)}`, params: values(record, props) };
+  }
+
+  function insertMany(records: readonly Partial<R>[], suffix = '', props: readonly (keyof R)[] = keys): Statement {
+    const list = props.map((k) => columns[k].name).join(', ');
+    const params: unknown[] = [];
+    const tuples = records.map((record) => {
+      const marks = props.map((k) => {
+        params.push(columns[k].write(record[k] as R[keyof R]));
+        return placeholder(k, params.length);
+      });
+      return `(${marks.join(', ')})`;
+    });
+    return { sql: `INSERT INTO ${name} (${list}) VALUES ${tuples.join(', ')}${ending(suffix)}`, params };
+  }
+
+  function update(record: Partial<R>, keyProps: readonly (keyof R)[], setProps?: readonly (keyof R)[]): Statement {
+    const set = setProps ?? keys.filter((k) => !keyProps.includes(k));
+    const assignments = set.map((k, i) => `${columns[k].name} = ${placeholder(k, i + 1)}`).join(', ');
+    const where = keyProps.map((k, i) => `${columns[k].name} = ${placeholder(k, set.length + i + 1)}`).join(' AND ');
+    return { sql: `UPDATE ${name} SET ${assignments} WHERE ${where}`, params: [...values(record, set), ...values(record, keyProps)] };
   }
 
   return {
@@ -143,29 +178,9 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
       return only.map((k) => prefix + columns[k].name).join(', ');
     },
     fromRow: fromRow as TableDefinition<R>['fromRow'],
-    insert(record, suffix = '') {
-      const list = keys.map((k) => columns[k].name).join(', ');
-      const marks = keys.map((k, i) => placeholder(k, i + 1)).join(', ');
-      return { sql: `INSERT INTO ${name} (${list}) VALUES (${marks})${suffix ? ' ' + suffix : ''}`, params: values(record, keys) };
-    },
-    insertMany(records, suffix = '') {
-      const list = keys.map((k) => columns[k].name).join(', ');
-      const params: unknown[] = [];
-      const tuples = records.map((record) => {
-        const marks = keys.map((k) => {
-          params.push(columns[k].write(record[k]));
-          return placeholder(k, params.length);
-        });
-        return `(${marks.join(', ')})`;
-      });
-      return { sql: `INSERT INTO ${name} (${list}) VALUES ${tuples.join(', ')}${suffix ? ' ' + suffix : ''}`, params };
-    },
-    update(record, keyProps, setProps) {
-      const set = setProps ?? keys.filter((k) => !keyProps.includes(k));
-      const assignments = set.map((k, i) => `${columns[k].name} = ${placeholder(k, i + 1)}`).join(', ');
-      const where = keyProps.map((k, i) => `${columns[k].name} = ${placeholder(k, set.length + i + 1)}`).join(' AND ');
-      return { sql: `UPDATE ${name} SET ${assignments} WHERE ${where}`, params: [...values(record, set), ...values(record, keyProps)] };
-    },
+    insert: insert as TableDefinition<R>['insert'],
+    insertMany: insertMany as TableDefinition<R>['insertMany'],
+    update: update as TableDefinition<R>['update'],
     param(key, value) {
       return columns[key].write(value);
     },

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { Clock } from '@outreach/core';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { OUTBOX } from '../outbox/outbox-message.table';
 import { RepeatingTask } from '../scheduling/repeating-task';
 
 /** How often the worker clears what the platform keeps only for a while. */
@@ -47,7 +48,10 @@ export class PlatformHousekeeping implements OnApplicationBootstrap, OnApplicati
     const now = this.clock.now();
     const idempotencyKeysPurged = await this.idempotency.purgeExpired(now);
     const cutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 24 * 3600_000);
-    const [, outboxRowsPurged]: [unknown, number] = await this.dataSource.query(`DELETE FROM outbox WHERE dispatched_at < $1`, [cutoff]);
+    const [, outboxRowsPurged]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${OUTBOX.name} WHERE ${OUTBOX.c.dispatchedAt} < $1`,
+      [cutoff],
+    );
     return { idempotencyKeysPurged, outboxRowsPurged };
   }
 

@@ -3,9 +3,25 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '@outreach/core';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from './idempotency-key';
+import { IDEMPOTENCY_KEYS } from './idempotency-key.table';
 import { IdempotencyClaim, IdempotencyScope, IdempotencyStore } from './idempotency.store';
 
-type KeyRow = { request_hash: string; state: 'in_progress' | 'completed'; response_status: number | null; response_body: unknown };
+const k = IDEMPOTENCY_KEYS.c;
+const PRIMARY_KEY = ['workspaceId', 'route', 'key'] as const;
+/** What a request that did not get the key needs to know about the one holding it. */
+const HOLDER = ['requestHash', 'state', 'responseStatus', 'responseBody'] as const;
+const held = (p: keyof typeof k) => `${IDEMPOTENCY_KEYS.name}.${k[p]}`;
+/**
+ * A row already there is taken over (every column but the key: it starts afresh) only when it
+ * expired, or when the same request's holder died (its lock passed). EXCLUDED.created_at is now.
+ */
+const TAKE_OVER = `ON CONFLICT (${PRIMARY_KEY.map((p) => k[p]).join(', ')}) DO UPDATE SET ${IDEMPOTENCY_KEYS.keys
+  .filter((p) => !(PRIMARY_KEY as readonly string[]).includes(p))
+  .map((p) => `${k[p]} = EXCLUDED.${k[p]}`)
+  .join(', ')}
+  WHERE ${held('expiresAt')} <= EXCLUDED.${k.createdAt}
+     OR (${held('state')} = 'in_progress' AND ${held('lockedUntil')} <= EXCLUDED.${k.createdAt} AND ${held('requestHash')} = EXCLUDED.${k.requestHash})`;
+const KEY_MATCH = PRIMARY_KEY.map((p, i) => `${k[p]} = $${i + 1}`).join(' AND ');
 
 /**
  * Idempotency keys in Postgres (table idempotency_keys, primary key workspace + route + key).
@@ -27,71 +43,64 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     for (let round = 0; round < 3; round++) {
       const now = this.clock.now();
       const token = randomUUID();
-      const claimed: Array<{ owner_token: string }> = await this.dataSource.query(
-        `INSERT INTO idempotency_keys AS k
-           (workspace_id, route, key, request_hash, state, owner_token, locked_until, expires_at, created_at)
-         VALUES ($1, $2, $3, $4, 'in_progress', $5, $6, $7, $8)
-         ON CONFLICT (workspace_id, route, key) DO UPDATE
-           SET request_hash = EXCLUDED.request_hash, state = 'in_progress', owner_token = EXCLUDED.owner_token,
-               response_status = NULL, response_body = NULL, completed_at = NULL,
-               locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at, created_at = EXCLUDED.created_at
-           WHERE k.expires_at <= $8
-              OR (k.state = 'in_progress' AND k.locked_until <= $8 AND k.request_hash = EXCLUDED.request_hash)
-         RETURNING owner_token`,
-        [
-          scope.workspaceId,
-          scope.route,
-          scope.key,
-          scope.requestHash,
-          token,
-          new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
-          new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-          now,
-        ],
+      const claim = IDEMPOTENCY_KEYS.insert(
+        {
+          workspaceId: scope.workspaceId,
+          route: scope.route,
+          key: scope.key,
+          requestHash: scope.requestHash,
+          state: 'in_progress',
+          ownerToken: token,
+          responseStatus: null,
+          responseBody: null,
+          lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+          createdAt: now,
+          completedAt: null,
+        },
+        `${TAKE_OVER} RETURNING ${k.ownerToken}`,
       );
-      if (claimed[0]?.owner_token === token) return { outcome: 'acquired', token };
+      const claimed: Array<Record<string, unknown>> = await this.dataSource.query(claim.sql, claim.params);
+      if (claimed[0] && IDEMPOTENCY_KEYS.fromRow(claimed[0], ['ownerToken']).ownerToken === token) return { outcome: 'acquired', token };
 
-      const rows: KeyRow[] = await this.dataSource.query(
-        `SELECT request_hash, state, response_status, response_body FROM idempotency_keys
-          WHERE workspace_id = $1 AND route = $2 AND key = $3`,
+      const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+        `SELECT ${IDEMPOTENCY_KEYS.select(undefined, HOLDER)} FROM ${IDEMPOTENCY_KEYS.name} WHERE ${KEY_MATCH}`,
         [scope.workspaceId, scope.route, scope.key],
       );
-      const row = rows[0];
-      if (!row) continue;
-      if (row.request_hash !== scope.requestHash) return { outcome: 'reused' };
-      if (row.state === 'in_progress') return { outcome: 'in_progress' };
-      return { outcome: 'replay', status: row.response_status ?? 200, body: row.response_body };
+      if (!rows[0]) continue;
+      const holder = IDEMPOTENCY_KEYS.fromRow(rows[0], HOLDER);
+      if (holder.requestHash !== scope.requestHash) return { outcome: 'reused' };
+      if (holder.state === 'in_progress') return { outcome: 'in_progress' };
+      return { outcome: 'replay', status: holder.responseStatus ?? 200, body: holder.responseBody };
     }
     return { outcome: 'in_progress' };
   }
 
   async complete(scope: IdempotencyScope, token: string, response: { status: number; body: unknown }): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_keys
-          SET state = 'completed', response_status = $5, response_body = $6::jsonb, completed_at = $7
-        WHERE workspace_id = $1 AND route = $2 AND key = $3 AND owner_token = $4 AND state = 'in_progress'`,
-      [
-        scope.workspaceId,
-        scope.route,
-        scope.key,
-        token,
-        response.status,
-        response.body === undefined ? null : JSON.stringify(response.body),
-        this.clock.now(),
-      ],
+    const { sql, params } = IDEMPOTENCY_KEYS.update(
+      { ...keyOf(scope), ownerToken: token, state: 'completed', responseStatus: response.status, responseBody: response.body, completedAt: this.clock.now() },
+      [...PRIMARY_KEY, 'ownerToken'],
+      ['state', 'responseStatus', 'responseBody', 'completedAt'],
     );
+    await this.dataSource.query(`${sql} AND ${k.state} = 'in_progress'`, params);
   }
 
   async release(scope: IdempotencyScope, token: string): Promise<void> {
     await this.dataSource.query(
-      `DELETE FROM idempotency_keys
-        WHERE workspace_id = $1 AND route = $2 AND key = $3 AND owner_token = $4 AND state = 'in_progress'`,
+      `DELETE FROM ${IDEMPOTENCY_KEYS.name} WHERE ${KEY_MATCH} AND ${k.ownerToken} = $4 AND ${k.state} = 'in_progress'`,
       [scope.workspaceId, scope.route, scope.key, token],
     );
   }
 
   async purgeExpired(before: Date): Promise<number> {
-    const [, count]: [unknown[], number] = await this.dataSource.query(`DELETE FROM idempotency_keys WHERE expires_at < $1`, [before]);
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM ${IDEMPOTENCY_KEYS.name} WHERE ${k.expiresAt} < $1`,
+      [before],
+    );
     return count;
   }
+}
+
+function keyOf(scope: IdempotencyScope): { workspaceId: string; route: string; key: string } {
+  return { workspaceId: scope.workspaceId, route: scope.route, key: scope.key };
 }

@@ -5,12 +5,16 @@ import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
 import { RateLimitedLog } from '../queue/queue-worker';
 import { RepeatingTask } from '../scheduling/repeating-task';
 import { outboxJobId } from './outbox';
+import { OUTBOX, OutboxMessage } from './outbox-message.table';
 
 const BATCH = 200;
 /** A row refused on its own waits 2^attempts seconds before its next try, at most this long. */
 const MAX_ROW_BACKOFF_SECS = 300;
 
-type PendingRow = { id: string; queue: string; name: string; payload: Record<string, unknown>; job_id: string | null; attempts: number };
+/** What the relay reads of a claimed row. */
+const PENDING = ['id', 'queue', 'name', 'payload', 'jobId', 'attempts'] as const;
+type PendingRow = Pick<OutboxMessage, (typeof PENDING)[number]>;
+const o = OUTBOX.c;
 type RowFailure = { row: PendingRow; error: Error };
 
 /**
@@ -55,31 +59,34 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Moves one batch; returns how many rows were dispatched. Public for tests. */
   async tick(): Promise<number> {
     const dispatched = await this.dataSource.transaction(async (manager) => {
-      const rows: PendingRow[] = await manager.query(
-        `SELECT id, queue, name, payload, job_id, attempts FROM outbox
-          WHERE dispatched_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
-          ORDER BY created_at
+      const claimed: Array<Record<string, unknown>> = await manager.query(
+        `SELECT ${OUTBOX.select(undefined, PENDING)} FROM ${OUTBOX.name}
+          WHERE ${o.dispatchedAt} IS NULL AND (${o.retryAt} IS NULL OR ${o.retryAt} <= now())
+          ORDER BY ${o.createdAt}
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
         [BATCH],
       );
+      const rows: PendingRow[] = claimed.map((row) => OUTBOX.fromRow(row, PENDING));
       const { done, refused, unreachable } = await this.enqueue(rows);
       if (done.length > 0) {
-        await manager.query(`UPDATE outbox SET dispatched_at = now(), attempts = attempts + 1, retry_at = NULL WHERE id = ANY($1::uuid[])`, [
-          done,
-        ]);
+        await manager.query(
+          `UPDATE ${OUTBOX.name} SET ${o.dispatchedAt} = now(), ${o.attempts} = ${o.attempts} + 1, ${o.retryAt} = NULL WHERE ${o.id} = ANY($1::uuid[])`,
+          [done],
+        );
       }
       for (const { row, error } of refused) {
         const backoffSecs = Math.min(2 ** (row.attempts + 1), MAX_ROW_BACKOFF_SECS);
         await manager.query(
-          `UPDATE outbox SET attempts = attempts + 1, last_error = $2, retry_at = now() + make_interval(secs => $3) WHERE id = $1`,
+          `UPDATE ${OUTBOX.name} SET ${o.attempts} = ${o.attempts} + 1, ${o.lastError} = $2, ${o.retryAt} = now() + make_interval(secs => $3)
+            WHERE ${o.id} = $1`,
           [row.id, error.message.slice(0, 500), backoffSecs],
         );
         this.logger.warn(`outbox row ${row.id} (${row.queue}/${row.name}) refused, next try in ${backoffSecs} s: ${error.message}`);
       }
       if (unreachable) {
         // Redis is down: no row is at fault, so none is set aside; the first one records why.
-        await manager.query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
+        await manager.query(`UPDATE ${OUTBOX.name} SET ${o.attempts} = ${o.attempts} + 1, ${o.lastError} = $2 WHERE ${o.id} = $1`, [
           unreachable.row.id,
           unreachable.error.message.slice(0, 500),
         ]);
@@ -131,5 +138,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 }
 
 function toJob(row: PendingRow): { name: string; payload: unknown; jobId: string } {
-  return { name: row.name, payload: row.payload, jobId: row.job_id ?? outboxJobId(row.id) };
+  return { name: row.name, payload: row.payload, jobId: row.jobId ?? outboxJobId(row.id) };
 }

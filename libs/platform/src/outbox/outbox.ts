@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../database/transaction-host';
-import { OutboxMessageEntity } from './outbox-message.entity';
+import { OUTBOX } from './outbox-message.table';
 
 export interface OutboxJob {
   /** BullMQ queue name (a module's queue enum value). */
@@ -27,14 +27,14 @@ export class Outbox {
 
   async enqueue(...jobs: OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
-    const rows = await this.tx.manager
-      .createQueryBuilder()
-      .insert()
-      .into(OutboxMessageEntity)
-      .values(jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload as never, jobId: j.jobId ?? null })))
-      .returning(['id'])
-      .execute();
-    const ids = (rows.raw as { id: string }[]).map((r) => r.id);
+    // id and created_at take their column defaults (gen_random_uuid(), now()).
+    const { sql, params } = OUTBOX.insertMany(
+      jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload, jobId: j.jobId ?? null })),
+      `RETURNING ${OUTBOX.c.id}`,
+      ['queue', 'name', 'payload', 'jobId'],
+    );
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(sql, params);
+    const ids = rows.map((r) => OUTBOX.fromRow(r, ['id']).id);
     // Wake the relay early (it polls anyway); delivered on commit only, like the rows.
     await this.tx.manager.query(`SELECT pg_notify('outbox', '')`);
     return ids;

@@ -2,20 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
 import { DataSource } from 'typeorm';
 import { ApiLogEntry, ApiLogStore, ApiLogView } from '../application/results.ports';
+import { API_LOGS } from './persistence/api-log.table';
 
-type Row = {
-  id: string;
-  seq: string;
-  method: string;
-  route: string;
-  path: string;
-  status: number;
-  error_code: string | null;
-  latency_ms: number;
-  key_id: string | null;
-  request_id: string | null;
-  created_at: Date;
-};
+const l = API_LOGS.c;
+/** What an insert writes: id and seq are generated. */
+const WRITTEN = ['workspaceId', 'campaignId', 'method', 'route', 'path', 'status', 'errorCode', 'latencyMs', 'keyId', 'requestId', 'createdAt'] as const;
+const LISTED = ['seq', 'id', 'method', 'route', 'path', 'status', 'errorCode', 'latencyMs', 'keyId', 'requestId', 'createdAt'] as const;
+const MAX_PATH_LENGTH = 2000;
 
 @Injectable()
 export class SqlApiLogStore extends ApiLogStore {
@@ -27,43 +20,42 @@ export class SqlApiLogStore extends ApiLogStore {
   }
 
   /** Straight on the pool: a log line never joins (or waits for) a request's transaction. */
-  async insert(e: ApiLogEntry): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO api_logs (workspace_id, campaign_id, method, route, path, status, error_code, latency_ms, key_id, request_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [e.workspaceId, e.campaignId, e.method, e.route, e.path.slice(0, 2000), e.status, e.errorCode, e.latencyMs, e.keyId, e.requestId, e.at],
-    );
+  async insert(entry: ApiLogEntry): Promise<void> {
+    const { at, ...logged } = entry;
+    const { sql, params } = API_LOGS.insert({ ...logged, path: entry.path.slice(0, MAX_PATH_LENGTH), createdAt: at }, '', WRITTEN);
+    await this.dataSource.query(sql, params);
   }
 
   async list(workspaceId: string, campaignId: string, beforeSeq: string | null, limit: number): Promise<Array<{ seq: string; log: ApiLogView }>> {
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT id, seq::text AS seq, method, route, path, status, error_code, latency_ms, key_id, request_id, created_at
-         FROM api_logs
-        WHERE workspace_id = $1 AND campaign_id = $2 AND ($3::bigint IS NULL OR seq < $3)
-        ORDER BY seq DESC
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${API_LOGS.select(undefined, LISTED)} FROM ${API_LOGS.name}
+        WHERE ${l.workspaceId} = $1 AND ${l.campaignId} = $2 AND ($3::bigint IS NULL OR ${l.seq} < $3)
+        ORDER BY ${l.seq} DESC
         LIMIT $4`,
       [workspaceId, campaignId, beforeSeq, limit],
     );
-    return rows.map((r) => ({
-      seq: r.seq,
-      log: {
+    return rows.map((row) => {
+      const r = API_LOGS.fromRow(row, LISTED);
+      // The view names error_code `error` and shows it after the status.
+      const log: ApiLogView = {
         id: r.id,
         method: r.method,
         route: r.route,
         path: r.path,
         status: r.status,
-        error: r.error_code,
-        latencyMs: r.latency_ms,
-        keyId: r.key_id,
-        requestId: r.request_id,
-        createdAt: r.created_at.toISOString(),
-      },
-    }));
+        error: r.errorCode,
+        latencyMs: r.latencyMs,
+        keyId: r.keyId,
+        requestId: r.requestId,
+        createdAt: r.createdAt.toISOString(),
+      };
+      return { seq: r.seq, log };
+    });
   }
 
   async purgeOlderThan(cutoff: Date, limit: number): Promise<number> {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
-      `DELETE FROM api_logs WHERE id IN (SELECT id FROM api_logs WHERE created_at < $1 LIMIT $2)`,
+      `DELETE FROM ${API_LOGS.name} WHERE ${l.id} IN (SELECT ${l.id} FROM ${API_LOGS.name} WHERE ${l.createdAt} < $1 LIMIT $2)`,
       [cutoff, limit],
     );
     return affected;

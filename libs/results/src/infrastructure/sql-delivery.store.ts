@@ -9,35 +9,38 @@ import {
   DeliveryStore,
   DeliveryView,
 } from '../application/results.ports';
-import { envelopeInSpecOrder, LeadResultEnvelope } from '../domain/lead-result';
 import { signingSecrets } from '../domain/webhook-endpoint';
+import { LEAD_RESULTS } from './persistence/lead-result.table';
+import { RESULT_WEBHOOK_ATTEMPTS } from './persistence/webhook-attempt.table';
+import { DeliveryRecord, RESULT_WEBHOOK_DELIVERIES } from './persistence/webhook-delivery.table';
+import { RESULT_WEBHOOK_ENDPOINTS } from './persistence/webhook-endpoint.table';
 import { WebhookSecretSealer } from './webhook-secret.sealer';
 
-type DeliveryRow = {
-  id: string;
-  seq: string;
-  endpoint_id: string;
-  result_id: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
-
-type AttemptRow = {
-  delivery_id: string;
-  number: number;
-  attempted_at: Date;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-};
-
-const DELIVERY_COLUMNS = `id, seq::text AS seq, endpoint_id, result_id, status, attempt_count, next_attempt_at, last_status_code,
-  last_error, created_at, updated_at`;
+const d = RESULT_WEBHOOK_DELIVERIES.c;
+const e = RESULT_WEBHOOK_ENDPOINTS.c;
+const r = LEAD_RESULTS.c;
+const a = RESULT_WEBHOOK_ATTEMPTS.c;
+const DELIVERIES = RESULT_WEBHOOK_DELIVERIES.name;
+/** What a delivery's view shows (with its attempts). */
+const SHOWN = [
+  'id',
+  'endpointId',
+  'resultId',
+  'status',
+  'attemptCount',
+  'nextAttemptAt',
+  'lastStatusCode',
+  'lastError',
+  'createdAt',
+  'updatedAt',
+] as const;
+type ShownDelivery = Pick<DeliveryRecord, (typeof SHOWN)[number]>;
+const LISTED = [...SHOWN, 'seq'] as const;
+/** What a sender needs of a claimed delivery, and of its endpoint. */
+const CLAIMED = ['id', 'workspaceId', 'endpointId', 'resultId', 'attemptCount', 'retryBase'] as const;
+const SIGNING = ['url', 'secretSealed', 'previousSecretSealed', 'previousSecretExpiresAt'] as const;
+/** Due now ($1) and not leased by another sender. */
+const DUE = `${d.status} = 'PENDING' AND ${d.nextAttemptAt} <= $1 AND (${d.leaseUntil} IS NULL OR ${d.leaseUntil} < $1)`;
 const MAX_ERROR_LENGTH = 500;
 
 @Injectable()
@@ -50,21 +53,35 @@ export class SqlDeliveryStore extends DeliveryStore {
   }
 
   async createForResult(workspaceId: string, resultId: string, now: Date): Promise<string[]> {
-    const endpoints: Array<{ id: string }> = await this.tx.manager.query(
-      `SELECT id FROM result_webhook_endpoints WHERE workspace_id = $1 AND enabled AND deleted_at IS NULL ORDER BY created_at, id`,
+    const endpoints: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${e.id} FROM ${RESULT_WEBHOOK_ENDPOINTS.name}
+        WHERE ${e.workspaceId} = $1 AND ${e.enabled} AND ${e.deletedAt} IS NULL ORDER BY ${e.createdAt}, ${e.id}`,
       [workspaceId],
     );
     if (endpoints.length === 0) return [];
-    const ids = endpoints.map(() => randomUUID());
-    const rows: Array<{ id: string }> = await this.tx.manager.query(
-      `INSERT INTO result_webhook_deliveries (id, workspace_id, endpoint_id, result_id, status, next_attempt_at, created_at, updated_at)
-       SELECT d.id, $1, d.endpoint_id, $2, 'PENDING', $3, $3, $3
-         FROM unnest($4::uuid[], $5::uuid[]) AS d(id, endpoint_id)
-       ON CONFLICT (endpoint_id, result_id) DO NOTHING
-       RETURNING id`,
-      [workspaceId, resultId, now, ids, endpoints.map((e) => e.id)],
+    const deliveries = endpoints.map((endpoint) => ({
+      id: randomUUID(),
+      workspaceId,
+      endpointId: RESULT_WEBHOOK_ENDPOINTS.fromRow(endpoint, ['id']).id,
+      resultId,
+      status: 'PENDING' as const,
+      attemptCount: 0,
+      retryBase: 0,
+      nextAttemptAt: now,
+      leaseUntil: null,
+      lastStatusCode: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    // seq comes from its sequence.
+    const { sql, params } = RESULT_WEBHOOK_DELIVERIES.insertMany(
+      deliveries,
+      `ON CONFLICT (${d.endpointId}, ${d.resultId}) DO NOTHING RETURNING ${d.id}`,
+      RESULT_WEBHOOK_DELIVERIES.keys.filter((k) => k !== 'seq'),
     );
-    return rows.map((r) => r.id);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(sql, params);
+    return rows.map((row) => RESULT_WEBHOOK_DELIVERIES.fromRow(row, ['id']).id);
   }
 
   /**
@@ -73,134 +90,121 @@ export class SqlDeliveryStore extends DeliveryStore {
    */
   async claim(id: string, now: Date, leaseUntil: Date): Promise<ClaimedDelivery | null> {
     if (!isUuid(id)) return null;
-    const rows: Array<{
-      id: string;
-      workspace_id: string;
-      endpoint_id: string;
-      result_id: string;
-      attempt_count: number;
-      retry_base: number;
-      url: string | null;
-      usable: boolean | null;
-      secret_sealed: string | null;
-      previous_secret_sealed: string | null;
-      previous_secret_expires_at: Date | null;
-      envelope: LeadResultEnvelope | null;
-    }> = await this.tx.manager.query(
+    const rows: Array<Record<string, unknown> & { usable: boolean | null }> = await this.tx.manager.query(
       `WITH claimed AS (
-         UPDATE result_webhook_deliveries SET lease_until = $3
-          WHERE id = $1 AND status = 'PENDING' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
-         RETURNING id, workspace_id, endpoint_id, result_id, attempt_count, retry_base
+         UPDATE ${DELIVERIES} SET ${d.leaseUntil} = $3
+          WHERE ${d.id} = $2 AND ${DUE}
+         RETURNING ${RESULT_WEBHOOK_DELIVERIES.select(undefined, CLAIMED)}
        )
-       SELECT c.*, e.url, (e.enabled AND e.deleted_at IS NULL) AS usable, e.secret_sealed, e.previous_secret_sealed,
-              e.previous_secret_expires_at, r.envelope
+       SELECT c.*, ${RESULT_WEBHOOK_ENDPOINTS.select('e', SIGNING)}, (e.${e.enabled} AND e.${e.deletedAt} IS NULL) AS usable, r.${r.envelope}
          FROM claimed c
-         LEFT JOIN result_webhook_endpoints e ON e.id = c.endpoint_id AND e.workspace_id = c.workspace_id
-         LEFT JOIN lead_results r ON r.id = c.result_id AND r.workspace_id = c.workspace_id AND r.expires_at > $2`,
-      [id, now, leaseUntil],
+         LEFT JOIN ${RESULT_WEBHOOK_ENDPOINTS.name} e ON e.${e.id} = c.${d.endpointId} AND e.${e.workspaceId} = c.${d.workspaceId}
+         LEFT JOIN ${LEAD_RESULTS.name} r ON r.${r.id} = c.${d.resultId} AND r.${r.workspaceId} = c.${d.workspaceId} AND r.${r.expiresAt} > $1`,
+      [now, id, leaseUntil],
     );
-    const r = rows[0];
-    if (!r) return null;
-    const usable = r.usable === true && r.url !== null && r.secret_sealed !== null && r.envelope !== null;
+    const row = rows[0];
+    if (!row) return null;
+    const delivery = RESULT_WEBHOOK_DELIVERIES.fromRow(row, CLAIMED);
+    const { envelope } = LEAD_RESULTS.fromRow(row, ['envelope']);
+    // usable is null without an endpoint row (left join), so the endpoint's columns are there when it is true.
+    const endpoint = row.usable === true ? RESULT_WEBHOOK_ENDPOINTS.fromRow(row, SIGNING) : null;
     return {
-      id: r.id,
-      workspaceId: r.workspace_id,
-      endpointId: r.endpoint_id,
-      resultId: r.result_id,
-      attemptCount: r.attempt_count,
-      retryBase: r.retry_base,
-      target: usable
-        ? {
-            url: r.url!,
-            // Secrets are unsealed here, at delivery time, and only those that sign now.
-            secrets: signingSecrets(
-              { secret: r.secret_sealed!, previousSecret: r.previous_secret_sealed, previousSecretExpiresAt: r.previous_secret_expires_at },
-              now,
-            ).map((sealed) => this.sealer.open(sealed, r.endpoint_id)),
-            body: JSON.stringify(envelopeInSpecOrder(r.envelope!)),
-          }
-        : null,
+      ...delivery,
+      target:
+        endpoint && envelope
+          ? {
+              url: endpoint.url,
+              // Secrets are unsealed here, at delivery time, and only those that sign now.
+              secrets: signingSecrets(
+                { secret: endpoint.secretSealed, previousSecret: endpoint.previousSecretSealed, previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
+                now,
+              ).map((sealed) => this.sealer.open(sealed, delivery.endpointId)),
+              body: JSON.stringify(envelope),
+            }
+          : null,
     };
   }
 
   async recordAttempt(
     id: string,
-    a: { number: number; at: Date; statusCode: number | null; error: string | null; durationMs: number },
+    attempt: { number: number; at: Date; statusCode: number | null; error: string | null; durationMs: number },
     next: { status: DeliveryStatus; nextAttemptAt: Date | null },
   ): Promise<void> {
-    const error = a.error === null ? null : a.error.slice(0, MAX_ERROR_LENGTH);
+    const error = attempt.error === null ? null : attempt.error.slice(0, MAX_ERROR_LENGTH);
+    const insert = RESULT_WEBHOOK_ATTEMPTS.insert(
+      { deliveryId: id, number: attempt.number, attemptedAt: attempt.at, statusCode: attempt.statusCode, error, durationMs: Math.round(attempt.durationMs) },
+      `ON CONFLICT (${a.deliveryId}, ${a.number}) DO NOTHING`,
+    );
+    const params = [...insert.params];
+    const p = (value: unknown) => `$${params.push(value)}`;
     await this.tx.manager.query(
-      `WITH attempt AS (
-         INSERT INTO result_webhook_attempts (delivery_id, number, attempted_at, status_code, error, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (delivery_id, number) DO NOTHING
-       )
-       UPDATE result_webhook_deliveries
-          SET status = $7, attempt_count = GREATEST(attempt_count, $2), next_attempt_at = $8, lease_until = NULL,
-              last_status_code = $4, last_error = $5, updated_at = $3
-        WHERE id = $1`,
-      [id, a.number, a.at, a.statusCode, error, Math.round(a.durationMs), next.status, next.nextAttemptAt],
+      `WITH attempt AS (${insert.sql})
+       UPDATE ${DELIVERIES}
+          SET ${d.status} = ${p(next.status)}, ${d.attemptCount} = GREATEST(${d.attemptCount}, ${p(attempt.number)}),
+              ${d.nextAttemptAt} = ${p(next.nextAttemptAt)}, ${d.leaseUntil} = NULL, ${d.lastStatusCode} = ${p(attempt.statusCode)},
+              ${d.lastError} = ${p(error)}, ${d.updatedAt} = ${p(attempt.at)}
+        WHERE ${d.id} = ${p(id)}`,
+      params,
     );
   }
 
   async cancel(id: string, reason: string, now: Date): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_deliveries SET status = 'CANCELED', next_attempt_at = NULL, lease_until = NULL, last_error = $2, updated_at = $3
-        WHERE id = $1 AND status = 'PENDING'`,
+      `UPDATE ${DELIVERIES} SET ${d.status} = 'CANCELED', ${d.nextAttemptAt} = NULL, ${d.leaseUntil} = NULL, ${d.lastError} = $2, ${d.updatedAt} = $3
+        WHERE ${d.id} = $1 AND ${d.status} = 'PENDING'`,
       [id, reason, now],
     );
   }
 
   async cancelPendingForEndpoint(endpointId: string, reason: string, now: Date): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_deliveries SET status = 'CANCELED', next_attempt_at = NULL, lease_until = NULL, last_error = $2, updated_at = $3
-        WHERE endpoint_id = $1 AND status = 'PENDING'`,
+      `UPDATE ${DELIVERIES} SET ${d.status} = 'CANCELED', ${d.nextAttemptAt} = NULL, ${d.leaseUntil} = NULL, ${d.lastError} = $2, ${d.updatedAt} = $3
+        WHERE ${d.endpointId} = $1 AND ${d.status} = 'PENDING'`,
       [endpointId, reason, now],
     );
   }
 
   async dueIds(now: Date, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.tx.manager.query(
-      `SELECT id FROM result_webhook_deliveries
-        WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-        ORDER BY next_attempt_at, seq LIMIT $2`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${d.id} FROM ${DELIVERIES} WHERE ${DUE} ORDER BY ${d.nextAttemptAt}, ${d.seq} LIMIT $2`,
       [now, limit],
     );
-    return rows.map((r) => r.id);
+    return rows.map((row) => RESULT_WEBHOOK_DELIVERIES.fromRow(row, ['id']).id);
   }
 
   async list(workspaceId: string, q: DeliveryListQuery): Promise<Array<{ seq: string; delivery: DeliveryView }>> {
-    const rows: DeliveryRow[] = await this.tx.manager.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM result_webhook_deliveries
-        WHERE workspace_id = $1
-          AND ($2::uuid IS NULL OR endpoint_id = $2)
-          AND ($3::uuid IS NULL OR result_id = $3)
-          AND ($4::text IS NULL OR status = $4)
-          AND ($5::bigint IS NULL OR seq < $5)
-        ORDER BY seq DESC
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${RESULT_WEBHOOK_DELIVERIES.select(undefined, LISTED)} FROM ${DELIVERIES}
+        WHERE ${d.workspaceId} = $1
+          AND ($2::uuid IS NULL OR ${d.endpointId} = $2)
+          AND ($3::uuid IS NULL OR ${d.resultId} = $3)
+          AND ($4::text IS NULL OR ${d.status} = $4)
+          AND ($5::bigint IS NULL OR ${d.seq} < $5)
+        ORDER BY ${d.seq} DESC
         LIMIT $6`,
       [workspaceId, q.endpointId ?? null, q.resultId ?? null, q.status ?? null, q.afterSeq, q.limit],
     );
-    const attempts = await this.attemptsOf(rows.map((r) => r.id));
-    return rows.map((r) => ({ seq: r.seq, delivery: toView(r, attempts.get(r.id) ?? []) }));
+    const listed = rows.map((row) => RESULT_WEBHOOK_DELIVERIES.fromRow(row, LISTED));
+    const attempts = await this.attemptsOf(listed.map((delivery) => delivery.id));
+    return listed.map((delivery) => ({ seq: delivery.seq, delivery: toView(delivery, attempts.get(delivery.id) ?? []) }));
   }
 
   async find(workspaceId: string, id: string): Promise<DeliveryView | null> {
     if (!isUuid(id)) return null;
-    const rows: DeliveryRow[] = await this.tx.manager.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM result_webhook_deliveries WHERE id = $1 AND workspace_id = $2`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${RESULT_WEBHOOK_DELIVERIES.select(undefined, SHOWN)} FROM ${DELIVERIES} WHERE ${d.id} = $1 AND ${d.workspaceId} = $2`,
       [id, workspaceId],
     );
     if (!rows[0]) return null;
-    return toView(rows[0], (await this.attemptsOf([id])).get(id) ?? []);
+    return toView(RESULT_WEBHOOK_DELIVERIES.fromRow(rows[0], SHOWN), (await this.attemptsOf([id])).get(id) ?? []);
   }
 
   async requeue(id: string, now: Date): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_deliveries
-          SET status = 'PENDING', next_attempt_at = $2, retry_base = attempt_count, last_error = NULL, updated_at = $2,
-              lease_until = CASE WHEN lease_until > $2 THEN lease_until ELSE NULL END
-        WHERE id = $1`,
+      `UPDATE ${DELIVERIES}
+          SET ${d.status} = 'PENDING', ${d.nextAttemptAt} = $2, ${d.retryBase} = ${d.attemptCount}, ${d.lastError} = NULL, ${d.updatedAt} = $2,
+              ${d.leaseUntil} = CASE WHEN ${d.leaseUntil} > $2 THEN ${d.leaseUntil} ELSE NULL END
+        WHERE ${d.id} = $1`,
       [id, now],
     );
   }
@@ -208,32 +212,34 @@ export class SqlDeliveryStore extends DeliveryStore {
   private async attemptsOf(ids: string[]): Promise<Map<string, DeliveryAttemptView[]>> {
     const byDelivery = new Map<string, DeliveryAttemptView[]>();
     if (ids.length === 0) return byDelivery;
-    const rows: AttemptRow[] = await this.tx.manager.query(
-      `SELECT delivery_id, number, attempted_at, status_code, error, duration_ms
-         FROM result_webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, number`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${RESULT_WEBHOOK_ATTEMPTS.select()} FROM ${RESULT_WEBHOOK_ATTEMPTS.name}
+        WHERE ${a.deliveryId} = ANY($1::uuid[]) ORDER BY ${a.deliveryId}, ${a.number}`,
       [ids],
     );
-    for (const r of rows) {
-      const list = byDelivery.get(r.delivery_id) ?? [];
-      list.push({ number: r.number, attemptedAt: r.attempted_at.toISOString(), statusCode: r.status_code, error: r.error, durationMs: r.duration_ms });
-      byDelivery.set(r.delivery_id, list);
+    for (const row of rows) {
+      const { deliveryId, ...attempt } = RESULT_WEBHOOK_ATTEMPTS.fromRow(row);
+      const list = byDelivery.get(deliveryId) ?? [];
+      list.push({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() });
+      byDelivery.set(deliveryId, list);
     }
     return byDelivery;
   }
 }
 
-function toView(r: DeliveryRow, attempts: DeliveryAttemptView[]): DeliveryView {
+/** The API's view of a delivery: timestamps as ISO strings. */
+function toView(r: ShownDelivery, attempts: DeliveryAttemptView[]): DeliveryView {
   return {
     id: r.id,
-    endpointId: r.endpoint_id,
-    resultId: r.result_id,
+    endpointId: r.endpointId,
+    resultId: r.resultId,
     status: r.status,
-    attemptCount: r.attempt_count,
-    nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
-    lastStatusCode: r.last_status_code,
-    lastError: r.last_error,
+    attemptCount: r.attemptCount,
+    nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+    lastStatusCode: r.lastStatusCode,
+    lastError: r.lastError,
     attempts,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }

@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { ResultListQuery, ResultStore, StoredResult } from '../application/results.ports';
-import { envelopeInSpecOrder, LeadResultEnvelope } from '../domain/lead-result';
+import { LeadResultEnvelope } from '../domain/lead-result';
+import { LEAD_RESULTS } from './persistence/lead-result.table';
 
-type Row = {
-  id: string;
-  seq: string;
-  workspace_id: string;
-  campaign_id: string;
-  lead_id: string;
-  envelope: LeadResultEnvelope | null;
-  created_at: Date;
-  expires_at: Date;
-};
+const r = LEAD_RESULTS.c;
+const STORED = ['id', 'seq', 'workspaceId', 'campaignId', 'leadId', 'envelope', 'createdAt', 'expiresAt'] as const satisfies readonly (keyof StoredResult)[];
+/** What an insert writes: seq comes from its sequence, expired_at stays null. */
+const WRITTEN = ['id', 'workspaceId', 'campaignId', 'leadId', 'envelope', 'createdAt', 'expiresAt'] as const;
+const LISTED = ['seq', 'envelope'] as const;
 
 @Injectable()
 export class SqlResultStore extends ResultStore {
@@ -23,63 +19,60 @@ export class SqlResultStore extends ResultStore {
   async insert(workspaceId: string, envelope: LeadResultEnvelope, expiresAt: Date): Promise<boolean> {
     // Held until commit: results of a workspace take their sequence numbers in commit order.
     await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('lead_results:' || $1, 0))`, [workspaceId]);
-    const rows: unknown[] = await this.tx.manager.query(
-      `INSERT INTO lead_results (id, workspace_id, campaign_id, lead_id, envelope, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
-       ON CONFLICT (lead_id) DO NOTHING
-       RETURNING 1`,
-      [envelope.id, workspaceId, envelope.data.campaignId, envelope.data.leadId, JSON.stringify(envelope), new Date(envelope.createdAt), expiresAt],
+    const { sql, params } = LEAD_RESULTS.insert(
+      {
+        id: envelope.id,
+        workspaceId,
+        campaignId: envelope.data.campaignId,
+        leadId: envelope.data.leadId,
+        envelope,
+        createdAt: new Date(envelope.createdAt),
+        expiresAt,
+      },
+      `ON CONFLICT (${r.leadId}) DO NOTHING RETURNING 1`,
+      WRITTEN,
     );
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
     return rows.length === 1;
   }
 
   async find(workspaceId: string, id: string): Promise<StoredResult | null> {
     if (!isUuid(id)) return null;
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT id, seq, workspace_id, campaign_id, lead_id, envelope, created_at, expires_at
-         FROM lead_results WHERE id = $1 AND workspace_id = $2`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${LEAD_RESULTS.select(undefined, STORED)} FROM ${LEAD_RESULTS.name} WHERE ${r.id} = $1 AND ${r.workspaceId} = $2`,
       [id, workspaceId],
     );
-    const r = rows[0];
-    return r
-      ? {
-          id: r.id,
-          seq: String(r.seq),
-          workspaceId: r.workspace_id,
-          campaignId: r.campaign_id,
-          leadId: r.lead_id,
-          envelope: r.envelope ? envelopeInSpecOrder(r.envelope) : null,
-          createdAt: r.created_at,
-          expiresAt: r.expires_at,
-        }
-      : null;
+    return rows[0] ? LEAD_RESULTS.fromRow(rows[0], STORED) : null;
   }
 
   async idForLead(leadId: string): Promise<string | null> {
     if (!isUuid(leadId)) return null;
-    const rows: Array<{ id: string }> = await this.tx.manager.query(`SELECT id FROM lead_results WHERE lead_id = $1`, [leadId]);
-    return rows[0]?.id ?? null;
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`SELECT ${r.id} FROM ${LEAD_RESULTS.name} WHERE ${r.leadId} = $1`, [leadId]);
+    return rows[0] ? LEAD_RESULTS.fromRow(rows[0], ['id']).id : null;
   }
 
   async list(workspaceId: string, q: ResultListQuery): Promise<Array<{ seq: string; envelope: LeadResultEnvelope }>> {
-    const rows: Array<{ seq: string; envelope: LeadResultEnvelope }> = await this.tx.manager.query(
-      `SELECT seq::text AS seq, envelope FROM lead_results
-        WHERE workspace_id = $1
-          AND ($2::uuid IS NULL OR campaign_id = $2)
-          AND ($3::timestamptz IS NULL OR created_at >= $3)
-          AND ($4::bigint IS NULL OR seq > $4)
-          AND expires_at > $5 AND envelope IS NOT NULL
-        ORDER BY seq
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `SELECT ${LEAD_RESULTS.select(undefined, LISTED)} FROM ${LEAD_RESULTS.name}
+        WHERE ${r.workspaceId} = $1
+          AND ($2::uuid IS NULL OR ${r.campaignId} = $2)
+          AND ($3::timestamptz IS NULL OR ${r.createdAt} >= $3)
+          AND ($4::bigint IS NULL OR ${r.seq} > $4)
+          AND ${r.expiresAt} > $5 AND ${r.envelope} IS NOT NULL
+        ORDER BY ${r.seq}
         LIMIT $6`,
       [workspaceId, q.campaignId ?? null, q.since ?? null, q.afterSeq, q.now, q.limit],
     );
-    return rows.map((r) => ({ seq: r.seq, envelope: envelopeInSpecOrder(r.envelope) }));
+    // The query keeps only rows with an envelope.
+    return rows.map((row) => LEAD_RESULTS.fromRow(row, LISTED) as { seq: string; envelope: LeadResultEnvelope });
   }
 
   async purgeExpired(now: Date, limit: number): Promise<number> {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
-      `UPDATE lead_results SET envelope = NULL, expired_at = $1
-        WHERE id IN (SELECT id FROM lead_results WHERE envelope IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2)`,
+      `UPDATE ${LEAD_RESULTS.name} SET ${r.envelope} = NULL, ${r.expiredAt} = $1
+        WHERE ${r.id} IN (
+          SELECT ${r.id} FROM ${LEAD_RESULTS.name} WHERE ${r.envelope} IS NOT NULL AND ${r.expiresAt} <= $1 ORDER BY ${r.expiresAt} LIMIT $2
+        )`,
       [now, limit],
     );
     return affected;

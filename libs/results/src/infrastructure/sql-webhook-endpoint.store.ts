@@ -1,24 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { WebhookEndpointRecord, WebhookEndpointStore } from '../application/results.ports';
+import { ENDPOINT_SETTINGS, RESULT_WEBHOOK_ENDPOINTS } from './persistence/webhook-endpoint.table';
 import { WebhookSecretSealer } from './webhook-secret.sealer';
 
-type Row = {
-  id: string;
-  workspace_id: string;
-  url: string;
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  previous_secret_expires_at: Date | null;
-  secret_rotated_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-};
-
-/** What reads select: the settings, never the sealed secrets (only the delivery store opens those). */
-const COLUMNS = `id, workspace_id, url, description, enabled, disabled_reason, previous_secret_expires_at, secret_rotated_at,
-  created_at, updated_at`;
+const e = RESULT_WEBHOOK_ENDPOINTS.c;
+/** Reads select the settings, never the sealed secrets (only the delivery store opens those). */
+const SELECT = `SELECT ${RESULT_WEBHOOK_ENDPOINTS.select(undefined, ENDPOINT_SETTINGS)} FROM ${RESULT_WEBHOOK_ENDPOINTS.name}`;
+const EDITABLE = ['url', 'description', 'enabled', 'disabledReason', 'updatedAt'] as const;
+const NOT_DELETED = `${e.deletedAt} IS NULL`;
 
 @Injectable()
 export class SqlWebhookEndpointStore extends WebhookEndpointStore {
@@ -29,82 +19,62 @@ export class SqlWebhookEndpointStore extends WebhookEndpointStore {
     super();
   }
 
-  private toRecord(r: Row): WebhookEndpointRecord {
-    return {
-      id: r.id,
-      workspaceId: r.workspace_id,
-      url: r.url,
-      description: r.description,
-      enabled: r.enabled,
-      disabledReason: r.disabled_reason,
-      previousSecretExpiresAt: r.previous_secret_expires_at,
-      secretRotatedAt: r.secret_rotated_at,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    };
+  async insert(endpoint: WebhookEndpointRecord, secret: string): Promise<void> {
+    const { sql, params } = RESULT_WEBHOOK_ENDPOINTS.insert({
+      ...endpoint,
+      secretSealed: this.sealer.seal(secret, endpoint.id),
+      previousSecretSealed: null,
+      deletedAt: null,
+    });
+    await this.tx.manager.query(sql, params);
   }
 
-  async insert(e: WebhookEndpointRecord, secret: string): Promise<void> {
-    await this.tx.manager.query(
-      `INSERT INTO result_webhook_endpoints (${COLUMNS}, secret_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        e.id,
-        e.workspaceId,
-        e.url,
-        e.description,
-        e.enabled,
-        e.disabledReason,
-        e.previousSecretExpiresAt,
-        e.secretRotatedAt,
-        e.createdAt,
-        e.updatedAt,
-        this.sealer.seal(secret, e.id),
-      ],
-    );
+  async update(endpoint: WebhookEndpointRecord): Promise<void> {
+    const { sql, params } = RESULT_WEBHOOK_ENDPOINTS.update(endpoint, ['id', 'workspaceId'], EDITABLE);
+    await this.tx.manager.query(`${sql} AND ${NOT_DELETED}`, params);
   }
 
-  async update(e: WebhookEndpointRecord): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE result_webhook_endpoints SET url = $3, description = $4, enabled = $5, disabled_reason = $6, updated_at = $7
-        WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
-      [e.id, e.workspaceId, e.url, e.description, e.enabled, e.disabledReason, e.updatedAt],
-    );
-  }
-
-  async rotateSecret(e: WebhookEndpointRecord, secret: string): Promise<void> {
+  async rotateSecret(endpoint: WebhookEndpointRecord, secret: string): Promise<void> {
     // The sealed current secret moves to the previous slot as it is: a seal is bound to the
     // endpoint id, not to its column, so nothing is unsealed here.
     await this.tx.manager.query(
-      `UPDATE result_webhook_endpoints
-          SET previous_secret_sealed = secret_sealed, secret_sealed = $3, previous_secret_expires_at = $4,
-              secret_rotated_at = $5, updated_at = $6
-        WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
-      [e.id, e.workspaceId, this.sealer.seal(secret, e.id), e.previousSecretExpiresAt, e.secretRotatedAt, e.updatedAt],
+      `UPDATE ${RESULT_WEBHOOK_ENDPOINTS.name}
+          SET ${e.previousSecretSealed} = ${e.secretSealed}, ${e.secretSealed} = $3, ${e.previousSecretExpiresAt} = $4,
+              ${e.secretRotatedAt} = $5, ${e.updatedAt} = $6
+        WHERE ${e.id} = $1 AND ${e.workspaceId} = $2 AND ${NOT_DELETED}`,
+      [
+        endpoint.id,
+        endpoint.workspaceId,
+        this.sealer.seal(secret, endpoint.id),
+        endpoint.previousSecretExpiresAt,
+        endpoint.secretRotatedAt,
+        endpoint.updatedAt,
+      ],
     );
   }
 
   async find(workspaceId: string, id: string): Promise<WebhookEndpointRecord | null> {
     if (!isUuid(id)) return null;
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${COLUMNS} FROM result_webhook_endpoints WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `${SELECT} WHERE ${e.id} = $1 AND ${e.workspaceId} = $2 AND ${NOT_DELETED}`,
       [id, workspaceId],
     );
-    return rows[0] ? this.toRecord(rows[0]) : null;
+    return rows[0] ? RESULT_WEBHOOK_ENDPOINTS.fromRow(rows[0], ENDPOINT_SETTINGS) : null;
   }
 
   async list(workspaceId: string): Promise<WebhookEndpointRecord[]> {
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${COLUMNS} FROM result_webhook_endpoints WHERE workspace_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `${SELECT} WHERE ${e.workspaceId} = $1 AND ${NOT_DELETED} ORDER BY ${e.createdAt}, ${e.id}`,
       [workspaceId],
     );
-    return rows.map((r) => this.toRecord(r));
+    return rows.map((row) => RESULT_WEBHOOK_ENDPOINTS.fromRow(row, ENDPOINT_SETTINGS));
   }
 
   async count(workspaceId: string): Promise<number> {
     // Serialises creations per workspace until commit, so the cap holds under concurrency.
     await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('result_webhooks:' || $1, 0))`, [workspaceId]);
     const rows: Array<{ n: number }> = await this.tx.manager.query(
-      `SELECT count(*)::int AS n FROM result_webhook_endpoints WHERE workspace_id = $1 AND deleted_at IS NULL`,
+      `SELECT count(*)::int AS n FROM ${RESULT_WEBHOOK_ENDPOINTS.name} WHERE ${e.workspaceId} = $1 AND ${NOT_DELETED}`,
       [workspaceId],
     );
     return rows[0].n;
@@ -112,14 +82,16 @@ export class SqlWebhookEndpointStore extends WebhookEndpointStore {
 
   async delete(workspaceId: string, id: string, now: Date): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_endpoints SET deleted_at = $3, enabled = false, updated_at = $3 WHERE id = $1 AND workspace_id = $2`,
+      `UPDATE ${RESULT_WEBHOOK_ENDPOINTS.name} SET ${e.deletedAt} = $3, ${e.enabled} = false, ${e.updatedAt} = $3
+        WHERE ${e.id} = $1 AND ${e.workspaceId} = $2`,
       [id, workspaceId, now],
     );
   }
 
   async disable(id: string, reason: string, now: Date): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE result_webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = $3 WHERE id = $1 AND deleted_at IS NULL`,
+      `UPDATE ${RESULT_WEBHOOK_ENDPOINTS.name} SET ${e.enabled} = false, ${e.disabledReason} = $2, ${e.updatedAt} = $3
+        WHERE ${e.id} = $1 AND ${NOT_DELETED}`,
       [id, reason, now],
     );
   }

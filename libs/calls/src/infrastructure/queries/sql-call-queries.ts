@@ -4,21 +4,21 @@ import { CallAnalysisStore } from '../../application/analysis/call-analysis.port
 import { toCallView } from '../../application/call-log';
 import { CallListFilter, CallQueries, CallRecord, MetricOverride } from '../../application/call-queries';
 import { Call } from '../../domain/call';
-import { CALL_COLUMNS, callPropsFromRow } from '../sql-call.repository';
+import { CALLS } from '../persistence/call.table';
 
-type RecordRow = Parameters<typeof callPropsFromRow>[0] & { metric_overrides: Record<string, MetricOverride> | null };
-
-const SELECT = `SELECT ${CALL_COLUMNS.join(', ')}, metric_overrides FROM calls`;
+const c = CALLS.c;
+const SELECT = `SELECT ${CALLS.select()} FROM ${CALLS.name}`;
 
 /*
  * Newest first. A call's started_at is its created_at (both set when dialling starts), so the
  * lists walk the (workspace_id, created_at DESC, id DESC) and (campaign_id, created_at DESC)
  * indexes; from/to filter the same column.
  */
-const ORDER = `ORDER BY created_at DESC, id DESC`;
+const ORDER = `ORDER BY ${c.createdAt} DESC, ${c.id} DESC`;
 
-function toRecord(row: RecordRow): CallRecord {
-  return { ...toCallView(Call.restore(callPropsFromRow(row))), metricOverrides: row.metric_overrides ?? {} };
+function toRecord(row: Record<string, unknown>): CallRecord {
+  const { metricOverrides, ...props } = CALLS.fromRow(row);
+  return { ...toCallView(Call.restore(props)), metricOverrides };
 }
 
 /** The calls API's reads (CallQueries) on the calls table. */
@@ -30,28 +30,28 @@ export class SqlCallQueries extends CallQueries {
 
   async list(workspaceId: string, filter: CallListFilter, page: { offset: number; limit: number }): Promise<{ items: CallRecord[]; total: number }> {
     const params: unknown[] = [workspaceId];
-    const where = ['workspace_id = $1'];
+    const where = [`${c.workspaceId} = $1`];
     const add = (sql: string, value: unknown) => {
       params.push(value);
       where.push(sql.replace('?', `$${params.length}`));
     };
-    if (filter.campaignId !== undefined) add('campaign_id = ?', filter.campaignId);
-    if (filter.status !== undefined) add('status = ?', filter.status);
-    if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
-    if (filter.from !== undefined) add('created_at >= ?', filter.from);
-    if (filter.to !== undefined) add('created_at < ?', filter.to);
+    if (filter.campaignId !== undefined) add(`${c.campaignId} = ?`, filter.campaignId);
+    if (filter.status !== undefined) add(`${c.status} = ?`, filter.status);
+    if (filter.outcome !== undefined) add(`${c.outcome} = ?`, filter.outcome);
+    if (filter.from !== undefined) add(`${c.createdAt} >= ?`, filter.from);
+    if (filter.to !== undefined) add(`${c.createdAt} < ?`, filter.to);
     const condition = where.join(' AND ');
-    const rows: RecordRow[] = await this.tx.manager.query(
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
       `${SELECT} WHERE ${condition} ${ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.limit, page.offset],
     );
-    const [{ total }]: Array<{ total: number }> = await this.tx.manager.query(`SELECT count(*)::int AS total FROM calls WHERE ${condition}`, params);
+    const [{ total }]: Array<{ total: number }> = await this.tx.manager.query(`SELECT count(*)::int AS total FROM ${CALLS.name} WHERE ${condition}`, params);
     return { items: rows.map(toRecord), total };
   }
 
   async latestOfCampaign(workspaceId: string, campaignId: string, limit: number): Promise<CallRecord[]> {
     if (!isUuid(campaignId)) return [];
-    const rows: RecordRow[] = await this.tx.manager.query(`${SELECT} WHERE campaign_id = $1 AND workspace_id = $2 ${ORDER} LIMIT $3`, [
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.campaignId} = $1 AND ${c.workspaceId} = $2 ${ORDER} LIMIT $3`, [
       campaignId,
       workspaceId,
       limit,
@@ -61,7 +61,7 @@ export class SqlCallQueries extends CallQueries {
 
   async findById(workspaceId: string, callId: string): Promise<CallRecord | null> {
     if (!isUuid(callId)) return null;
-    const rows: RecordRow[] = await this.tx.manager.query(`${SELECT} WHERE id = $1 AND workspace_id = $2`, [callId, workspaceId]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1 AND ${c.workspaceId} = $2`, [callId, workspaceId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 }
@@ -76,7 +76,7 @@ export class SqlCallAnalysisStore extends CallAnalysisStore {
   async findById(callId: string, options: { lock?: boolean } = {}): Promise<CallRecord | null> {
     if (!isUuid(callId)) return null;
     const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
-    const rows: RecordRow[] = await this.tx.manager.query(`${SELECT} WHERE id = $1${lock}`, [callId]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1${lock}`, [callId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
@@ -84,22 +84,18 @@ export class SqlCallAnalysisStore extends CallAnalysisStore {
     callId: string,
     result: { status: 'DONE' | 'FAILED' | 'SKIPPED'; extraction: Record<string, unknown> | null; evaluation: Record<string, string> | null },
   ): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.tx.manager.query(
-      `UPDATE calls SET analysis_status = $2, extraction = $3::jsonb, evaluation = $4::jsonb
-        WHERE id = $1 AND analysis_status IN ('PENDING', 'FAILED')`,
-      [
-        callId,
-        result.status,
-        result.extraction === null ? null : JSON.stringify(result.extraction),
-        result.evaluation === null ? null : JSON.stringify(result.evaluation),
-      ],
+    const { sql, params } = CALLS.update(
+      { id: callId, analysisStatus: result.status, extraction: result.extraction, evaluation: result.evaluation },
+      ['id'],
+      ['analysisStatus', 'extraction', 'evaluation'],
     );
+    const [, affected]: [unknown, number] = await this.tx.manager.query(`${sql} AND ${c.analysisStatus} IN ('PENDING', 'FAILED')`, params);
     return affected > 0;
   }
 
   async recordMetricOverride(callId: string, key: string, override: MetricOverride): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE calls SET metric_overrides = metric_overrides || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`,
+      `UPDATE ${CALLS.name} SET ${c.metricOverrides} = ${c.metricOverrides} || jsonb_build_object($2::text, $3::jsonb) WHERE ${c.id} = $1`,
       [callId, key, JSON.stringify(override)],
     );
   }

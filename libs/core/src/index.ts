@@ -9,3 +9,5 @@ export * from './unit-of-work';
 export * from './env-reader';
 export * from './config-fragments';
 export * from './phone';
+export * from './outbox';
+export * from './app-config';

@@ -2,7 +2,7 @@
 // re-exported here for convenience.
 export * from '@outreach/core';
 export * from './platform.errors';
-export * from './config/app-config';
+export * from '@outreach/core';
 export * from './config/config.module';
 export * from './database/data-source-options';
 export * from './database/database-errors';

@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { ApiKeyGuard } from './auth/api-key.guard';
-import { AppConfig, ConfigDefaults } from './config/app-config';
+import { AppConfig, ConfigDefaults } from '@outreach/core';
 import { ConfigModule } from './config/config.module';
 import { Clock, SystemClock } from '@outreach/core';
 import { MigrationList } from './database/data-source-options';
@@ -13,7 +13,8 @@ import { RequestBodyGuard } from './http/request-body.guard';
 import { HealthController } from './observability/health.controller';
 import { loggerModule } from './observability/logging';
 import { MetricsController, MetricsService } from './observability/metrics';
-import { Outbox } from './outbox/outbox';
+import { Outbox } from '@outreach/core';
+import { SqlOutbox } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { OutboxListener } from './outbox/outbox-listener';
 import { PlatformHousekeeping } from './housekeeping/platform-housekeeping';
@@ -48,7 +49,7 @@ export class PlatformModule {
     ];
     // The CLI's stdout carries only its JSON answer: no pino logger there.
     if (role !== 'cli') imports.push(loggerModule());
-    const providers: Provider[] = [{ provide: Clock, useClass: SystemClock }, Outbox];
+    const providers: Provider[] = [{ provide: Clock, useClass: SystemClock }, { provide: Outbox, useClass: SqlOutbox }];
     const exports: unknown[] = [Clock, Outbox];
     const controllers: NonNullable<DynamicModule['controllers']> = [];
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
+import { isUuid } from '@outreach/core';
 import { AgentDirectory, AgentSummary } from './agent-directory.port';
 import { AgentRepository } from './agent.ports';
 

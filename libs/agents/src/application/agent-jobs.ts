@@ -1,4 +1,4 @@
-import type { OutboxJob } from '@outreach/platform';
+import type { OutboxJob } from '@outreach/core';
 
 export enum AgentQueue {
   Agents = 'agents',

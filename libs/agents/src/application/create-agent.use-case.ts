@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Outbox } from '@outreach/platform';
-import { Clock, UnitOfWork } from '@outreach/core';
+import { Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { Agent, NewAgentInput } from '../domain/agent.aggregate';
 import { provisionJob } from './agent-jobs';
 import { AgentReferenceChecks } from './agent-reference-checks';

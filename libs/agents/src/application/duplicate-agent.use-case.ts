@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Outbox } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { provisionJob } from './agent-jobs';
 import { AgentView, agentView } from './agent-view';
 import { AgentRepository } from './agent.ports';

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
-import { Clock, UnitOfWork } from '@outreach/core';
+import { Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { AgentRepository, VoiceProvider } from './agent.ports';
 
 /**

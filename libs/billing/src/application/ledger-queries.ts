@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/core';
+import { AppConfig, AppError, Clock } from '@outreach/core';
 import { decodeLedgerCursor, encodeLedgerCursor } from '../domain/ledger-cursor';
 import { LedgerPeriod, LedgerRange, ledgerRange } from '../domain/ledger-period';
 import { LedgerEntryView, WalletRepository } from './wallet.ports';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertCreditAmount, assertReference } from '../domain/money';
 import { Recharge, RechargeProps } from '../domain/recharge';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { Clock } from '@outreach/core';
+import { AppConfig, Clock } from '@outreach/core';
 import { assertTariffAmount, voiceCost } from '../domain/tariff';
 import { TariffRepository } from './wallet.ports';
 

@@ -1,5 +1,4 @@
-import { AppConfig } from '@outreach/platform';
-import { AppError, FixedClock } from '@outreach/core';
+import { AppConfig, AppError, FixedClock } from '@outreach/core';
 import { DoNotCallList } from '@outreach/dnc';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';

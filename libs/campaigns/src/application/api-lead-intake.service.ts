@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Outbox } from '@outreach/platform';
-import { AppError } from '@outreach/core';
+import { AppError, Outbox } from '@outreach/core';
 import { ContactStatus } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';

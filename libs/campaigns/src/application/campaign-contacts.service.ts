@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Outbox } from '@outreach/platform';
-import { AppError, UnitOfWork } from '@outreach/core';
+import { AppError, Outbox, UnitOfWork } from '@outreach/core';
 import { Campaign } from '../domain/campaign.aggregate';
 import { assertContactRetryable, ContactStatus } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';

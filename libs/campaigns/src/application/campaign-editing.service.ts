@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
-import { isUuid } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { Campaign, CampaignChanges, CampaignDraft } from '../domain/campaign.aggregate';
 import { ExtractionKey, ExtractionKeyInput, toExtractionKeys } from '../domain/extraction-keys';
 import { CampaignTypesService } from './campaign-types.service';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { WalletBalance } from '@outreach/billing';
-import { Outbox } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppError, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { Campaign } from '../domain/campaign.aggregate';

@@ -1,4 +1,4 @@
-import { AppConfig } from '@outreach/platform';
+import { AppConfig } from '@outreach/core';
 import { FixedClock } from '../../../platform/src/testing';
 import { ArraySpreadsheetReader, InMemoryUploadStore, RollbackUnitOfWork } from '../testing';
 import { UploadIntake } from './upload-intake.service';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { AppError, Clock, isExcelMangledPhone, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, isExcelMangledPhone, UnitOfWork } from '@outreach/core';
 import { SpreadsheetReader, UploadRow, UploadStore } from './campaigns.ports';
 
 const STORE_BATCH_SIZE = 2000;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
-import { AppError, Clock, normalisePhone } from '@outreach/core';
+import { AppError, Clock, isUuid, normalisePhone } from '@outreach/core';
 import { DncEntry, normaliseReason } from '../domain/dnc-entry';
 import { DncRepository } from './dnc.ports';
 

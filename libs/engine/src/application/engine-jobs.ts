@@ -1,5 +1,5 @@
 import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
-import type { OutboxJob } from '@outreach/platform';
+import type { OutboxJob } from '@outreach/core';
 
 /**
  * The engine's queues and jobs, in one place (payloads carry ids only):

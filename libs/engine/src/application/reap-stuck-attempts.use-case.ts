@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CampaignExecution } from '@outreach/campaigns';
-import { Outbox } from '@outreach/platform';
-import { Clock, UnitOfWork } from '@outreach/core';
+import { Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
 import { dispatchJob } from './engine-jobs';

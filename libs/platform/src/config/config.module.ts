@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig, ConfigDefaults, loadConfig } from './app-config';
+import { AppConfig, ConfigDefaults, loadConfig } from '@outreach/core';
 
 @Global()
 @Module({})

@@ -1,5 +1,5 @@
 import { DataSourceOptions, MixedList } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { TimeoutSafeClient } from './pg-client';
 
 export type MigrationList = MixedList<Function>;

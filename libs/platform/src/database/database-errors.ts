@@ -32,7 +32,3 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return driverError.code === '23505' && (constraint === undefined || driverError.constraint === constraint);
 }
 
-/** Strings that are UUIDs (what every public id is); anything else cannot name a row. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { UnitOfWork } from '@outreach/core';
 import { MigrationList, postgresOptions } from './data-source-options';
 import { runMigrations } from './migrate';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { MigrationList, postgresOptions } from './data-source-options';
 
 /** Arbitrary but fixed: every process that migrates takes this advisory lock first. */

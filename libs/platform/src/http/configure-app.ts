@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { MetricsService } from '../observability/metrics';
 import { jsonBodyMiddleware } from './json-body.middleware';
 import { requestIdMiddleware } from './request-id.middleware';

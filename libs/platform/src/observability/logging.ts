@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 
 /** Paths pino blanks out wherever they appear: keys and secrets never reach the logs. */
 export const REDACTED_PATHS = [

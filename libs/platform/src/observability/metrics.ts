@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Public } from '../auth/access.decorators';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { AppError } from '@outreach/core';
 
 @Injectable()

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { RateLimitedLog } from '../queue/queue-worker';
 import { OutboxRelay } from './outbox-relay';
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
 import { RateLimitedLog } from '../queue/queue-worker';
 import { RepeatingTask } from '../scheduling/repeating-task';

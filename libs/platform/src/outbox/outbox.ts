@@ -1,20 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Outbox, OutboxJob } from '@outreach/core';
 import { TransactionHost } from '../database/transaction-host';
 import { OUTBOX } from './outbox-message.table';
-
-export interface OutboxJob {
-  /** BullMQ queue name (a module's queue enum value). */
-  queue: string;
-  /** Job name within the queue. */
-  name: string;
-  /** Ids only, never whole entities. */
-  payload: Record<string, unknown>;
-  /**
-   * A deterministic BullMQ jobId (no ':' and not all digits), for jobs that must exist once per
-   * business fact (e.g. attempt-<contactId>-<seq>); default outbox-<outbox row id>.
-   */
-  jobId?: string;
-}
 
 /**
  * Writes jobs into the outbox table inside the caller's transaction (UnitOfWork.run). The
@@ -22,8 +9,10 @@ export interface OutboxJob {
  * and only if the change that caused it was committed, even when Redis is down at that moment.
  */
 @Injectable()
-export class Outbox {
-  constructor(private readonly tx: TransactionHost) {}
+export class SqlOutbox extends Outbox {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
 
   async enqueue(...jobs: OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { redisOptions } from '../redis/redis.module';
 
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {

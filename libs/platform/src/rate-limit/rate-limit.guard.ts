@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { AppError } from '@outreach/core';
 import { Clock } from '@outreach/core';
 import type { RequestWithPrincipal } from '../auth/principal';

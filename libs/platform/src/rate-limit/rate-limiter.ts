@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 import { RedisCommands } from '../redis/redis.module';
 
 export interface RateLimitDecision {

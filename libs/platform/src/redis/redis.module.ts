@@ -1,6 +1,6 @@
 import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '@outreach/core';
 
 /** ioredis options from REDIS_URL, plus what every client here needs. */
 export function redisOptions(config: AppConfig, extra: RedisOptions = {}): RedisOptions {

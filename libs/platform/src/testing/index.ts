@@ -1,8 +1,7 @@
 // In-memory fakes of the platform's ports, for use-case specs (the middle test tier): no Nest
 // container, no database, no Redis. Only *.spec.ts files and other modules' testing/ folders
 // import this (a dependency rule enforces it).
-import { FixedClock, UnitOfWork } from '@outreach/core';
-import { Outbox, OutboxJob } from '../outbox/outbox';
+import { FixedClock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 
 export { FixedClock };
 
@@ -19,10 +18,6 @@ export class FakeUnitOfWork extends UnitOfWork {
 /** Keeps every enqueued job in `jobs`, in order. */
 export class RecordingOutbox extends Outbox {
   readonly jobs: OutboxJob[] = [];
-
-  constructor() {
-    super(null as never);
-  }
 
   override async enqueue(...jobs: OutboxJob[]): Promise<string[]> {
     const first = this.jobs.length;

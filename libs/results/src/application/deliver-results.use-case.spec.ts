@@ -1,4 +1,4 @@
-import { AppConfig } from '@outreach/platform';
+import { AppConfig } from '@outreach/core';
 import { FixedClock } from '../../../platform/src/testing';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from '../domain/delivery-schedule';
 import { newWebhookSecret, signWebhook } from '../domain/webhook-signature';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { Clock } from '@outreach/core';
+import { AppConfig, Clock } from '@outreach/core';
 import { judgeResponse, nextRetryDelayMs, parseRetryAfter } from '../domain/delivery-schedule';
 import { signatureHeader } from '../domain/webhook-signature';
 import { DeliveryStore, WebhookEndpointStore, WebhookSender } from './results.ports';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppConfig } from '@outreach/platform';
+import { AppConfig } from '@outreach/core';
 import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, jobsRollback, RollbackUnitOfWork } from '../../../campaigns/src/testing';
 import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
 import {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { AppConfig, Outbox } from '@outreach/platform';
-import { Clock, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { buildLeadResult, isFinalLeadStatus } from '../domain/lead-result';
 import { deliverJob } from './results-jobs';
 import { DeliveryStore, FinalCallLookup, LeadKeyStore, ResultStore } from './results.ports';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/core';
+import { AppError, Clock, isUuid } from '@outreach/core';
 import { LeadResultEnvelope } from '../domain/lead-result';
 import { decodeCursor, Page, toPage } from '../domain/page-cursor';
 import { ResultStore } from './results.ports';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppConfig } from '@outreach/platform';
+import { AppConfig } from '@outreach/core';
 import { jobsRollback, RollbackUnitOfWork } from '../../../campaigns/src/testing';
 import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
 import { encodeCursor } from '../domain/page-cursor';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { AppConfig, isUuid, Outbox } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, isUuid, Outbox, UnitOfWork } from '@outreach/core';
 import { decodeCursor, Page, toPage } from '../domain/page-cursor';
 import {
   assertPublicTarget,

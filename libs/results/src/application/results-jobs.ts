@@ -1,4 +1,4 @@
-import type { OutboxJob } from '@outreach/platform';
+import type { OutboxJob } from '@outreach/core';
 
 /** Queue and job names of the results module (worker side). */
 export enum ResultsQueue {

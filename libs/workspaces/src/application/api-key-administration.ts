@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { displayPrefix, generateApiKey, hashApiKey, isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/core';
+import { displayPrefix, generateApiKey, hashApiKey } from '@outreach/platform';
+import { AppError, Clock, isUuid } from '@outreach/core';
 import { ApiKey } from '../domain/api-key';
 import { ApiKeyListing, ApiKeyRepository, MemberRepository, WorkspaceRepository } from './workspace.ports';
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@outreach/platform';
-import { AppError, Clock } from '@outreach/core';
+import { AppError, Clock, isUuid } from '@outreach/core';
 import { Member, MemberProps } from '../domain/member';
 import { MemberRepository, WorkspaceRepository } from './workspace.ports';
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { AppError, Clock, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, UnitOfWork } from '@outreach/core';
 import { isUuid } from '@outreach/platform';
 import { Member } from '../domain/member';
 import { Workspace, WorkspaceProps, WorkspaceSettings } from '../domain/workspace';

@@ -1,4 +1,4 @@
-import type { OutboxJob } from '@outreach/platform';
+import type { OutboxJob } from '@outreach/core';
 import type { AnalysisStatus } from '../../domain/call';
 import type { CallRecord, MetricOverride } from '../call-queries';
 import { CallsJob, CallsQueue } from '../calls.ports';

@@ -1,4 +1,5 @@
-import { ConfigValues, EnvReader, registeredConfigFragments } from '@outreach/core';
+import { ConfigValues, registeredConfigFragments } from './config-fragments';
+import { EnvReader } from './env-reader';
 
 /**
  * The platform's configuration keys. Every module adds its own keys from its

@@ -28,7 +28,7 @@ describe('configuration', () => {
   });
 
   it('the swc build and the type-checker resolve the same path aliases', () => {
-    const root = join(__dirname, '../../../..');
+    const root = join(__dirname, '../../..');
     const ts = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
     const swc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8')).jsc.paths;
     expect(swc).toEqual(ts);

@@ -18,8 +18,16 @@ const SELECT_VIEW = `
     LEFT JOIN ${TELEPHONY_CARRIERS.name} c ON c.${C.workspaceId} = n.${N.workspaceId} AND c.${C.name} = n.${N.carrier}`;
 
 function toView(row: Row): PhoneNumberView {
-  const number = PHONE_NUMBERS.fromRow(row);
-  return { ...number, carrierEnabled: row.carrier_enabled as boolean, createdAt: number.createdAt.toISOString() };
+  const n = PHONE_NUMBERS.fromRow(row);
+  return {
+    id: n.id,
+    workspaceId: n.workspaceId,
+    e164: n.e164,
+    carrier: n.carrier,
+    carrierEnabled: row.carrier_enabled as boolean,
+    inbound: n.inbound,
+    createdAt: n.createdAt.toISOString(),
+  };
 }
 
 @Injectable()

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { FunctionsCoreModule } from '@outreach/functions';
 import { workerQueues } from '@outreach/platform';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
@@ -19,11 +18,10 @@ import { ProvisionAgent } from './application/provision-agent.use-case';
 import { UpdateAgent } from './application/update-agent.use-case';
 import { VoiceLibrary } from './application/voice-library';
 import { AgentsController, VoicesController } from './http/agents.controller';
-import { AgentEntity } from './infrastructure/agent.typeorm-entity';
 import { AgentsProcessor } from './infrastructure/agents.processor';
 import { SandboxVoiceProvider } from './infrastructure/sandbox-voice-provider';
 import { StaticAgentCatalogue } from './infrastructure/static-agent-catalogue';
-import { TypeormAgentRepository } from './infrastructure/typeorm-agent.repository';
+import { SqlAgentRepository } from './infrastructure/persistence/sql-agent.repository';
 
 const useCases = [
   CreateAgent,
@@ -40,11 +38,11 @@ const useCases = [
 
 /** Core of agents: no controllers, usable by api, worker and cli, and by modules that use agents. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity]), WorkspacesCoreModule, FunctionsCoreModule],
+  imports: [WorkspacesCoreModule, FunctionsCoreModule],
   providers: [
     ...useCases,
     AgentReferenceRegistry,
-    { provide: AgentRepository, useClass: TypeormAgentRepository },
+    { provide: AgentRepository, useClass: SqlAgentRepository },
     { provide: AgentDirectory, useClass: RepositoryAgentDirectory },
     { provide: AgentCatalogue, useClass: StaticAgentCatalogue },
     { provide: VoiceProvider, useClass: SandboxVoiceProvider },

@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { DncRepository } from './application/dnc.ports';
 import { DoNotCallList } from './application/do-not-call-list';
 import { DncController } from './http/dnc.controller';
-import { TypeormDncRepository } from './infrastructure/typeorm-dnc.repository';
+import { SqlDncRepository } from './infrastructure/persistence/sql-dnc.repository';
 
 /** The do-not-call list without controllers: for the engine (worker) and the API. */
 @Module({
-  providers: [DoNotCallList, { provide: DncRepository, useClass: TypeormDncRepository }],
+  providers: [DoNotCallList, { provide: DncRepository, useClass: SqlDncRepository }],
   exports: [DoNotCallList],
 })
 export class DncCoreModule {}

@@ -5,7 +5,7 @@ import { CarrierSettingsRepository, PhoneNumberRepository } from './application/
 import { VoiceProvider } from './application/voice-provider.port';
 import { PhoneNumbersController } from './http/phone-numbers.controller';
 import { SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
-import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infrastructure/sql-phone-number.repository';
+import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infrastructure/persistence/sql-phone-number.repository';
 
 /** Numbers, carriers and the voice provider (sandbox by default): no controllers, usable by api, worker and cli. */
 @Module({

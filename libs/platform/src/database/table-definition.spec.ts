@@ -72,4 +72,9 @@ describe('defineTable', () => {
     expect(THINGS.fromRow(row)).toEqual({ id: 'i', workspaceId: 'w', count: 42, settings: { a: 2 }, tags: [], seenAt: null });
     expect(THINGS.fromRow(row, ['id', 'count'])).toEqual({ id: 'i', count: 42 });
   });
+
+  it('renames columns with a prefix for joins, and reads them back with it', () => {
+    expect(THINGS.select('t', ['id', 'count'], 't_')).toBe('t.id AS t_id, t.count AS t_count');
+    expect(THINGS.fromRow({ t_id: 'i', t_count: '7', id: 'other' }, ['id', 'count'], 't_')).toEqual({ id: 'i', count: 7 });
+  });
 });

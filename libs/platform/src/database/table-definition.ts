@@ -49,6 +49,10 @@ export const column = {
   timestamp: (name: string) => same<Date>(name),
   nullableTimestamp: (name: string) => same<Date | null>(name),
   textArray: <T extends string = string>(name: string) => same<T[]>(name, 'text[]'),
+  nullableTextArray: <T extends string = string>(name: string) => same<T[] | null>(name, 'text[]'),
+  /** double precision: the driver parses it. */
+  double: (name: string) => same<number>(name),
+  nullableDouble: (name: string) => same<number | null>(name),
   /** bigint (money, sequences): pg returns text; values stay below 2^53 by the callers' own bounds. */
   bigint: (name: string): ColumnCodec<number> => ({
     name,
@@ -100,12 +104,13 @@ export interface TableDefinition<R> {
   readonly keys: readonly (keyof R)[];
   /**
    * The SELECT list of the given properties (all by default), qualified with `alias` when given;
-   * each column comes back under its own name, so `fromRow` reads it.
+   * each column comes back under its own name, so `fromRow` reads it. With `prefix` (joins whose
+   * tables share column names) each comes back as `<prefix><name>`; read it with the same prefix.
    */
-  select(alias?: string, keys?: readonly (keyof R)[]): string;
+  select(alias?: string, keys?: readonly (keyof R)[], prefix?: string): string;
   /** Row (as returned by the driver) → record; only the given properties (all by default). */
   fromRow(row: Record<string, unknown>): R;
-  fromRow<K extends keyof R>(row: Record<string, unknown>, keys: readonly K[]): Pick<R, K>;
+  fromRow<K extends keyof R>(row: Record<string, unknown>, keys: readonly K[], prefix?: string): Pick<R, K>;
   /** `INSERT INTO t (…) VALUES (…)` of a whole record; `suffix` is appended (ON CONFLICT …, RETURNING …). */
   insert(record: R, suffix?: string): Statement;
   /** INSERT of the given properties only: the other columns take their defaults (serials, generated ids). */
@@ -136,9 +141,9 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
   const values = (record: Partial<R>, props: readonly (keyof R)[]): unknown[] => props.map((k) => columns[k].write(record[k] as R[keyof R]));
   const ending = (suffix: string): string => (suffix ? ' ' + suffix : '');
 
-  function fromRow(row: Record<string, unknown>, only: readonly (keyof R)[] = keys): R {
+  function fromRow(row: Record<string, unknown>, only: readonly (keyof R)[] = keys, prefix = ''): R {
     const record = {} as R;
-    for (const k of only) record[k] = columns[k].read(row[columns[k].name]);
+    for (const k of only) record[k] = columns[k].read(row[prefix + columns[k].name]);
     return record;
   }
 
@@ -173,9 +178,10 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
     c,
     columns,
     keys,
-    select(alias, only = keys) {
-      const prefix = alias ? `${alias}.` : '';
-      return only.map((k) => prefix + columns[k].name).join(', ');
+    select(alias, only = keys, prefix) {
+      const qualifier = alias ? `${alias}.` : '';
+      const rename = (column: string) => (prefix ? ` AS ${prefix}${column}` : '');
+      return only.map((k) => qualifier + columns[k].name + rename(columns[k].name)).join(', ');
     },
     fromRow: fromRow as TableDefinition<R>['fromRow'],
     insert: insert as TableDefinition<R>['insert'],

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
+import { AppError } from '@outreach/core';
+import { CarrierSettingsRepository, PhoneNumberRepository, PhoneNumberView } from '../../application/telephony.ports';
+import { PhoneNumber } from '../../domain/phone-number';
+import { PHONE_NUMBERS, PHONE_NUMBERS_E164_KEY } from './phone-number.table';
+import { TELEPHONY_CARRIERS } from './telephony-carrier.table';
+
+type Row = Record<string, unknown>;
+
+const N = PHONE_NUMBERS.c;
+const C = TELEPHONY_CARRIERS.c;
+
+/** A number with its carrier's switch (no row: enabled). */
+const SELECT_VIEW = `
+  SELECT ${PHONE_NUMBERS.select('n')}, COALESCE(c.${C.enabled}, true) AS carrier_enabled
+    FROM ${PHONE_NUMBERS.name} n
+    LEFT JOIN ${TELEPHONY_CARRIERS.name} c ON c.${C.workspaceId} = n.${N.workspaceId} AND c.${C.name} = n.${N.carrier}`;
+
+function toView(row: Row): PhoneNumberView {
+  const n = PHONE_NUMBERS.fromRow(row);
+  return {
+    id: n.id,
+    workspaceId: n.workspaceId,
+    e164: n.e164,
+    carrier: n.carrier,
+    carrierEnabled: row.carrier_enabled as boolean,
+    inbound: n.inbound,
+    createdAt: n.createdAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class SqlPhoneNumberRepository extends PhoneNumberRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async insert(number: PhoneNumber): Promise<void> {
+    const props = number.toProps();
+    const { sql, params } = PHONE_NUMBERS.insert(props);
+    try {
+      await this.tx.manager.query(sql, params);
+    } catch (error) {
+      if (isUniqueViolation(error, PHONE_NUMBERS_E164_KEY)) {
+        throw new AppError('invalid_request', { message: `${props.e164} is registered already` });
+      }
+      throw error;
+    }
+  }
+
+  async listByWorkspace(workspaceId: string): Promise<PhoneNumberView[]> {
+    const rows: Row[] = await this.tx.manager.query(`${SELECT_VIEW} WHERE n.${N.workspaceId} = $1 ORDER BY n.${N.createdAt}, n.${N.id}`, [
+      workspaceId,
+    ]);
+    return rows.map(toView);
+  }
+
+  async findByIds(workspaceId: string, ids: readonly string[]): Promise<PhoneNumberView[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const rows: Row[] = await this.tx.manager.query(
+      `${SELECT_VIEW} WHERE n.${N.workspaceId} = $1 AND n.${N.id} = ANY($2::uuid[]) ORDER BY n.${N.createdAt}, n.${N.id}`,
+      [workspaceId, valid],
+    );
+    return rows.map(toView);
+  }
+}
+
+@Injectable()
+export class SqlCarrierSettingsRepository extends CarrierSettingsRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async setEnabled(workspaceId: string, carrier: string, enabled: boolean, now: Date): Promise<void> {
+    const { sql, params } = TELEPHONY_CARRIERS.insert(
+      { workspaceId, name: carrier, enabled, updatedAt: now },
+      `ON CONFLICT (${C.workspaceId}, ${C.name}) DO UPDATE SET ${C.enabled} = EXCLUDED.${C.enabled}, ${C.updatedAt} = EXCLUDED.${C.updatedAt}`,
+    );
+    await this.tx.manager.query(sql, params);
+  }
+}

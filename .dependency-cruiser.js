@@ -94,10 +94,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment:
-        'No import cycles between files either. Exempt: type-only imports, and TypeORM entities that ' +
-        'name each other in lazy relation callbacks (() => OtherEntity).',
-      from: { path: '^(apps|libs)/', pathNot: '\\.typeorm-entit(y|ies)\\.ts$' },
+      comment: 'No import cycles between files either (type-only imports exempt).',
+      from: { path: '^(apps|libs)/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],

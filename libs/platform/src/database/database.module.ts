@@ -28,7 +28,6 @@ export class DatabaseModule {
             if (options.migrateOnBoot !== false) await runMigrations(config, options.migrations ?? registeredMigrations());
             return {
               ...postgresOptions(config, { applicationName: options.applicationName }),
-              autoLoadEntities: true,
               retryAttempts: 10,
               retryDelay: 1000,
             };

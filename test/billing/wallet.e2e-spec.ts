@@ -12,7 +12,7 @@ import { Seeded, TestApp } from '../support/test-app';
 
 type LedgerRow = { id: string; kind: string; debit_kind: string | null; amount_minor: string; balance_after_minor: string; reference: string | null };
 
-/** Issue 5, money: debits for the engine, tariffs, and who may spend (DESIGN §10). */
+/** Issue 5, money: debits for the engine, tariffs, and who may spend (decisions.md 8.6, 20.1, 20.2, 20.3). */
 describe('wallet debits, tariffs and credit status', () => {
   const start = new Date('2026-11-21T10:00:00Z');
   const clock = new FixedClock(start);

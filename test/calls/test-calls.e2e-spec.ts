@@ -7,7 +7,7 @@ import { bearer, Seeded, TestApp } from '../support/test-app';
 import { countCalls, ledger } from './call-fixtures';
 
 /*
- * POST /calls/test: billed, synchronous test calls with Idempotency-Key semantics (DESIGN §9,
+ * POST /calls/test: billed, synchronous test calls with Idempotency-Key semantics (decisions.md 21.1, 22.4,
  * §13: on this route a reused key answers 409). Every refusal is checked with its status and
  * code, and shown to change nothing (no call row, no ledger row).
  */

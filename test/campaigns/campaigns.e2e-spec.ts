@@ -48,7 +48,7 @@ const metric = (k: string) => ({ key: k, label: k, allowedValues: ['yes', 'no'],
 const times = <T>(n: number, f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
 
 /**
- * DESIGN §6: the 36 bounds of the update body, in order. Each row: bound number(s), field, values
+ * decisions.md 13.3: the 36 bounds of the update body, in order. Each row: bound number(s), field, values
  * that break the bound (→ 400 invalid_body with the field's path), and a value on the edge (accepted).
  */
 const BOUNDS: Array<[string, string, unknown[], unknown]> = [

@@ -42,7 +42,7 @@ class FakeCrm extends CrmDirectory {
 const WORKFLOW_ID = '7a0e6f43-4f43-4a8e-9a55-3c1f0f1b0a01';
 const T0 = new Date('2026-11-21T10:00:00Z');
 
-describe('campaign lifecycle: transitions and start checks (DESIGN §5)', () => {
+describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 12.4)', () => {
   let t: TestApp;
   let ws: Seeded;
   const clock = new FixedClock(T0);

@@ -1,4 +1,4 @@
-// The execution engine end to end (DESIGN §7): API-seeded campaigns run by the real worker
+// The execution engine end to end (decisions.md 16.2, 16.5, 7.8): API-seeded campaigns run by the real worker
 // module (outbox relay, BullMQ processors) on the real Postgres and Redis, with a FixedClock that
 // the tests move instead of sleeping; a counting wrapper around the sandbox counts real dials.
 process.env.DISPATCH_TICK_MS = '100';

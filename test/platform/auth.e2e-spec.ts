@@ -3,7 +3,7 @@ import { ApiKeyAdministration, WorkspaceAdministration } from '@outreach/workspa
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { ProbeModule } from '../support/probe.module';
 
-describe('API key authentication and authorization (DESIGN §3 order of checks)', () => {
+describe('API key authentication and authorization (decisions.md 4.7 order of checks)', () => {
   let t: TestApp;
   let ws: Seeded;
   const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
@@ -119,7 +119,7 @@ describe('API key authentication and authorization (DESIGN §3 order of checks)'
     expectError(await t.http.post('/probe/metric-override').set(bearer(ws.key)), 403, 'operator_only');
   });
 
-  it('checks run in DESIGN order: the first failing check answers', async () => {
+  it('checks run in decisions.md 4.7: the first failing check answers', async () => {
     // suspended workspace + scope-less key outside /v1: workspace state wins
     const suspended = await t.seed({ status: 'SUSPENDED' });
     const scopeless = await t.addKey(suspended.workspaceId, { scopes: [] });

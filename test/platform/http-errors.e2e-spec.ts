@@ -1,7 +1,7 @@
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { ProbeModule } from '../support/probe.module';
 
-describe('error model over HTTP (DESIGN §4)', () => {
+describe('error model over HTTP (decisions.md 1.4, 1.5, 1.6, 1.8, 6.1)', () => {
   let t: TestApp;
   let ws: Seeded;
 

@@ -18,8 +18,8 @@ const expectError = (res: Res, status: number, code: string) => {
   expect(typeof res.body.requestId).toBe('string');
 };
 
-/** DESIGN §9: Idempotency-Key on billed POST routes (probe routes carry @Idempotent()). */
-describe('Idempotency-Key (DESIGN §9)', () => {
+/** decisions.md 21.1: Idempotency-Key on billed POST routes (probe routes carry @Idempotent()). */
+describe('Idempotency-Key (decisions.md 21.1)', () => {
   const start = new Date('2026-11-21T10:00:00Z');
   const clock = new FixedClock(start);
   let t: TestApp;

@@ -3,7 +3,7 @@ import { WorkspaceAdministration } from '@outreach/workspaces';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
 /**
- * Rate limits per API key in Redis (DESIGN §12, §13): a sliding window of RATE_LIMIT_PER_MINUTE
+ * Rate limits per API key in Redis (decisions.md 3.1, 3.2, 3.4): a sliding window of RATE_LIMIT_PER_MINUTE
  * (here 5) or the workspace's own limit; RateLimit-Policy / RateLimit headers; 429 rate_limited
  * with Retry-After. Windows follow the Clock port, so the test places requests in time.
  */

@@ -20,7 +20,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 42);
 process.env.RATE_LIMIT_PER_MINUTE = '10000000';
 
 /**
- * The 5xx answers a route documents (spec error tables, DESIGN §13): answers, not crashes.
+ * The 5xx answers a route documents (spec error tables, decisions.md 1.12): answers, not crashes.
  * Anything else at 5xx (above all 500 internal_error) fails the test.
  */
 const DOCUMENTED_5XX: Record<string, string[]> = {

@@ -20,7 +20,7 @@ interface Link {
 }
 
 /**
- * A loopback TCP proxy for fault drills (DESIGN §13): the app talks to Postgres or Redis through
+ * A loopback TCP proxy for fault drills (decisions.md 10.5): the app talks to Postgres or Redis through
  * it, and a test switches it between modes at runtime instead of stopping the shared servers.
  * Listens on 127.0.0.1 on an ephemeral port, kept across mode switches.
  */

@@ -1,5 +1,5 @@
 /**
- * The scope catalogue (DESIGN §3): `<area>.view` and `<area>.edit` per area. API keys carry a
+ * The scope catalogue (decisions.md 4.5): `<area>.view` and `<area>.edit` per area. API keys carry a
  * subset; members hold them through their role.
  */
 export const SCOPE_AREAS = [

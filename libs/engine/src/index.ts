@@ -1,4 +1,4 @@
-// Public surface of the execution engine: dispatch, attempts, reaper (DESIGN §7).
+// Public surface of the execution engine: dispatch, attempts, reaper (decisions.md 16.2, 16.5, 16.9).
 export * from './engine.config';
 export { EngineCoreModule, EngineWorkerModule } from './engine.module';
 export { DispatchCampaign, DispatchReport, DispatchState } from './application/dispatch-campaign.use-case';

@@ -20,7 +20,7 @@ interface WorkspaceUpdateOptions {
 
 @Command({
   name: 'workspace:update',
-  description: 'Change workspace settings (DESIGN §13). Prints {workspace}.',
+  description: 'Change workspace settings (decisions.md 5.2). Prints {workspace}.',
 })
 export class WorkspaceUpdateCommand extends OperatorCommand<WorkspaceUpdateOptions> {
   constructor(private readonly workspaces: WorkspaceAdministration) {

@@ -199,7 +199,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** The rules that span fields, checked after every create and update (DESIGN §13 codes). */
+/** The rules that span fields, checked after every create and update (decisions.md 1.11, 11.7, 11.8 codes). */
 function assertInvariants(s: AgentSettings): void {
   const graphIssues: ValidationIssue[] = [];
   const graphs: Array<[FlowGraph | null | undefined, string]> = [

@@ -4,7 +4,7 @@
  */
 const PLACEHOLDER = /\{\{\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\}\}/g;
 
-/** Built-ins filled by the service when a call starts (documented in docs/decisions.md). */
+/** Built-ins filled by the service when a call starts (decisions.md 11.10). */
 export const SYSTEM_VARIABLES = [
   'agent_name',
   'caller_phone',

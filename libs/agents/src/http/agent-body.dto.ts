@@ -43,7 +43,7 @@ import {
 /*
  * The agent body's bounds, in one place (spec "Agent", "Abilities", "Flow graph", Limits). Each
  * violation → 400 invalid_body with the path of the offending member. Transfer numbers are checked
- * for E.164 by the aggregate (400 invalid_transfer_number, DESIGN §13), not here.
+ * for E.164 by the aggregate (400 invalid_transfer_number, decisions.md 1.11, 11.8), not here.
  */
 
 /** Optional, but not nullable: absent is fine, `null` is refused. */

@@ -97,7 +97,7 @@ export class AgentsController {
 
   /**
    * The assembled system prompt is the service's own text: API keys (the only HTTP principals)
-   * never read it (DESIGN §3). The service uses CompileAgentPrompt internally.
+   * never read it (decisions.md 11.9, 5.3). The service uses CompileAgentPrompt internally.
    */
   @RequireScope('agents.view')
   @Get('agents/:id/compiled-prompt')

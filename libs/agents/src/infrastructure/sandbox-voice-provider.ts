@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { VoiceProvider } from '../application/agent.ports';
 
 /**
- * The default voice provider (DESIGN §7, like a payment API's test mode): provisioning succeeds
+ * The default voice provider (decisions.md 11.5, 16.12, like a payment API's test mode): provisioning succeeds
  * at once and the provider id is derived from the agent id, so replays give the same answer.
  */
 @Injectable()

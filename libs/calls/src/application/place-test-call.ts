@@ -24,7 +24,7 @@ export interface PlaceTestCallInput {
  * VoiceProvider (the sandbox answers at once), recorded as a Call of kind `test` and billed to
  * the wallet (debit kind test_call, per started minute of an answered call).
  *
- * Checks, in order (DESIGN §13: validation → lookups → state guards → business rules); the
+ * Checks, in order (decisions.md 22.4, 1.9: validation → lookups → state guards → business rules); the
  * statuses are the route's (calls.controller.ts), the codes are raised here:
  *   toNumber not a valid number written with its calling code → 400 invalid_phone;
  *   agent unknown (or another workspace's) → 404 agent_not_found;

@@ -19,7 +19,7 @@ export interface CampaignWithImport {
 }
 
 /**
- * Creating, editing (PATCH, custom keys) and deleting campaigns. Order of checks (DESIGN §13):
+ * Creating, editing (PATCH, custom keys) and deleting campaigns. Order of checks (decisions.md 13.5, 1.9):
  * lookup (404) → state guards → business rules → references to other modules.
  */
 @Injectable()

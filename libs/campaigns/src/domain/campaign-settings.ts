@@ -1,6 +1,6 @@
 /**
  * How a campaign runs: caps, windows, retries, follow-ups, messaging. Bounds are enforced at the
- * edge (the update DTO, DESIGN §6); this is the stored shape with its defaults. The execution
+ * edge (the update DTO, decisions.md 13.3, 13.8); this is the stored shape with its defaults. The execution
  * engine reads it from the aggregate.
  */
 export interface WhatsappAutomation {

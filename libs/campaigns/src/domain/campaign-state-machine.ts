@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@outreach/core';
 
-/** DESIGN §5. COMPLETED and CANCELED are terminal ("finished"). */
+/** decisions.md 12.1. COMPLETED and CANCELED are terminal ("finished"). */
 export const CAMPAIGN_STATUSES = ['DRAFT', 'RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
@@ -52,7 +52,7 @@ export const CAMPAIGN_TRANSITIONS: Readonly<Record<CampaignEvent, Transition>> =
   exhaustCredit: { from: ['RUNNING'], to: 'CREDIT_EXHAUSTED', refusal: 'campaign_not_running' },
 };
 
-/** Where status-preserving operations are allowed (spec: States and transitions; DESIGN §5). */
+/** Where status-preserving operations are allowed (spec: States and transitions; decisions.md 12.3). */
 export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission>> = {
   edit: { in: ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED'], refusal: 'campaign_not_draft' },
   // source, channel, uploadId, phoneColumn, altPhoneColumns, custom extraction keys and their mode

@@ -85,7 +85,7 @@ export interface CampaignChanges extends Partial<CampaignSettings> {
   evaluationMetrics?: EvaluationMetric[];
 }
 
-/** Fields that shape the audience: DRAFT-only (DESIGN §5). */
+/** Fields that shape the audience: DRAFT-only (decisions.md 13.1). */
 export const AUDIENCE_FIELDS = [
   'source',
   'channel',

@@ -34,7 +34,7 @@ function failure(facts: StartFacts): string | null {
 
 type Tweak = (f: StartFacts) => void;
 
-/** Each failing condition alone, in DESIGN §5 order, with its code. */
+/** Each failing condition alone, in decisions.md 12.4 order, with its code. */
 const FAILURES: Array<[string, Tweak]> = [
   ['workspace_not_active', (f) => (f.workspace.status = 'INACTIVE')],
   ['activity_frozen', (f) => (f.workspace.activityFrozen = true)],
@@ -63,7 +63,7 @@ const FAILURES: Array<[string, Tweak]> = [
   ['reserved_exceeds_allocation', (f) => (f.reservedByOthers = 9)],
 ];
 
-describe('start checks (DESIGN §5)', () => {
+describe('start checks (decisions.md 12.4)', () => {
   it('pass for a ready campaign', () => {
     expect(failure(ready())).toBeNull();
   });
@@ -74,7 +74,7 @@ describe('start checks (DESIGN §5)', () => {
     expect(failure(facts)).toBe(code);
   });
 
-  it('report the first failing check when several fail (the order of DESIGN §5)', () => {
+  it('report the first failing check when several fail (the order of decisions.md 12.4)', () => {
     const facts = ready();
     facts.requestedConcurrency = 0;
     facts.pendingContacts = 0;

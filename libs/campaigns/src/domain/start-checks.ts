@@ -49,7 +49,7 @@ function hasActiveTrial(f: StartFacts): boolean {
   return f.workspace.trialUntil !== null && f.workspace.trialUntil.getTime() > f.now.getTime();
 }
 
-/** DESIGN §5: the start checks, in this order; the first failing one answers. */
+/** decisions.md 12.4: the start checks, in this order; the first failing one answers. */
 export const START_CHECKS: readonly StartCheck[] = [
   { name: 'workspace active', check: (f) => (f.workspace.status === 'ACTIVE' ? null : fail('workspace_not_active')) },
   { name: 'activity not frozen', check: (f) => (f.workspace.activityFrozen ? fail('activity_frozen') : null) },

@@ -17,7 +17,7 @@ export interface SettledAttempt {
 }
 
 /**
- * The end of an attempt, in ONE transaction (DESIGN §7, §10): the Call's ending, the contact's
+ * The end of an attempt, in ONE transaction (decisions.md 16.6, 8.6): the Call's ending, the contact's
  * next status (final or a retry at the next delay), the wallet debit of an answered call (human
  * or machine, per started minute), and the outbox job for the analysis; then a dispatch wake-up.
  * Afterwards, a wallet that can no longer spend moves the workspace's RUNNING campaigns to

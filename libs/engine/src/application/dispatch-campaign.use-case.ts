@@ -48,7 +48,7 @@ export function dialScheduleOf(campaign: ExecutionCampaign): DialSchedule {
 }
 
 /**
- * One dispatch run for a campaign (DESIGN §7): completes it or marks it CREDIT_EXHAUSTED when due,
+ * One dispatch run for a campaign (decisions.md 16.2, 16.3): completes it or marks it CREDIT_EXHAUSTED when due,
  * honours the daily window, dial days, schedule, daily cap and cooldown, then claims as many due
  * contacts as there are free slots — all in one transaction under the workspace's dispatch lock
  * (so concurrent dispatchers never exceed a reservation or the allocation), with one attempt job

@@ -18,7 +18,7 @@ export interface ReapReport {
 }
 
 /**
- * The reaper (DESIGN §7): attempts IN_PROGRESS past their deadline (claim + the agent's
+ * The reaper (decisions.md 16.9): attempts IN_PROGRESS past their deadline (claim + the agent's
  * maxCallDurationSecs + REAPER_GRACE_SECONDS) belong to a worker that died. Their call is marked
  * FAILED with outcome carrier_failure and disposition 'reaped', and the contact follows the retry
  * path; an attempt that never dialled is simply given back. By then the lost call has surely ended,

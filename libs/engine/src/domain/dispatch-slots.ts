@@ -9,7 +9,7 @@ export interface LineUse {
 }
 
 /**
- * Free attempt slots for one campaign (DESIGN §5, §7): its reservation, plus — with allowBurst —
+ * Free attempt slots for one campaign (decisions.md 16.2, 12.6): its reservation, plus — with allowBurst —
  * the workspace's idle unreserved lines (allocation − reservations of RUNNING campaigns − what
  * others already use beyond their own reservations), minus its attempts in flight; and never
  * more than the workspace allocation minus every attempt in flight. Attempts of campaigns that

@@ -28,7 +28,7 @@ export type NextStep =
 const CONNECTED = new Set(['transferred', 'completed']);
 
 /**
- * Where a contact goes after an attempt (DESIGN §7, §13):
+ * Where a contact goes after an attempt (decisions.md 16.7):
  * - transferred / completed → COMPLETED, unless the call was shorter than incompleteCallSeconds and
  *   incomplete-call retries are on and left (incompleteRetryMaxAttempts), then a retry after
  *   incompleteRetryDelaysMinutes[n] (fallback incompleteRetryIntervalMinutes);

@@ -13,7 +13,7 @@ export interface RouteAccess {
 }
 
 /**
- * The order of checks of DESIGN §3, as one pure function so it reads top to bottom:
+ * The order of checks of decisions.md 4.7, as one pure function so it reads top to bottom:
  * invalid key → workspace state → acting member → /v1 restriction → scope → feature.
  */
 export function authorize(

@@ -1,5 +1,5 @@
 /**
- * One definition per table (docs/decisions.md, "Persistence"): a table's columns are declared
+ * One definition per table (decisions.md 8.3): a table's columns are declared
  * once, as a typed map from a record's property names to column codecs. The SELECT list, the
  * INSERT and UPDATE statements, the parameter lists and the row mapper are all derived from it,
  * and hand-written SQL (hot paths, joins, locks) takes its column names from `t.c.<property>`.

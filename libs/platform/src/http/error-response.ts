@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@outreach/core';
 
-/** The JSON body of every error answer (DESIGN §4). */
+/** The JSON body of every error answer (decisions.md 1.4). */
 export function errorBody(error: AppError, requestId: string | undefined): Record<string, unknown> {
   const o = error.options;
   const body: Record<string, unknown> =

@@ -4,7 +4,7 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT_OPTIONS, IdempotentOptions } from './idempotent-options';
 
 /**
- * Idempotency-Key semantics for a billed POST route (DESIGN §9):
+ * Idempotency-Key semantics for a billed POST route (decisions.md 21.1):
  * - header required (400 idempotency_key_required), 1-200 printable ASCII (400 idempotency_key_invalid);
  * - keys are scoped per workspace + route and remember a SHA-256 of method, path, query and body;
  * - the first request runs; the same request while it runs → 409 idempotency_in_progress +

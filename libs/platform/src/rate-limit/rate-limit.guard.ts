@@ -7,7 +7,7 @@ import type { RequestWithPrincipal } from '../auth/principal';
 import { RateLimiter } from './rate-limiter';
 
 /**
- * Per API key, after authentication (DESIGN §13 order). Limit: the workspace's own setting or
+ * Per API key, after authentication (decisions.md 1.7, 3.2, 3.4 order). Limit: the workspace's own setting or
  * RATE_LIMIT_PER_MINUTE. Headers per the IETF RateLimit draft; 429 rate_limited + Retry-After.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 /**
- * The voice channel's provider port (DESIGN §7): places one outbound call and reports how it
+ * The voice channel's provider port (decisions.md 16.12): places one outbound call and reports how it
  * ended. The engine is channel-generic; this is the voice leg. The default adapter is the
  * deterministic sandbox (infrastructure/sandbox-voice.provider.ts).
  */

@@ -1,7 +1,7 @@
 import { AppError, isE164 } from '@outreach/core';
 
 export const CARRIER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
-/** The carrier of a number added without one: the deterministic sandbox (DESIGN §7). */
+/** The carrier of a number added without one: the deterministic sandbox (decisions.md 14.11, 16.12). */
 export const DEFAULT_CARRIER = 'sandbox';
 
 export interface PhoneNumberProps {

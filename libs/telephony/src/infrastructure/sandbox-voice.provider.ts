@@ -43,7 +43,7 @@ function hash32(text: string, salt: string): number {
 }
 
 /**
- * The sandbox's answer for a number (DESIGN §7, §13): the LAST DIGIT picks the outcome — 0 no
+ * The sandbox's answer for a number (decisions.md 16.13): the LAST DIGIT picks the outcome — 0 no
  * answer, 1 busy, 2 voicemail (answered by a machine), 3 carrier failure, 4 answered then
  * transferred, 5–9 answered and completed — and a hash of the number gives ring time, talk time
  * and transcript, so tests and benchmarks are reproducible. Talk time is capped by maxDurationSecs.

@@ -3,7 +3,7 @@ import { AppError } from '@outreach/core';
 export const WORKSPACE_STATUSES = ['ACTIVE', 'PENDING_APPROVAL', 'SUSPENDED', 'DELETED', 'INACTIVE'] as const;
 export type WorkspaceStatus = (typeof WORKSPACE_STATUSES)[number];
 
-/** Per-workspace switches later modules consult (DESIGN §13). */
+/** Per-workspace switches later modules consult (decisions.md 5.2). */
 export const WORKSPACE_FEATURES = [
   'api_results',
   'workflows',

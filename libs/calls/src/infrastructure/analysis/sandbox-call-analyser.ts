@@ -36,7 +36,7 @@ export function sandboxValue(transcript: string, key: AnalysisExtractionKey): un
 }
 
 /**
- * The deterministic analysis of DESIGN §7 (like a payment API's test mode): every extraction
+ * The deterministic analysis (decisions.md 22.2, 16.12), like a payment API's test mode: every extraction
  * value derives from a hash of the transcript and the key, by the key's type; every metric picks
  * one of its allowedValues by a hash of the transcript and the metric key. Same input, same answer.
  */

@@ -27,7 +27,7 @@ const HH_MM_MESSAGE = 'must be a time HH:MM (00:00-23:59)';
 
 /**
  * The campaign's editable fields, shared by create and PATCH. The first block holds the 36 bounds
- * the spec lists for the update body, in its order, mapped to fields as DESIGN §6 decides (the
+ * the spec lists for the update body, in its order, mapped to fields as decisions.md 13.3 decides (the
  * numbers in the comments). Every bound lives here and nowhere else.
  */
 export class CampaignFieldsDto {

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** What the execution engine keeps on contacts and campaigns (DESIGN §7). */
+/** What the execution engine keeps on contacts and campaigns (decisions.md 16.1, 16.4). */
 export class CampaignExecution1763700004100 implements MigrationInterface {
   name = 'CampaignExecution1763700004100';
 

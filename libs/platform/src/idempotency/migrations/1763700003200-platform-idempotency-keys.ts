@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Idempotency-Key records of billed POST routes (DESIGN §9), kept 24 h. */
+/** Idempotency-Key records of billed POST routes (decisions.md 21.1, 21.2), kept 24 h. */
 export class PlatformIdempotencyKeys1763700003200 implements MigrationInterface {
   name = 'PlatformIdempotencyKeys1763700003200';
 

@@ -1,3 +1,4 @@
+import { AppError } from '@outreach/core';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedClock } from '../../../platform/src/testing';
 import { CampaignType } from '../domain/campaign-type.aggregate';
@@ -192,15 +193,15 @@ describe('CampaignEditing (use case, ports faked)', () => {
       });
     });
 
-    it('answers agent_not_found (400) for an unknown or foreign agent, agent_archived for an archived one', async () => {
+    it('answers agent_not_found (no status chosen: the create route answers 400) for an unknown or foreign agent, agent_archived for an archived one', async () => {
       const s = setup();
       s.agents.add({ id: 'agent-foreign', workspaceId: OTHER_WS });
       s.agents.add({ id: 'agent-archived', workspaceId: WS, status: 'archived' });
       for (const agentId of ['agent-unknown', 'agent-foreign']) {
-        await expect(s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId })).rejects.toMatchObject({
-          code: 'agent_not_found',
-          status: 400,
-        });
+        const error = await s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId }).catch((e: AppError) => e);
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ code: 'agent_not_found' });
+        expect((error as AppError).options.status).toBeUndefined();
       }
       await expect(
         s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId: 'agent-archived' }),

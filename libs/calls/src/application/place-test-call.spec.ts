@@ -5,7 +5,7 @@ import { PhoneNumberDirectory } from '@outreach/telephony';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedCreditStatus, FixedTariffs, RecordingWalletDebits } from '../../../billing/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
-import { FakeUnitOfWork, RecordingOutbox } from '../../../platform/src/testing';
+import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository, ScriptedVoiceProvider } from '../../../telephony/src/testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { InMemoryCallQueries, InMemoryCallRepository } from '../testing';
@@ -46,7 +46,7 @@ describe('PlaceTestCall', () => {
 
   beforeEach(async () => {
     const clock = new FixedClock(now);
-    const uow = new FakeUnitOfWork();
+    const uow = new RollbackUnitOfWork();
     agents = new InMemoryAgentDirectory();
     agents.add({ id: 'a1', workspaceId: W, maxCallDurationSecs: 120 });
     carriers = new InMemoryCarrierSettings();

@@ -1,6 +1,6 @@
 import { AppError } from '@outreach/core';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
-import { FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { CampaignType } from '../domain/campaign-type.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
 import { EvaluationMetric } from '../domain/extraction-keys';
@@ -13,7 +13,6 @@ import {
   InMemoryCrmDirectory,
   InMemoryUploadStore,
   InMemoryWorkflowDirectory,
-  RollbackUnitOfWork,
 } from '../testing';
 import { CampaignEditing } from './campaign-editing.service';
 import { CampaignTypesService } from './campaign-types.service';

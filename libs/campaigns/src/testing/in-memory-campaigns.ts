@@ -24,7 +24,7 @@ import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ContactStatus } from '../domain/contact';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
-import { Rollbackable } from './rollback-unit-of-work';
+import { Rollbackable } from '../../../platform/src/testing';
 
 const TEST_EPOCH = new Date('2026-01-01T00:00:00Z');
 

@@ -1,7 +1,7 @@
 import { AppError, FixedClock } from '@outreach/core';
 import { ApiLeadIntake, CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
-import { FakeUnitOfWork, RecordingOutbox } from '../../../platform/src/testing';
+import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryLeadKeyStore } from '../testing';
 import { LeadPushInput, PushLead } from './push-lead.use-case';
 
@@ -25,7 +25,7 @@ describe('PushLead', () => {
   let contacts: InMemoryContactRepository;
   let keys: InMemoryLeadKeyStore;
   let outbox: RecordingOutbox;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let pushLead: PushLead;
   const dispatches = () => outbox.named(CampaignQueue.Campaigns, CampaignJob.Dispatch);
 
@@ -35,7 +35,7 @@ describe('PushLead', () => {
     campaigns.seed(aCampaign({ workspaceId: W, id: C, status: 'RUNNING', draft: { source: 'API', countryCode: '+1' } }));
     keys = new InMemoryLeadKeyStore();
     outbox = new RecordingOutbox();
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox);
     pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
   });

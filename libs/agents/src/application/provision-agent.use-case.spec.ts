@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { InMemoryAgentRepository, RecordingVoiceProvider } from '../testing';
 import { Agent } from '../domain/agent.aggregate';
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { ProvisionAgent } from './provision-agent.use-case';
 
 /* ProvisionAgent (worker job): PROVISIONING → ACTIVE at the provider; replays and races change nothing. */
@@ -17,14 +17,14 @@ describe('ProvisionAgent', () => {
   let agents: InMemoryAgentRepository;
   let provider: RecordingVoiceProvider;
   let clock: FixedClock;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let provision: ProvisionAgent;
 
   beforeEach(() => {
     agents = new InMemoryAgentRepository();
     provider = new RecordingVoiceProvider();
     clock = new FixedClock(T0);
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     provision = new ProvisionAgent(agents, provider, uow, clock);
   });
 

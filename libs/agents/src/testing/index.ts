@@ -3,7 +3,7 @@
 import { AppError } from '@outreach/core';
 import { FunctionDirectory } from '@outreach/functions';
 import { InMemoryFunctionRepository } from '../../../functions/src/testing';
-import { FakeUnitOfWork, FixedClock, RecordingOutbox } from '../../../platform/src/testing';
+import { FixedClock, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { inMemoryWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { AgentQuota } from '../application/agent-quota';
 import { AgentReferenceChecks } from '../application/agent-reference-checks';
@@ -159,7 +159,7 @@ export function agentsTestbed() {
     catalogue,
     functions,
     workspaces,
-    uow: new FakeUnitOfWork(),
+    uow: new RollbackUnitOfWork(),
     outbox: new RecordingOutbox(),
     quota: new AgentQuota(agents, workspaces.administration),
     references: agentReferenceChecks(catalogue, functions),

@@ -1,4 +1,4 @@
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { inMemoryWorkspaceAdministration, seedWorkspace } from '../../../workspaces/src/testing';
 import { InMemoryRechargeRepository, InMemoryWalletRepository } from '../testing';
 import { CreditWallet } from './credit-wallet.use-case';
@@ -12,7 +12,7 @@ const T0 = new Date('2026-03-01T09:00:00Z');
 describe('CreditWallet', () => {
   let wallets: InMemoryWalletRepository;
   let recharges: InMemoryRechargeRepository;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let clock: FixedClock;
   let creditWallet: CreditWallet;
 
@@ -22,7 +22,7 @@ describe('CreditWallet', () => {
     await seedWorkspace(workspaces.workspaces, { id: W1, currency: 'EUR' });
     wallets = new InMemoryWalletRepository();
     recharges = new InMemoryRechargeRepository();
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     creditWallet = new CreditWallet(workspaces.administration, wallets, recharges, uow, clock);
   });
 

@@ -1,4 +1,4 @@
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { inMemoryWorkspaceAdministration, seedWorkspace } from '../../../workspaces/src/testing';
 import { InMemoryRechargeRepository, InMemoryWalletRepository } from '../testing';
 import { CreditWallet } from './credit-wallet.use-case';
@@ -13,7 +13,7 @@ const T0 = new Date('2026-03-01T09:00:00Z');
 
 describe('recharges', () => {
   let clock: FixedClock;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let wallets: InMemoryWalletRepository;
   let recharges: InMemoryRechargeRepository;
   let record: RecordPendingRecharge;
@@ -23,7 +23,7 @@ describe('recharges', () => {
 
   beforeEach(async () => {
     clock = new FixedClock(T0);
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     const workspaces = inMemoryWorkspaceAdministration({ clock });
     await seedWorkspace(workspaces.workspaces, { id: W1, name: 'Acme', currency: 'EUR' });
     await seedWorkspace(workspaces.workspaces, { id: W2, name: 'Beta' });

@@ -1,4 +1,4 @@
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { inMemoryWorkspaceAdministration, seedWorkspace } from '../../../workspaces/src/testing';
 import { InMemoryWalletRepository } from '../testing';
 import { DebitInput, WalletDebits } from './wallet-debits.use-case';
@@ -20,7 +20,7 @@ const debit = (over: Partial<DebitInput> = {}): DebitInput => ({
 
 describe('WalletDebits', () => {
   let wallets: InMemoryWalletRepository;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let debits: WalletDebits;
 
   beforeEach(async () => {
@@ -28,7 +28,7 @@ describe('WalletDebits', () => {
     const workspaces = inMemoryWorkspaceAdministration({ clock });
     await seedWorkspace(workspaces.workspaces, { id: W1, currency: 'GBP' });
     wallets = new InMemoryWalletRepository();
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     debits = new WalletDebits(wallets, workspaces.administration, uow, clock);
   });
 

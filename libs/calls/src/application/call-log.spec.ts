@@ -1,5 +1,5 @@
 import type { VoiceCallResult } from '@outreach/telephony';
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryCallRepository } from '../testing';
 import { CallLog, StartCallInput } from './call-log';
 
@@ -37,12 +37,12 @@ const ending = (over: Partial<VoiceCallResult> = {}): VoiceCallResult => ({
 
 describe('CallLog', () => {
   let calls: InMemoryCallRepository;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let log: CallLog;
 
   beforeEach(() => {
     calls = new InMemoryCallRepository();
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     log = new CallLog(calls, uow, new FixedClock(T0));
   });
 

@@ -1,4 +1,4 @@
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { callRecord, FixedAnalysisSubjects, InMemoryCallAnalysisStore } from '../testing';
 import { OverrideCallMetric } from './override-call-metric';
 
@@ -12,7 +12,7 @@ const T0 = new Date('2026-03-01T09:00:00Z');
 describe('OverrideCallMetric', () => {
   let store: InMemoryCallAnalysisStore;
   let subjects: FixedAnalysisSubjects;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let override: OverrideCallMetric;
 
   beforeEach(() => {
@@ -25,7 +25,7 @@ describe('OverrideCallMetric', () => {
         { key: 'booked', label: 'Booked', allowedValues: ['yes', 'no'], prompt: 'Booked?' },
       ],
     });
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     override = new OverrideCallMetric(store, subjects, uow, new FixedClock(T0));
     store.add(callRecord({ id: CALL, campaignId: CAMPAIGN, analysisStatus: 'DONE', evaluation: { interest: 'low' } }));
     store.add(callRecord({ id: TEST_CALL, campaignId: null, kind: 'test' }));

@@ -4,10 +4,10 @@ import { PhoneNumberDirectory } from '@outreach/telephony';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedCreditStatus, FixedTariffs, RecordingWalletDebits } from '../../../billing/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
-import { FakeUnitOfWork, RecordingOutbox } from '../../../platform/src/testing';
-import { InMemoryCarrierSettings, SeededPhoneNumberRepository, ScriptedVoiceProvider } from '../../../telephony/src/testing';
+import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository, ScriptedVoiceProvider } from '../../../telephony/src/testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
-import { RecordingCallQueries, RecordingCallRepository } from '../testing';
+import { InMemoryCallQueries, InMemoryCallRepository } from '../testing';
 import { analyseCallJob } from './analysis/call-analysis.ports';
 import { CallLog } from './call-log';
 import { PlaceTestCall, PlaceTestCallInput } from './place-test-call';
@@ -31,13 +31,13 @@ describe('PlaceTestCall', () => {
   const now = new Date('2026-01-01T00:00:00.000Z');
   let agents: InMemoryAgentDirectory;
   let carriers: InMemoryCarrierSettings;
-  let numbers: SeededPhoneNumberRepository;
+  let numbers: InMemoryPhoneNumberRepository;
   let workspaces: StubWorkspaceAdministration;
   let dnc: InMemoryDncRepository;
   let credits: FixedCreditStatus;
   let debits: RecordingWalletDebits;
   let voice: ScriptedVoiceProvider;
-  let calls: RecordingCallRepository;
+  let calls: InMemoryCallRepository;
   let outbox: RecordingOutbox;
   let config: { sandboxFromNumber: string | null };
   let useCase: PlaceTestCall;
@@ -45,11 +45,11 @@ describe('PlaceTestCall', () => {
 
   beforeEach(async () => {
     const clock = new FixedClock(now);
-    const uow = new FakeUnitOfWork();
+    const uow = new RollbackUnitOfWork();
     agents = new InMemoryAgentDirectory();
     agents.add({ id: 'a1', workspaceId: W, maxCallDurationSecs: 120 });
     carriers = new InMemoryCarrierSettings();
-    numbers = new SeededPhoneNumberRepository(carriers);
+    numbers = new InMemoryPhoneNumberRepository(carriers);
     numberId = (await numbers.seed({ id: 'n1', workspaceId: W, e164: '+14155550199', carrier: 'twilio' })).id;
     workspaces = new StubWorkspaceAdministration();
     workspaces.add({ id: W });
@@ -57,7 +57,7 @@ describe('PlaceTestCall', () => {
     credits = new FixedCreditStatus();
     debits = new RecordingWalletDebits();
     voice = new ScriptedVoiceProvider();
-    calls = new RecordingCallRepository();
+    calls = new InMemoryCallRepository();
     outbox = new RecordingOutbox();
     config = { sandboxFromNumber: SANDBOX_FROM };
     useCase = new PlaceTestCall(
@@ -70,7 +70,7 @@ describe('PlaceTestCall', () => {
       debits,
       voice,
       new CallLog(calls, uow, clock),
-      new RecordingCallQueries(calls),
+      new InMemoryCallQueries(calls),
       outbox,
       uow,
       clock,
@@ -89,7 +89,7 @@ describe('PlaceTestCall', () => {
       { workspaceId: W, amountMinor: 20, kind: 'test_call', reference: call.id, description: 'Test call to +14155552671 (2 started min)' },
     ]);
     expect(outbox.jobs).toEqual([analyseCallJob(call.id)]);
-    expect(calls.calls.get(call.id)).toMatchObject({ idempotencyKey: 'key-1' });
+    expect(calls.rows.get(call.id)).toMatchObject({ idempotencyKey: 'key-1' });
   });
 
   it('calls from fromPhoneNumberId when given; a number of another workspace → phone_number_not_found, a disabled carrier → phone_number_not_in_workspace', async () => {
@@ -110,7 +110,7 @@ describe('PlaceTestCall', () => {
     expect(await codeOf(place({ agentId: 'old' }))).toEqual({ code: 'agent_archived', chosenStatus: undefined });
     expect(await codeOf(place({ agentId: 'new' }))).toEqual({ code: 'agent_not_provisioned', chosenStatus: undefined });
     expect(voice.requests).toEqual([]);
-    expect(calls.calls.size).toBe(0);
+    expect(calls.rows.size).toBe(0);
   });
 
   it('refuses for the workspace, the caller id, the do-not-call list and the wallet', async () => {
@@ -134,7 +134,8 @@ describe('PlaceTestCall', () => {
 
   it('one call per idempotency key, ever: a second call with the key → idempotency_key_reused, nothing dialled', async () => {
     await place();
-    expect(await codeOf(place({ toNumber: '+14155552672' }))).toEqual({ code: 'idempotency_key_reused', chosenStatus: undefined });
+    // The call repository chooses 409 (the port's contract, as the SQL adapter does): the route's 422 default does not apply.
+    expect(await codeOf(place({ toNumber: '+14155552672' }))).toEqual({ code: 'idempotency_key_reused', chosenStatus: 409 });
     expect(voice.requests).toHaveLength(1);
   });
 

@@ -2,6 +2,7 @@
 // modules' specs and fakes import this file by relative path; production code never does.
 import { AppError } from '@outreach/core';
 import { AnalysisSubject, AnalysisSubjects, CallAnalysisStore } from '../application/analysis/call-analysis.ports';
+import { toCallView } from '../application/call-log';
 import { CallListFilter, CallQueries, CallRecord, MetricOverride } from '../application/call-queries';
 import { CallRepository } from '../application/calls.ports';
 import { AnalysisStatus, Call, CallProps } from '../domain/call';
@@ -69,12 +70,20 @@ export function callRecord(overrides: Partial<CallRecord> = {}): CallRecord {
 
 const newestFirst = (a: CallRecord, b: CallRecord) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id);
 
-/** The read side of the calls table over a list of records (newest first: startedAt, then id). */
+/**
+ * The read side of the calls table (newest first: startedAt, then id): the records a spec pushes
+ * to `records`, plus, when given a repository, the calls stored in it (as the API shows them, no
+ * metric overrides), so a use case reads back what it wrote.
+ */
 export class InMemoryCallQueries extends CallQueries {
   readonly records: CallRecord[] = [];
 
+  constructor(private readonly repository?: InMemoryCallRepository) {
+    super();
+  }
+
   async list(workspaceId: string, filter: CallListFilter, page: { offset: number; limit: number }): Promise<{ items: CallRecord[]; total: number }> {
-    const matching = this.records
+    const matching = this.all()
       .filter((c) => c.workspaceId === workspaceId)
       .filter((c) => filter.campaignId === undefined || c.campaignId === filter.campaignId)
       .filter((c) => filter.status === undefined || c.status === filter.status)
@@ -86,7 +95,7 @@ export class InMemoryCallQueries extends CallQueries {
   }
 
   async latestOfCampaign(workspaceId: string, campaignId: string, limit: number): Promise<CallRecord[]> {
-    return this.records
+    return this.all()
       .filter((c) => c.workspaceId === workspaceId && c.campaignId === campaignId)
       .sort(newestFirst)
       .slice(0, limit)
@@ -94,8 +103,13 @@ export class InMemoryCallQueries extends CallQueries {
   }
 
   async findById(workspaceId: string, callId: string): Promise<CallRecord | null> {
-    const found = this.records.find((c) => c.id === callId && c.workspaceId === workspaceId);
+    const found = this.all().find((c) => c.id === callId && c.workspaceId === workspaceId);
     return found ? structuredClone(found) : null;
+  }
+
+  private all(): CallRecord[] {
+    const stored = [...(this.repository?.rows.values() ?? [])].map((p) => ({ ...toCallView(Call.restore(structuredClone(p))), metricOverrides: {} }));
+    return [...this.records, ...stored];
   }
 }
 
@@ -141,4 +155,3 @@ export class FixedAnalysisSubjects extends AnalysisSubjects {
     return structuredClone(this.byCampaign.get(call.campaignId) ?? { extractionKeys: [], metrics: [] });
   }
 }
-export { RecordingCallQueries, RecordingCallRepository } from './in-memory-calls';

@@ -1,7 +1,7 @@
-import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
+import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { CampaignDraft } from '../domain/campaign.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
-import { aCampaign, InMemoryCampaignRepository, InMemoryContactRepository, jobsRollback, RollbackUnitOfWork } from '../testing';
+import { aCampaign, InMemoryCampaignRepository, InMemoryContactRepository } from '../testing';
 import { CampaignContacts } from './campaign-contacts.service';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
 

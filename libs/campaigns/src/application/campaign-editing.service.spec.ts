@@ -1,5 +1,6 @@
+import { AppError } from '@outreach/core';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
-import { FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { CampaignType } from '../domain/campaign-type.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
 import { EvaluationMetric } from '../domain/extraction-keys';
@@ -12,7 +13,6 @@ import {
   InMemoryCrmDirectory,
   InMemoryUploadStore,
   InMemoryWorkflowDirectory,
-  RollbackUnitOfWork,
 } from '../testing';
 import { CampaignEditing } from './campaign-editing.service';
 import { CampaignTypesService } from './campaign-types.service';
@@ -192,15 +192,15 @@ describe('CampaignEditing (use case, ports faked)', () => {
       });
     });
 
-    // The use case raises the code; the create route answers it with 400 (@AnswerErrors, e2e).
-    it('answers agent_not_found for an unknown or foreign agent, agent_archived for an archived one', async () => {
+    it('answers agent_not_found (no status chosen: the create route answers 400) for an unknown or foreign agent, agent_archived for an archived one', async () => {
       const s = setup();
       s.agents.add({ id: 'agent-foreign', workspaceId: OTHER_WS });
       s.agents.add({ id: 'agent-archived', workspaceId: WS, status: 'archived' });
       for (const agentId of ['agent-unknown', 'agent-foreign']) {
-        await expect(s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId })).rejects.toMatchObject({
-          code: 'agent_not_found',
-        });
+        const error = await s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId }).catch((e: AppError) => e);
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ code: 'agent_not_found' });
+        expect((error as AppError).options.status).toBeUndefined();
       }
       await expect(
         s.editing.create(WS, { name: 'Spring', channel: 'VOICE', source: 'CSV', agentId: 'agent-archived' }),

@@ -1,6 +1,6 @@
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedWalletBalance } from '../../../billing/src/testing';
-import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
+import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { inMemoryPhoneNumberDirectory } from '../../../telephony/src/testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { CampaignDraft } from '../domain/campaign.aggregate';
@@ -12,8 +12,6 @@ import {
   InMemoryCampaignTypeRepository,
   InMemoryContactRepository,
   InMemoryWorkflowDirectory,
-  jobsRollback,
-  RollbackUnitOfWork,
   StubEmailReadiness,
   StubWhatsappReadiness,
 } from '../testing';

@@ -1,7 +1,8 @@
 import { inMemoryPhoneNumberDirectory } from '../../../telephony/src/testing';
 import { CampaignStatus } from '../domain/campaign-state-machine';
-import { aCampaign, InMemoryCampaignPhoneNumbers, InMemoryCampaignRepository, RollbackUnitOfWork } from '../testing';
+import { aCampaign, InMemoryCampaignPhoneNumbers, InMemoryCampaignRepository } from '../testing';
 import { CampaignPhoneNumbers } from './campaign-phone-numbers.service';
+import { RollbackUnitOfWork } from '../../../platform/src/testing';
 
 const WS = 'ws-1';
 const OTHER_WS = 'ws-2';

@@ -1,5 +1,5 @@
 import { AppError } from '@outreach/core';
-import { ImportingContactRepository, PagedUploadStore } from '../testing';
+import { InMemoryContactRepository, InMemoryUploadStore } from '../testing';
 import { ContactImporter, IMPORT_BATCH_SIZE } from './contact-importer';
 
 /* ContactImporter over in-memory contacts and uploads: what is stored, what is refused and why. */
@@ -17,13 +17,13 @@ async function refusal(work: Promise<unknown>): Promise<AppError> {
 }
 
 describe('ContactImporter', () => {
-  let contacts: ImportingContactRepository;
-  let uploads: PagedUploadStore;
+  let contacts: InMemoryContactRepository;
+  let uploads: InMemoryUploadStore;
   let importer: ContactImporter;
 
   beforeEach(() => {
-    contacts = new ImportingContactRepository();
-    uploads = new PagedUploadStore();
+    contacts = new InMemoryContactRepository();
+    uploads = new InMemoryUploadStore();
     importer = new ContactImporter(uploads, contacts);
   });
 
@@ -42,7 +42,7 @@ describe('ContactImporter', () => {
       );
       expect(summary).toEqual({ rows: 3, imported: 1, duplicates: 2, invalid: 0 });
       expect(contacts.phones(C)).toEqual(['+919876543211', '+919876543210']);
-      expect(contacts.contacts[1]).toMatchObject({ name: 'Asha', fields: { city: 'Pune' }, altPhones: ['+442079460958'], status: 'PENDING' });
+      expect(contacts.all()[1]).toMatchObject({ name: 'Asha', fields: { city: 'Pune' }, altPhones: ['+442079460958'], status: 'PENDING' });
     });
 
     it('refuses the whole request with invalid_phone (status left to the route) and stores nothing', async () => {
@@ -55,7 +55,7 @@ describe('ContactImporter', () => {
       expect(error.code).toBe('invalid_phone');
       expect(error.options.status).toBeUndefined();
       expect(error.options.detail).toEqual({ invalid: [{ index: 1, phone: 'garbage' }, { index: 2, phone: '415-555-2671' }] });
-      expect(contacts.contacts).toEqual([]);
+      expect(contacts.all()).toEqual([]);
     });
 
     it('with removeInvalidRows, drops the invalid ones and counts them', async () => {
@@ -68,20 +68,20 @@ describe('ContactImporter', () => {
       const error = await refusal(importer.importContacts(W, C, [{ phone: '+14155552671' }, { phone: '9.19876E+11' }], { countryCode: '+91', removeInvalidRows: true }));
       expect(error.code).toBe('excel_mangled_phone');
       expect(error.options.detail).toEqual({ column: 'phone', row: 1, value: '9.19876E+11' });
-      expect(contacts.contacts).toEqual([]);
+      expect(contacts.all()).toEqual([]);
     });
   });
 
   describe('uploads', () => {
     const upload = (columns: string[], rows: string[][]) =>
-      uploads.seed({ id: 'u1', workspaceId: W, fileName: 'leads.csv', columns, expiresAt: new Date('2030-01-01'), createdAt: new Date('2026-01-01') }, rows);
+      uploads.seed({ id: 'u1', workspaceId: W, fileName: 'leads.csv', expiresAt: new Date('2030-01-01'), createdAt: new Date('2026-01-01') }, [columns, ...rows]);
     const options = { phoneColumn: 'Phone', altPhoneColumns: [], countryCode: '+1', removeInvalidRows: false };
 
     it('imports rows: the phone column (any case), a name column, the other columns as fields', async () => {
       const meta = upload(['phone', 'Full Name', 'Plan'], [['415 555 2671', 'Ada', 'gold'], ['(415) 555-2672', '', 'silver'], ['+1 415 555 2671', 'Ada again', 'gold']]);
       const summary = await importer.importUpload(W, C, meta, options);
       expect(summary).toEqual({ rows: 3, imported: 2, duplicates: 1, invalid: 0 });
-      expect(contacts.contacts.map((c) => [c.phone, c.name, c.fields])).toEqual([
+      expect(contacts.all().map((c) => [c.phone, c.name, c.fields])).toEqual([
         ['+14155552671', 'Ada', { 'Full Name': 'Ada', Plan: 'gold' }],
         ['+14155552672', null, { 'Full Name': '', Plan: 'silver' }],
       ]);
@@ -116,7 +116,7 @@ describe('ContactImporter', () => {
       expect(summary.rows).toBe(IMPORT_BATCH_SIZE + 5);
       expect(summary.imported + summary.duplicates).toBe(IMPORT_BATCH_SIZE + 5);
       expect(summary.imported).toBe(IMPORT_BATCH_SIZE + 1);
-      expect(contacts.contacts).toHaveLength(IMPORT_BATCH_SIZE + 1);
+      expect(contacts.all()).toHaveLength(IMPORT_BATCH_SIZE + 1);
     });
   });
 });

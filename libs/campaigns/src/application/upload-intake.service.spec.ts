@@ -1,6 +1,6 @@
 import { AppConfig } from '@outreach/core';
-import { FixedClock } from '../../../platform/src/testing';
-import { ArraySpreadsheetReader, InMemoryUploadStore, RollbackUnitOfWork } from '../testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { ArraySpreadsheetReader, InMemoryUploadStore } from '../testing';
 import { UploadIntake } from './upload-intake.service';
 
 const NOW = new Date('2026-11-21T10:00:00Z');

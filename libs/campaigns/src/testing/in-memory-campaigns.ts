@@ -24,7 +24,7 @@ import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ContactStatus } from '../domain/contact';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
-import { Rollbackable } from './rollback-unit-of-work';
+import { Rollbackable } from '../../../platform/src/testing';
 
 const TEST_EPOCH = new Date('2026-01-01T00:00:00Z');
 
@@ -186,9 +186,11 @@ interface StoredContact extends ContactView {
   seq: number;
 }
 
-/** Campaign contacts: unique per (campaign, phone), listed oldest first. */
+/** Campaign contacts: unique per (campaign, phone), as the unique index keeps them; listed oldest first. */
 export class InMemoryContactRepository extends ContactRepository implements Rollbackable {
   readonly rows = new Map<string, StoredContact>();
+  /** How many insertMany round trips the callers made (import batching). */
+  insertCalls = 0;
   private seq = 0;
 
   constructor(private readonly clockNow: () => Date = () => TEST_EPOCH) {
@@ -224,11 +226,22 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     return [...this.rows.values()].filter((c) => c.campaignId === campaignId).sort((a, b) => a.seq - b.seq).map(view);
   }
 
+  /** Every contact of every campaign, oldest first. */
+  all(): ContactView[] {
+    return [...this.rows.values()].sort((a, b) => a.seq - b.seq).map(view);
+  }
+
+  /** The campaign's phones, oldest first. */
+  phones(campaignId: string): string[] {
+    return this.inCampaign(campaignId).map((c) => c.phone);
+  }
+
   deleteCampaign(campaignId: string): void {
     for (const [id, c] of this.rows) if (c.campaignId === campaignId) this.rows.delete(id);
   }
 
   async insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number> {
+    this.insertCalls += 1;
     let created = 0;
     for (const c of contacts) {
       if (this.byPhone(campaignId, c.phone)) continue;
@@ -370,6 +383,8 @@ export class InMemoryUploadStore extends UploadStore implements Rollbackable {
   readonly rows = new Map<string, UploadRow[]>();
   /** `deleteExpired` calls (when, limit). */
   readonly purges: Array<{ now: Date; limit: number }> = [];
+  /** The page sizes `readRows` was asked for, in order (memory stays flat only if readers page). */
+  readonly reads: number[] = [];
 
   /** A finished upload with these rows (the first row of `table` is the header). */
   seed(meta: Omit<UploadMeta, 'rowCount' | 'columns'>, table: string[][]): UploadMeta {
@@ -403,6 +418,7 @@ export class InMemoryUploadStore extends UploadStore implements Rollbackable {
   }
 
   async readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]> {
+    this.reads.push(limit);
     return (this.rows.get(uploadId) ?? []).filter((r) => r.rowNo > afterRowNo).slice(0, limit);
   }
 

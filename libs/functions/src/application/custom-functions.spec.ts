@@ -1,4 +1,4 @@
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryFunctionRepository } from '../testing';
 import { DEFAULT_TIMEOUT_MS } from '../domain/custom-function';
 import { CustomFunctions } from './custom-functions';
@@ -23,13 +23,13 @@ const fields = (over: Record<string, unknown> = {}) => ({
 describe('CustomFunctions', () => {
   let clock: FixedClock;
   let repo: InMemoryFunctionRepository;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let functions: CustomFunctions;
 
   beforeEach(() => {
     clock = new FixedClock(T0);
     repo = new InMemoryFunctionRepository();
-    uow = new FakeUnitOfWork();
+    uow = new RollbackUnitOfWork();
     functions = new CustomFunctions(repo, uow, clock);
   });
 

@@ -5,13 +5,54 @@ import { FixedClock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 
 export { FixedClock };
 
-/** Runs the work at once; counts the units of work so a spec can assert atomic boundaries. */
-export class FakeUnitOfWork extends UnitOfWork {
-  runs = 0;
+/** Something whose state a RollbackUnitOfWork saves and restores (an in-memory store taking part). */
+export interface Rollbackable {
+  snapshot(): unknown;
+  restore(state: unknown): void;
+}
 
-  run<T>(work: () => Promise<T>): Promise<T> {
+/** Anything with a `jobs` array (the RecordingOutbox): rolled back by truncating it. */
+export function jobsRollback(outbox: { jobs: unknown[] }): Rollbackable {
+  return {
+    snapshot: () => outbox.jobs.length,
+    restore: (length) => {
+      outbox.jobs.splice(length as number);
+    },
+  };
+}
+
+/**
+ * A UnitOfWork that runs the work at once and behaves like a transaction: the participants are
+ * snapshotted when the outermost `run` starts and restored when the work throws, so a spec can
+ * assert that a refused request leaves nothing behind (without participants it only runs the
+ * work). Counts the units of work so a spec can assert atomic boundaries.
+ */
+export class RollbackUnitOfWork extends UnitOfWork {
+  /** Units of work started (nested runs included). */
+  runs = 0;
+  /** Units of work whose changes were undone. */
+  rolledBack = 0;
+  private depth = 0;
+
+  constructor(private readonly participants: Rollbackable[] = []) {
+    super();
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
     this.runs += 1;
-    return work();
+    // Nested calls join the outer unit, as the real one does: only the outermost restores.
+    if (this.depth > 0) return work();
+    const states = this.participants.map((p) => p.snapshot());
+    this.depth += 1;
+    try {
+      return await work();
+    } catch (error) {
+      this.participants.forEach((p, i) => p.restore(states[i]));
+      this.rolledBack += 1;
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 import { AppError, FixedClock } from '@outreach/core';
-import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
-import { apiLeadIntakeOver, LeadPushContactStore } from '../../../campaigns/src/testing';
-import { FakeUnitOfWork, RecordingOutbox } from '../../../platform/src/testing';
-import { RacingLeadKeyStore } from '../testing';
+import { ApiLeadIntake, CampaignJob, CampaignQueue } from '@outreach/campaigns';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { InMemoryLeadKeyStore } from '../testing';
 import { LeadPushInput, PushLead } from './push-lead.use-case';
 
 /* PushLead over in-memory keys and contacts: outcomes (created, deduplicated, replayed), codes, what is stored and enqueued. */
@@ -21,20 +21,23 @@ async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenSta
 }
 
 describe('PushLead', () => {
-  let contacts: LeadPushContactStore;
-  let keys: RacingLeadKeyStore;
+  let campaigns: InMemoryCampaignRepository;
+  let contacts: InMemoryContactRepository;
+  let keys: InMemoryLeadKeyStore;
   let outbox: RecordingOutbox;
-  let uow: FakeUnitOfWork;
+  let uow: RollbackUnitOfWork;
   let pushLead: PushLead;
   const dispatches = () => outbox.named(CampaignQueue.Campaigns, CampaignJob.Dispatch);
 
   beforeEach(() => {
-    contacts = new LeadPushContactStore();
-    contacts.addCampaign({ id: C, workspaceId: W, countryCode: '+1' });
-    keys = new RacingLeadKeyStore();
+    contacts = new InMemoryContactRepository();
+    campaigns = new InMemoryCampaignRepository(contacts);
+    campaigns.seed(aCampaign({ workspaceId: W, id: C, status: 'RUNNING', draft: { source: 'API', countryCode: '+1' } }));
+    keys = new InMemoryLeadKeyStore();
     outbox = new RecordingOutbox();
-    uow = new FakeUnitOfWork();
-    pushLead = new PushLead(apiLeadIntakeOver(contacts, outbox), keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
+    uow = new RollbackUnitOfWork();
+    const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox);
+    pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
   });
 
   const lead = (over: Partial<LeadPushInput> = {}): LeadPushInput => ({ idempotencyKey: 'k1', phone: '(415) 555-2671', name: 'Ada', fields: { plan: 'gold', seats: 3 }, ...over });
@@ -43,7 +46,7 @@ describe('PushLead', () => {
     const outcome = await pushLead.push(W, C, lead());
     expect(outcome.result).toBe('created');
     expect(outcome.body).toMatchObject({ campaignId: C, idempotencyKey: 'k1', phone: '+14155552671', name: 'Ada', fields: { plan: 'gold', seats: 3 }, status: 'PENDING', attempts: 0, resultId: null, deduplicated: false });
-    expect(contacts.contacts).toEqual([expect.objectContaining({ id: outcome.body.id, phone: '+14155552671', fields: { plan: 'gold', seats: '3' } })]);
+    expect(contacts.all()).toEqual([expect.objectContaining({ id: outcome.body.id, phone: '+14155552671', fields: { plan: 'gold', seats: '3' } })]);
     expect(dispatches()).toEqual([expect.objectContaining({ payload: { campaignId: C } })]);
     expect(await keys.find(C, 'k1')).toMatchObject({ leadId: outcome.body.id, response: outcome.body });
     expect(uow.runs).toBe(1);
@@ -53,7 +56,7 @@ describe('PushLead', () => {
     const first = await pushLead.push(W, C, lead());
     const again = await pushLead.push(W, C, lead({ phone: '+1 415 555 2671', fields: { seats: 3, plan: 'gold' } }));
     expect(again).toEqual({ result: 'replayed', body: first.body });
-    expect(contacts.contacts).toHaveLength(1);
+    expect(contacts.all()).toHaveLength(1);
     expect(dispatches()).toHaveLength(1);
   });
 
@@ -62,14 +65,14 @@ describe('PushLead', () => {
     const second = await pushLead.push(W, C, lead({ idempotencyKey: 'k2', name: 'Ada L.' }));
     expect(second.result).toBe('deduplicated');
     expect(second.body).toMatchObject({ id: first.body.id, idempotencyKey: 'k2', deduplicated: true });
-    expect(contacts.contacts).toHaveLength(1);
+    expect(contacts.all()).toHaveLength(1);
     expect(dispatches()).toHaveLength(1);
   });
 
   it('idempotency_key_reused for the same key with another lead; nothing stored', async () => {
     await pushLead.push(W, C, lead());
     expect(await codeOf(pushLead.push(W, C, lead({ phone: '+14155552672' })))).toEqual({ code: 'idempotency_key_reused', chosenStatus: undefined });
-    expect(contacts.contacts).toHaveLength(1);
+    expect(contacts.all()).toHaveLength(1);
   });
 
   it('invalid_phone (status left to the route) with an issue on phone; nothing stored, no key claimed', async () => {
@@ -77,19 +80,19 @@ describe('PushLead', () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'invalid_phone', options: { issues: [{ path: 'phone', message: expect.any(String) }] } });
     expect((error as AppError).options.status).toBeUndefined();
-    expect(keys.records).toEqual([]);
-    expect(contacts.contacts).toEqual([]);
+    expect([...keys.records.values()]).toEqual([]);
+    expect(contacts.all()).toEqual([]);
   });
 
   it('campaign_not_found and campaign_not_accepting (reason not_api or the status) before anything else', async () => {
-    contacts.addCampaign({ id: 'csv', workspaceId: W, source: 'CSV' });
-    contacts.addCampaign({ id: 'paused', workspaceId: W, status: 'PAUSED' });
+    campaigns.seed(aCampaign({ workspaceId: W, id: 'csv', status: 'RUNNING', draft: { source: 'CSV' } }));
+    campaigns.seed(aCampaign({ workspaceId: W, id: 'paused', status: 'PAUSED', draft: { source: 'API' } }));
     expect(await codeOf(pushLead.push(W, 'nope', lead()))).toEqual({ code: 'campaign_not_found', chosenStatus: undefined });
     expect(await codeOf(pushLead.push('w2', C, lead()))).toEqual({ code: 'campaign_not_found', chosenStatus: undefined });
     const csv = await pushLead.push(W, 'csv', lead({ phone: 'not even a phone' })).catch((e: AppError) => e);
     expect(csv).toMatchObject({ code: 'campaign_not_accepting', options: { extra: { reason: 'not_api' } } });
     expect(await pushLead.push(W, 'paused', lead()).catch((e: AppError) => e)).toMatchObject({ code: 'campaign_not_accepting', options: { extra: { reason: 'PAUSED' } } });
-    expect(keys.records).toEqual([]);
+    expect([...keys.records.values()]).toEqual([]);
   });
 
   it('a key claimed by a concurrent push: its answer is replayed, or idempotency_in_progress with Retry-After while it runs', async () => {
@@ -111,7 +114,7 @@ describe('PushLead', () => {
       [2, 'invalid_phone'],
       [3, 'replayed'],
     ]);
-    expect(contacts.contacts).toHaveLength(1);
+    expect(contacts.all()).toHaveLength(1);
     expect(await codeOf(pushLead.pushMany(W, 'nope', [lead()]))).toEqual({ code: 'campaign_not_found', chosenStatus: undefined });
   });
 });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
 import { AppConfig } from '@outreach/core';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, jobsRollback, RollbackUnitOfWork } from '../../../campaigns/src/testing';
-import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import {
   aLeadResult,
   InMemoryDeliveryStore,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@outreach/core';
-import { jobsRollback, RollbackUnitOfWork } from '../../../campaigns/src/testing';
-import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
+import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { encodeCursor } from '../domain/page-cursor';
 import { MAX_WEBHOOK_ENDPOINTS, SECRET_OVERLAP_MS } from '../domain/webhook-endpoint';
 import { InMemoryDeliveryStore, InMemoryResultStore, InMemoryWebhookEndpointStore, StaticHostResolver } from '../testing';

@@ -29,9 +29,14 @@ import { signingSecrets } from '../domain/webhook-endpoint';
 
 // ---- leads -------------------------------------------------------------------------------
 
-/** Lead push keys by (campaign, key). */
+/** Lead push keys by (campaign, key): unique per (campaign, key), as the unique index keeps them. */
 export class InMemoryLeadKeyStore extends LeadKeyStore {
   readonly records = new Map<string, LeadKeyRecord>();
+  /**
+   * Set to make the next claim lose to a concurrent push: the record it returns (if any) is stored
+   * as the winner's, and the claim answers false, as the unique index would. Used once, then reset.
+   */
+  concurrentWinner: ((record: Omit<LeadKeyRecord, 'leadId' | 'response'>) => LeadKeyRecord | null) | null = null;
 
   /** A completed key naming `leadId` (what a finished push leaves behind). */
   seed(record: Partial<LeadKeyRecord> & Pick<LeadKeyRecord, 'campaignId' | 'idempotencyKey' | 'workspaceId' | 'leadId'>): LeadKeyRecord {
@@ -53,6 +58,12 @@ export class InMemoryLeadKeyStore extends LeadKeyStore {
 
   async claim(record: Omit<LeadKeyRecord, 'leadId' | 'response'>): Promise<boolean> {
     const k = keyOf(record.campaignId, record.idempotencyKey);
+    if (this.concurrentWinner) {
+      const winner = this.concurrentWinner(structuredClone(record));
+      this.concurrentWinner = null;
+      if (winner) this.records.set(k, structuredClone(winner));
+      return false;
+    }
     if (this.records.has(k)) return false;
     this.records.set(k, structuredClone({ ...record, leadId: null, response: null }));
     return true;

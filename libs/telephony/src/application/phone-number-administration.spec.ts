@@ -1,5 +1,5 @@
 import { AppError, FixedClock } from '@outreach/core';
-import { InMemoryCarrierSettings, SeededPhoneNumberRepository } from '../testing';
+import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository } from '../testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './phone-number-administration';
 
@@ -21,7 +21,7 @@ async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenSta
 describe('PhoneNumberAdministration', () => {
   const now = new Date('2026-02-01T09:00:00.000Z');
   let carriers: InMemoryCarrierSettings;
-  let numbers: SeededPhoneNumberRepository;
+  let numbers: InMemoryPhoneNumberRepository;
   let admin: PhoneNumberAdministration;
 
   beforeEach(() => {
@@ -29,7 +29,7 @@ describe('PhoneNumberAdministration', () => {
     workspaces.add({ id: W1 });
     workspaces.add({ id: W2 });
     carriers = new InMemoryCarrierSettings();
-    numbers = new SeededPhoneNumberRepository(carriers);
+    numbers = new InMemoryPhoneNumberRepository(carriers);
     admin = new PhoneNumberAdministration(workspaces, numbers, carriers, new FixedClock(now));
   });
 
@@ -45,7 +45,7 @@ describe('PhoneNumberAdministration', () => {
     for (const e164 of ['4155550101', '0014155550101', '+1 415 555 0101', '+0123456789', '+1234567']) {
       expect(await codeOf(admin.add({ workspaceId: W1, e164 }))).toEqual({ code: 'invalid_phone', chosenStatus: undefined });
     }
-    expect(numbers.numbers).toEqual([]);
+    expect([...numbers.numbers.values()]).toEqual([]);
   });
 
   it('refuses a number registered already (anywhere), a bad carrier name and an unknown workspace', async () => {
@@ -53,7 +53,7 @@ describe('PhoneNumberAdministration', () => {
     expect(await codeOf(admin.add({ workspaceId: W2, e164: '+14155550101' }))).toEqual({ code: 'invalid_request', chosenStatus: undefined });
     expect(await codeOf(admin.add({ workspaceId: W1, e164: '+14155550109', carrier: 'no spaces' }))).toEqual({ code: 'invalid_request', chosenStatus: undefined });
     expect(await codeOf(admin.add({ workspaceId: '33333333-3333-4333-8333-333333333333', e164: '+14155550108' }))).toEqual({ code: 'not_found', chosenStatus: undefined });
-    expect(numbers.numbers.map((n) => n.e164)).toEqual(['+14155550101']);
+    expect([...numbers.numbers.values()].map((n) => n.e164)).toEqual(['+14155550101']);
   });
 
   it('switches a carrier off and on for one workspace; the directory reports it on each number', async () => {

@@ -1,3 +1,3 @@
+export * from './in-memory-carrier-settings';
 export * from './in-memory-phone-numbers';
 export { ScriptedVoiceProvider } from './scripted-voice.provider';
-export * from './in-memory-carrier-phone-numbers';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppConfig, AppConfigValues, loadConfig } from '@outreach/platform';
 import { Clock } from '@outreach/core';
-import { FakeUnitOfWork, FixedClock } from '../../../platform/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { WorkspaceAdministration } from '../application/workspace-administration';
 import { ApiKeyListing, ApiKeyRepository, MemberRepository, WorkspaceRepository } from '../application/workspace.ports';
 import { ApiKey, ApiKeyProps } from '../domain/api-key';
@@ -153,11 +153,11 @@ export function inMemoryWorkspaceAdministration(options: { clock?: Clock; config
   administration: WorkspaceAdministration;
   workspaces: InMemoryWorkspaceRepository;
   members: InMemoryMemberRepository;
-  uow: FakeUnitOfWork;
+  uow: RollbackUnitOfWork;
 } {
   const workspaces = new InMemoryWorkspaceRepository();
   const members = new InMemoryMemberRepository();
-  const uow = new FakeUnitOfWork();
+  const uow = new RollbackUnitOfWork();
   const administration = new WorkspaceAdministration(
     workspaces,
     members,

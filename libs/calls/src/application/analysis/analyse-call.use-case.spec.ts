@@ -1,32 +1,11 @@
 import { AppError } from '@outreach/core';
-import type { CallRecord, MetricOverride } from '../call-queries';
+import { callRecord, FixedAnalysisSubjects, InMemoryCallAnalysisStore } from '../../testing';
+import type { CallRecord } from '../call-queries';
 import { AnalyseCall } from './analyse-call.use-case';
 import { AnalysisInput, AnalysisProviderError, AnalysisResult, CallAnalyser } from './call-analyser.port';
-import { AnalysisSubject, AnalysisSubjects, CallAnalysisStore } from './call-analysis.ports';
+import { AnalysisSubject } from './call-analysis.ports';
 
 /* AnalyseCall with its ports faked: the status rules, without Nest or a database. */
-
-class MemoryStore extends CallAnalysisStore {
-  readonly calls = new Map<string, CallRecord>();
-  async findById(callId: string): Promise<CallRecord | null> {
-    const call = this.calls.get(callId);
-    return call ? { ...call } : null;
-  }
-  async recordAnalysis(callId: string, result: { status: 'DONE' | 'FAILED' | 'SKIPPED'; extraction: Record<string, unknown> | null; evaluation: Record<string, string> | null }): Promise<boolean> {
-    const call = this.calls.get(callId)!;
-    if (call.analysisStatus !== 'PENDING' && call.analysisStatus !== 'FAILED') return false;
-    this.calls.set(callId, { ...call, analysisStatus: result.status, extraction: result.extraction, evaluation: result.evaluation });
-    return true;
-  }
-  async recordMetricOverride(_callId: string, _key: string, _override: MetricOverride): Promise<void> {}
-}
-
-class FixedSubjects extends AnalysisSubjects {
-  subject: AnalysisSubject = { extractionKeys: [{ name: 'budget', type: 'number', description: '' }], metrics: [] };
-  async forCall(): Promise<AnalysisSubject> {
-    return this.subject;
-  }
-}
 
 class ScriptedAnalyser extends CallAnalyser {
   calls = 0;
@@ -37,48 +16,27 @@ class ScriptedAnalyser extends CallAnalyser {
   }
 }
 
-const call = (overrides: Partial<CallRecord> = {}): CallRecord => ({
-  id: 'c1',
-  workspaceId: 'w1',
-  campaignId: 'k1',
-  contactId: null,
-  agentId: null,
-  fromNumber: '+14155550100',
-  toNumber: '+14155550105',
-  kind: 'campaign',
-  status: 'ENDED',
-  outcome: 'completed',
-  providerDisposition: 'completed',
-  attemptNumber: 1,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  answeredAt: '2026-01-01T00:00:05.000Z',
-  endedAt: '2026-01-01T00:01:00.000Z',
-  durationMs: 55_000,
-  transcript: 'Agent: hi',
-  recordingUrl: null,
-  extraction: null,
-  evaluation: null,
-  analysisStatus: 'PENDING',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  metricOverrides: {},
-  ...overrides,
-});
+const BUDGET: AnalysisSubject = { extractionKeys: [{ name: 'budget', type: 'number', description: '' }], metrics: [] };
+
+/** A finished call of campaign k1 in workspace w1 (PENDING analysis, a transcript). */
+const call = (overrides: Partial<CallRecord> = {}): CallRecord => callRecord({ id: 'c1', workspaceId: 'w1', campaignId: 'k1', ...overrides });
 
 describe('AnalyseCall', () => {
-  let store: MemoryStore;
-  let subjects: FixedSubjects;
+  let store: InMemoryCallAnalysisStore;
+  let subjects: FixedAnalysisSubjects;
   let analyser: ScriptedAnalyser;
   let useCase: AnalyseCall;
 
   beforeEach(() => {
-    store = new MemoryStore();
-    subjects = new FixedSubjects();
+    store = new InMemoryCallAnalysisStore();
+    subjects = new FixedAnalysisSubjects();
+    subjects.byCampaign.set('k1', BUDGET);
     analyser = new ScriptedAnalyser();
     useCase = new AnalyseCall(store, subjects, analyser);
   });
 
   it('PENDING → DONE with the result; a second run is a no-op that asks nobody', async () => {
-    store.calls.set('c1', call());
+    store.add(call());
     expect((await useCase.run('c1')).outcome).toBe('done');
     expect(store.calls.get('c1')).toMatchObject({ analysisStatus: 'DONE', extraction: { budget: 1 }, evaluation: {} });
     expect((await useCase.run('c1')).outcome).toBe('already');
@@ -86,17 +44,17 @@ describe('AnalyseCall', () => {
   });
 
   it('no transcript, or nothing requested → SKIPPED without asking the provider', async () => {
-    store.calls.set('c1', call({ transcript: null }));
+    store.add(call({ transcript: null }));
     expect(await useCase.run('c1')).toMatchObject({ outcome: 'skipped', reason: 'no_transcript' });
-    store.calls.set('c2', call({ id: 'c2' }));
-    subjects.subject = { extractionKeys: [], metrics: [] };
+    store.add(call({ id: 'c2' }));
+    subjects.byCampaign.set('k1', { extractionKeys: [], metrics: [] });
     expect(await useCase.run('c2')).toMatchObject({ outcome: 'skipped', reason: 'nothing_requested' });
     expect([store.calls.get('c1')!.analysisStatus, store.calls.get('c2')!.analysisStatus]).toEqual(['SKIPPED', 'SKIPPED']);
     expect(analyser.calls).toBe(0);
   });
 
   it('a provider failure → FAILED (retryable or not, as the error says); FAILED runs again', async () => {
-    store.calls.set('c1', call());
+    store.add(call());
     analyser.next = async () => {
       throw new AnalysisProviderError('upstream_status', 'down', 503);
     };
@@ -109,10 +67,10 @@ describe('AnalyseCall', () => {
   });
 
   it('an in-progress or unknown call is left alone; other errors propagate', async () => {
-    store.calls.set('c1', call({ status: 'IN_PROGRESS', transcript: null }));
+    store.add(call({ status: 'IN_PROGRESS', transcript: null }));
     expect((await useCase.run('c1')).outcome).toBe('not_finished');
     expect((await useCase.run('nope')).outcome).toBe('missing');
-    store.calls.set('c2', call({ id: 'c2' }));
+    store.add(call({ id: 'c2' }));
     analyser.next = async () => {
       throw new Error('bug');
     };
@@ -126,10 +84,10 @@ describe('AnalyseCall', () => {
         () => null,
         (e: AppError) => ({ code: e.code, status: e.status, upstreamStatus: e.options.upstreamStatus }),
       );
-    store.calls.set('c1', call({ transcript: '  ' }));
+    store.add(call({ transcript: '  ' }));
     expect(await code(useCase.execute('w1', 'c1'))).toEqual({ code: 'no_extraction_data', status: 400, upstreamStatus: undefined });
     expect(await code(useCase.execute('w1', 'c1'))).toEqual({ code: 'no_extraction_data', status: 400, upstreamStatus: undefined });
-    store.calls.set('c2', call({ id: 'c2' }));
+    store.add(call({ id: 'c2' }));
     analyser.next = async () => {
       throw new AnalysisProviderError('upstream_status', 'rate limited', 429);
     };

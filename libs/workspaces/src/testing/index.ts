@@ -2,7 +2,7 @@
 // no Nest container, no database. Other modules' specs and fakes import this file by relative
 // path; production code never does (a dependency rule enforces it).
 import { randomUUID } from 'node:crypto';
-import { AppConfig, AppConfigValues, loadConfig } from '@outreach/platform';
+import { AppConfig, AppConfigValues, loadConfig } from '@outreach/core';
 import { Clock } from '@outreach/core';
 import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { WorkspaceAdministration } from '../application/workspace-administration';

@@ -29,7 +29,13 @@ export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './applicatio
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
 export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, CampaignChannel, CampaignSource, hasVoiceLeg, LIST_SOURCES } from './domain/campaign-kinds';
-export { CONTACT_STATUSES, ContactStatus, FINAL_CONTACT_STATUSES } from './domain/contact';
+export {
+  CONTACT_STATUSES,
+  CONTACT_TRANSITIONS,
+  ContactEvent,
+  ContactStatus,
+  FINAL_CONTACT_STATUSES,
+} from './domain/contact-state-machine';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';

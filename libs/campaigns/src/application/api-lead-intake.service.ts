@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Outbox } from '@outreach/core';
-import { ContactStatus } from '../domain/contact';
+import { CampaignProps } from '../domain/campaign.aggregate';
+import { ContactRecord } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';
+import { WithIsoDates } from './iso-dates';
 
 /** One contact pushed through the API (phone already E.164). */
 export interface ApiLeadContactInput {
@@ -11,20 +13,26 @@ export interface ApiLeadContactInput {
   fields: Record<string, string>;
 }
 
-/** A campaign contact as the leads module sees it. */
-export interface ApiLeadContactView {
-  id: string;
-  campaignId: string;
-  phone: string;
-  name: string | null;
-  fields: Record<string, string>;
-  status: ContactStatus;
-  attempts: number;
-  lastOutcome: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What the leads module sees of a campaign contact. */
+export const API_LEAD_CONTACT_FIELDS = [
+  'id',
+  'campaignId',
+  'phone',
+  'name',
+  'fields',
+  'status',
+  'attempts',
+  'lastOutcome',
+  'lastAttemptAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof ContactRecord>;
+
+export type ApiLeadContactView = WithIsoDates<Pick<ContactRecord, (typeof API_LEAD_CONTACT_FIELDS)[number]>>;
+
+/** What a lead push checks of its campaign. */
+export const API_LEAD_CAMPAIGN_FIELDS = ['id', 'source', 'status', 'countryCode'] as const satisfies ReadonlyArray<keyof CampaignProps>;
+export type ApiLeadCampaign = Pick<CampaignProps, (typeof API_LEAD_CAMPAIGN_FIELDS)[number]>;
 
 /** Persistence of API lead contacts (implemented in infrastructure/). */
 export abstract class ApiLeadContactStore {
@@ -32,10 +40,7 @@ export abstract class ApiLeadContactStore {
    * The workspace's campaign, share-locked until the transaction ends (FOR KEY SHARE): pushes do
    * not wait for each other, lifecycle changes (FOR UPDATE) wait for the pushes in flight.
    */
-  abstract lockCampaign(
-    workspaceId: string,
-    campaignId: string,
-  ): Promise<{ id: string; source: string; status: string; countryCode: string | null } | null>;
+  abstract lockCampaign(workspaceId: string, campaignId: string): Promise<ApiLeadCampaign | null>;
   /**
    * Inserts a PENDING contact, or finds the campaign's contact with that phone (a campaign calls
    * a phone once); `created` tells which. Moves the campaign's contact count.

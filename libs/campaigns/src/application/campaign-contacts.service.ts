@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Outbox, UnitOfWork } from '@outreach/core';
 import { Campaign } from '../domain/campaign.aggregate';
-import { assertContactRetryable, ContactStatus } from '../domain/contact';
+import { assertContactRetryable } from '../domain/contact';
+import { ContactStatus } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository, ContactRepository, ContactView } from './campaigns.ports';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
@@ -40,7 +41,7 @@ export class CampaignContacts {
     return this.contacts.list(campaignId, query);
   }
 
-  /** FAILED → PENDING with fresh attempts, on a campaign that has started and is not finished. */
+  /** The `retry` transition (FAILED → PENDING) with fresh attempts, on a campaign that has started and is not finished. */
   async retry(workspaceId: string, campaignId: string, contactId: string): Promise<ContactView> {
     return this.uow.run(async () => {
       const campaign = await this.requireForUpdate(workspaceId, campaignId);
@@ -48,7 +49,7 @@ export class CampaignContacts {
       if (!contact) throw new AppError('contact_not_found', { message: `no contact ${contactId} in campaign ${campaignId}` });
       campaign.assertAllowed('retryContact');
       assertContactRetryable(contact.status);
-      await this.contacts.resetToPending(campaignId, ['FAILED'], contactId);
+      await this.contacts.reset(campaignId, 'retry', contactId);
       if (campaign.status === 'RUNNING') {
         await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
       }

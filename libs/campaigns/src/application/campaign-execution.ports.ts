@@ -1,60 +1,41 @@
-import { CampaignChannel, CampaignSource } from '../domain/campaign-kinds';
-import { CampaignSettings } from '../domain/campaign-settings';
-import { CampaignStatus } from '../domain/campaign-state-machine';
-import { ContactStatus } from '../domain/contact';
+import { CampaignProps } from '../domain/campaign.aggregate';
+import { ContactRecord } from '../domain/contact';
+import { ContactStatus } from '../domain/contact-state-machine';
 
-/** What the execution engine reads of a campaign. */
-export interface ExecutionCampaign {
-  id: string;
-  workspaceId: string;
-  status: CampaignStatus;
-  channel: CampaignChannel;
-  source: CampaignSource;
-  agentId: string | null;
-  timezone: string;
-  reservedConcurrency: number;
-  allowBurst: boolean;
-  scheduledStartAt: Date | null;
-  scheduledEndAt: Date | null;
-  variableMap: Record<string, string>;
-  settings: CampaignSettings;
-}
+/**
+ * What the execution engine reads of a campaign: its whole record, read through the campaigns
+ * table definition like the aggregate (a new campaign field reaches the engine with no change here).
+ */
+export type ExecutionCampaign = Readonly<CampaignProps>;
 
 /** One campaign's share of a workspace's lines: RUNNING campaigns, and any campaign with attempts in flight. */
-export interface CampaignLoad {
+export interface CampaignLoad extends Pick<CampaignProps, 'status' | 'reservedConcurrency' | 'allowBurst'> {
   campaignId: string;
-  status: CampaignStatus;
-  reservedConcurrency: number;
-  allowBurst: boolean;
   inFlight: number;
 }
 
 /** A contact just claimed for an attempt (IN_PROGRESS, attempts + 1, attemptSeq + 1). */
-export interface ClaimedContact {
-  id: string;
-  phone: string;
-  attempts: number;
-  attemptSeq: number;
-}
+export type ClaimedContact = Pick<ContactRecord, 'id' | 'phone' | 'attempts' | 'attemptSeq'>;
+
+/** What an attempt reads of its contact. */
+export const ATTEMPT_CONTACT_FIELDS = [
+  'id',
+  'campaignId',
+  'workspaceId',
+  'phone',
+  'name',
+  'fields',
+  'status',
+  'attempts',
+  'attemptSeq',
+  'currentCallId',
+  'incompleteRetries',
+  'attemptStartedAt',
+  'attemptDeadlineAt',
+] as const satisfies ReadonlyArray<keyof ContactRecord>;
 
 /** A contact as an attempt sees it (read under its row lock). */
-export interface AttemptContact {
-  id: string;
-  campaignId: string;
-  workspaceId: string;
-  phone: string;
-  name: string | null;
-  fields: Record<string, string>;
-  status: ContactStatus;
-  /** Attempts in the current run (restart resets it). */
-  attempts: number;
-  /** Every claim ever (never reset): names the attempt. */
-  attemptSeq: number;
-  currentCallId: string | null;
-  incompleteRetries: number;
-  attemptStartedAt: Date | null;
-  attemptDeadlineAt: Date | null;
-}
+export type AttemptContact = Pick<ContactRecord, (typeof ATTEMPT_CONTACT_FIELDS)[number]>;
 
 /** Where an attempt leaves its contact. */
 export interface AttemptOutcomeUpdate {

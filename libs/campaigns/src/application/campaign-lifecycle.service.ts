@@ -6,7 +6,6 @@ import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { Campaign } from '../domain/campaign.aggregate';
 import { hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from '../domain/campaign-kinds';
-import { RESTART_RESETS } from '../domain/contact';
 import { assertStartChecks, StartFacts } from '../domain/start-checks';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignView, CampaignViews } from './campaign-views';
@@ -92,7 +91,7 @@ export class CampaignLifecycle {
         reservedConcurrency: request.reservedConcurrency ?? props.reservedConcurrency,
         allowBurst: request.allowBurst ?? props.allowBurst,
       };
-      if (event === 'restart') await this.contacts.resetToPending(id, RESTART_RESETS);
+      if (event === 'restart') await this.contacts.reset(id, 'restart');
       assertStartChecks(await this.gatherFacts(found, reservation.reservedConcurrency));
       found.run(event, reservation, this.clock.now());
       await this.campaigns.update(found);

@@ -3,88 +3,38 @@ import { AgentDirectory } from '@outreach/agents';
 import { AppError } from '@outreach/core';
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignSettings } from '../domain/campaign-settings';
-import { EvaluationMetric, ExtractionKey } from '../domain/extraction-keys';
+import { ExtractionKey } from '../domain/extraction-keys';
 import { CampaignTypesService } from './campaign-types.service';
 import { CampaignRepository, CampaignStats } from './campaigns.ports';
+import { WithIsoDates, withIsoDates } from './iso-dates';
 
-/** The campaign response: every field of the spec's Campaign table (plus allowBurst and the keys' mode). */
-export interface CampaignView extends CampaignSettings {
-  id: string;
-  name: string;
-  agentId: string | null;
+/** What the response adds to the campaign's own fields. */
+interface CampaignViewExtras {
   agentName: string | null;
-  status: string;
-  channel: string;
-  source: string;
-  reservedConcurrency: number;
-  allowBurst: boolean;
-  variableMap: Record<string, string>;
-  startedAt: string | null;
-  endedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  campaignTypeId: string | null;
   campaignTypeName: string | null;
-  customExtractionKeys: ExtractionKey[];
-  customExtractionKeysMode: string;
   effectiveExtractionKeys: ExtractionKey[];
-  defaultCrmConnectionId: string | null;
-  defaultCrmSegmentId: string | null;
-  description: string | null;
-  workflowId: string | null;
-  countryCode: string | null;
-  phoneColumn: string | null;
-  altPhoneColumns: string[];
-  uploadId: string | null;
-  removeInvalidRows: boolean;
-  timezone: string;
-  scheduledStartAt: string | null;
-  scheduledEndAt: string | null;
-  evaluationMetrics: EvaluationMetric[];
   contactCount: number;
   receivedCalls: number;
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/**
+ * The campaign response: every field of the spec's Campaign table. It is the campaign's own
+ * fields (all but workspaceId, dates as ISO strings) with its settings flattened in, plus what
+ * other modules know: a new campaign field or setting appears here with no change to this file.
+ */
+export type CampaignView = WithIsoDates<Omit<CampaignProps, 'workspaceId' | 'settings'>> & CampaignSettings & CampaignViewExtras;
 
 export function toCampaignView(
   p: CampaignProps,
   extra: { agentName: string | null; type: { name: string; keys: ExtractionKey[] } | null; stats: CampaignStats; effective: ExtractionKey[] },
 ): CampaignView {
+  const { workspaceId: _workspaceId, settings, ...fields } = p;
   return {
-    id: p.id,
-    name: p.name,
-    agentId: p.agentId,
+    ...withIsoDates(fields),
+    ...settings,
     agentName: extra.agentName,
-    status: p.status,
-    channel: p.channel,
-    source: p.source,
-    reservedConcurrency: p.reservedConcurrency,
-    allowBurst: p.allowBurst,
-    variableMap: p.variableMap,
-    startedAt: iso(p.startedAt),
-    endedAt: iso(p.endedAt),
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-    campaignTypeId: p.campaignTypeId,
     campaignTypeName: extra.type?.name ?? null,
-    customExtractionKeys: p.customExtractionKeys,
-    customExtractionKeysMode: p.customExtractionKeysMode,
     effectiveExtractionKeys: extra.effective,
-    defaultCrmConnectionId: p.defaultCrmConnectionId,
-    defaultCrmSegmentId: p.defaultCrmSegmentId,
-    description: p.description,
-    workflowId: p.workflowId,
-    countryCode: p.countryCode,
-    phoneColumn: p.phoneColumn,
-    altPhoneColumns: p.altPhoneColumns,
-    uploadId: p.uploadId,
-    removeInvalidRows: p.removeInvalidRows,
-    timezone: p.timezone,
-    scheduledStartAt: iso(p.scheduledStartAt),
-    scheduledEndAt: iso(p.scheduledEndAt),
-    evaluationMetrics: p.evaluationMetrics,
-    ...p.settings,
     contactCount: extra.stats.contactCount,
     receivedCalls: extra.stats.receivedCalls,
   };

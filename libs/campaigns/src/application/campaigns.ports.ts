@@ -1,6 +1,8 @@
 import { Campaign } from '../domain/campaign.aggregate';
 import { CampaignType } from '../domain/campaign-type.aggregate';
-import { ContactStatus } from '../domain/contact';
+import { ContactRecord } from '../domain/contact';
+import { ContactEvent, ContactStatus } from '../domain/contact-state-machine';
+import { WithIsoDates } from './iso-dates';
 
 // ---- persistence ports (implemented in infrastructure/) -----------------------------------
 
@@ -48,21 +50,24 @@ export interface NewContact {
   fields: Record<string, string>;
 }
 
-export interface ContactView {
-  id: string;
-  campaignId: string;
-  phone: string;
-  altPhones: string[];
-  name: string | null;
-  fields: Record<string, string>;
-  status: ContactStatus;
-  attempts: number;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  lastOutcome: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What the leads listing shows of a contact. */
+export const CONTACT_VIEW_FIELDS = [
+  'id',
+  'campaignId',
+  'phone',
+  'altPhones',
+  'name',
+  'fields',
+  'status',
+  'attempts',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'lastOutcome',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof ContactRecord>;
+
+export type ContactView = WithIsoDates<Pick<ContactRecord, (typeof CONTACT_VIEW_FIELDS)[number]>>;
 
 export abstract class ContactRepository {
   /** Inserts, skipping phones the campaign has already; returns how many were new. */
@@ -71,8 +76,11 @@ export abstract class ContactRepository {
   abstract hasAny(campaignId: string): Promise<boolean>;
   abstract list(campaignId: string, query: { offset: number; limit: number; status?: ContactStatus }): Promise<{ items: ContactView[]; total: number }>;
   abstract findById(campaignId: string, contactId: string): Promise<ContactView | null>;
-  /** Back to PENDING with fresh attempts. */
-  abstract resetToPending(campaignId: string, statuses: readonly ContactStatus[], contactId?: string): Promise<number>;
+  /**
+   * A manual retry (one contact) or a campaign restart (all of them): the contacts `event` leaves
+   * from (CONTACT_TRANSITIONS) move to its target status with fresh attempts. Returns how many moved.
+   */
+  abstract reset(campaignId: string, event: Extract<ContactEvent, 'retry' | 'restart'>, contactId?: string): Promise<number>;
 }
 
 export abstract class CampaignPhoneNumberRepository {

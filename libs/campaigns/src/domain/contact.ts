@@ -1,24 +1,40 @@
 import { AppError } from '@outreach/core';
+import { allowedFrom, canTransition, ContactStatus } from './contact-state-machine';
 
-/**
- * A campaign contact's status. PENDING waits for dispatch; IN_PROGRESS has an attempt in flight;
- * RETRY_SCHEDULED waits for its next attempt; COMPLETED, FAILED and DO_NOT_CALL are final.
- */
-export const CONTACT_STATUSES = ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'] as const;
-export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+/** A campaign contact as stored (one row of campaign_contacts); views pick from it. */
+export interface ContactRecord {
+  id: string;
+  /** Upload order within the campaign (dispatch order of PENDING contacts). */
+  seq: number;
+  campaignId: string;
+  workspaceId: string;
+  phone: string;
+  altPhones: string[];
+  name: string | null;
+  fields: Record<string, string>;
+  status: ContactStatus;
+  /** Attempts in the current run (restart resets it). */
+  attempts: number;
+  /** Every claim ever (never reset): names the attempt. */
+  attemptSeq: number;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  lastOutcome: string | null;
+  attemptStartedAt: Date | null;
+  /** When the reaper may take the attempt back. */
+  attemptDeadlineAt: Date | null;
+  /** The attempt's call once it has started. */
+  currentCallId: string | null;
+  incompleteRetries: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
-export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = ['COMPLETED', 'FAILED', 'DO_NOT_CALL'];
-
-/**
- * On restart, FAILED and unreached contacts go back to PENDING with fresh attempts. A contact
- * IN_PROGRESS keeps its attempt: its call may still be live, and resetting it would let the
- * dispatcher dial the same person again at the same time; the attempt settles (or is reaped) as usual.
- */
-export const RESTART_RESETS: readonly ContactStatus[] = ['FAILED', 'PENDING', 'RETRY_SCHEDULED'];
-
-/** Only FAILED contacts can be retried one by one (400 contact_not_failed). */
+/** Only contacts the `retry` transition leaves from (FAILED) can be retried one by one (400 contact_not_failed). */
 export function assertContactRetryable(status: ContactStatus): void {
-  if (status !== 'FAILED') {
-    throw new AppError('contact_not_failed', { message: `the contact is ${status}; only FAILED contacts can be retried` });
+  if (!canTransition(status, 'retry')) {
+    throw new AppError('contact_not_failed', {
+      message: `the contact is ${status}; only ${allowedFrom('retry').join(', ')} contacts can be retried`,
+    });
   }
 }

@@ -2,33 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { CampaignTypeRepository } from '../application/campaigns.ports';
-import { CampaignType, CampaignTypeStatus } from '../domain/campaign-type.aggregate';
-import { ExtractionKey } from '../domain/extraction-keys';
+import { CampaignType } from '../domain/campaign-type.aggregate';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
+import { CAMPAIGN_TYPES as T } from './persistence/campaign-type.table';
 
-type Row = {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  extraction_keys: ExtractionKey[];
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-};
-
-function toDomain(r: Row): CampaignType {
-  return CampaignType.restore({
-    id: r.id,
-    workspaceId: r.workspace_id,
-    name: r.name,
-    description: r.description,
-    extractionKeys: r.extraction_keys,
-    status: r.status as CampaignTypeStatus,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  });
-}
+const toDomain = (row: Record<string, unknown>): CampaignType => CampaignType.restore(T.fromRow(row));
+const SELECT = `SELECT ${T.select()} FROM ${T.name}`;
 
 const PLATFORM = new Map(PLATFORM_CAMPAIGN_TYPES.map((t) => [t.id, t]));
 
@@ -40,31 +19,20 @@ export class SqlCampaignTypeRepository extends CampaignTypeRepository {
   }
 
   async insert(type: CampaignType): Promise<void> {
-    const p = type.toProps();
-    await this.translate(() =>
-      this.tx.manager.query(
-        `INSERT INTO campaign_types (id, workspace_id, name, description, extraction_keys, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [p.id, p.workspaceId, p.name, p.description, JSON.stringify(p.extractionKeys), p.status, p.createdAt, p.updatedAt],
-      ),
-    );
+    const { sql, params } = T.insert(type.toProps());
+    await this.translate(() => this.tx.manager.query(sql, params));
   }
 
   async update(type: CampaignType): Promise<void> {
-    const p = type.toProps();
-    await this.translate(() =>
-      this.tx.manager.query(
-        `UPDATE campaign_types SET name = $2, description = $3, extraction_keys = $4, status = $5, updated_at = $6 WHERE id = $1`,
-        [p.id, p.name, p.description, JSON.stringify(p.extractionKeys), p.status, p.updatedAt],
-      ),
-    );
+    const { sql, params } = T.update(type.toProps(), ['id']);
+    await this.translate(() => this.tx.manager.query(sql, params));
   }
 
   async findById(id: string): Promise<CampaignType | null> {
     const platform = PLATFORM.get(id);
     if (platform) return CampaignType.restore(platform);
     if (!isUuid(id)) return null;
-    const rows: Row[] = await this.tx.manager.query(`SELECT * FROM campaign_types WHERE id = $1`, [id]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${T.c.id} = $1`, [id]);
     return rows[0] ? toDomain(rows[0]) : null;
   }
 
@@ -72,13 +40,13 @@ export class SqlCampaignTypeRepository extends CampaignTypeRepository {
     const platform = ids.flatMap((id) => (PLATFORM.has(id) ? [CampaignType.restore(PLATFORM.get(id)!)] : []));
     const stored = ids.filter((id) => !PLATFORM.has(id) && isUuid(id));
     if (stored.length === 0) return platform;
-    const rows: Row[] = await this.tx.manager.query(`SELECT * FROM campaign_types WHERE id = ANY($1::uuid[])`, [stored]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${T.c.id} = ANY($1::uuid[])`, [stored]);
     return [...platform, ...rows.map(toDomain)];
   }
 
   async listVisible(workspaceId: string): Promise<CampaignType[]> {
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT * FROM campaign_types WHERE workspace_id = $1 AND status = 'ACTIVE' ORDER BY created_at, id`,
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `${SELECT} WHERE ${T.c.workspaceId} = $1 AND ${T.c.status} = 'ACTIVE' ORDER BY ${T.c.createdAt}, ${T.c.id}`,
       [workspaceId],
     );
     return [...rows.map(toDomain), ...PLATFORM_CAMPAIGN_TYPES.map((t) => CampaignType.restore(t))];

@@ -1,45 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
-import { CampaignPhoneNumberRepository, ContactRepository, ContactView, NewContact } from '../application/campaigns.ports';
-import { ContactStatus } from '../domain/contact';
+import {
+  CampaignPhoneNumberRepository,
+  CONTACT_VIEW_FIELDS,
+  ContactRepository,
+  ContactView,
+  NewContact,
+} from '../application/campaigns.ports';
+import { withIsoDates } from '../application/iso-dates';
+import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
+import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
+import { CAMPAIGN_PHONE_NUMBERS as PN } from './persistence/campaign-phone-number.table';
 
-type ContactRow = {
-  id: string;
-  campaign_id: string;
-  phone: string;
-  alt_phones: string[];
-  name: string | null;
-  fields: Record<string, string>;
-  status: string;
-  attempts: number;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  last_outcome: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+type Row = Record<string, unknown>;
 
-function toView(r: ContactRow): ContactView {
-  return {
-    id: r.id,
-    campaignId: r.campaign_id,
-    phone: r.phone,
-    altPhones: r.alt_phones,
-    name: r.name,
-    fields: r.fields,
-    status: r.status as ContactStatus,
-    attempts: r.attempts,
-    lastAttemptAt: r.last_attempt_at?.toISOString() ?? null,
-    nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
-    lastOutcome: r.last_outcome,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
-}
-
-const CONTACT_COLUMNS = `id, campaign_id, phone, alt_phones, name, fields, status, attempts, last_attempt_at, next_attempt_at,
-  last_outcome, created_at, updated_at`;
+const toView = (row: Row): ContactView => withIsoDates(CC.fromRow(row, CONTACT_VIEW_FIELDS));
 
 @Injectable()
 export class SqlContactRepository extends ContactRepository {
@@ -57,10 +33,10 @@ export class SqlContactRepository extends ContactRepository {
       `WITH input AS (
          SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS t(phone, alt, name, fields, ord)
        ), inserted AS (
-         INSERT INTO campaign_contacts (campaign_id, workspace_id, phone, alt_phones, name, fields)
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields'])})
          SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields
            FROM input ORDER BY ord
-         ON CONFLICT (campaign_id, phone) DO NOTHING
+         ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
          RETURNING 1
        ), counted AS (
          ${addToContactCount('$1', 'SELECT count(*) FROM inserted')}
@@ -79,17 +55,15 @@ export class SqlContactRepository extends ContactRepository {
   }
 
   async count(campaignId: string, status?: ContactStatus): Promise<number> {
-    const rows: Array<{ n: number }> = status
-      ? await this.tx.manager.query(`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 AND status = $2`, [
-          campaignId,
-          status,
-        ])
-      : await this.tx.manager.query(`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1`, [campaignId]);
+    const rows: Array<{ n: number }> = await this.tx.manager.query(
+      `SELECT count(*)::int AS n FROM ${CC.name} WHERE ${CC.c.campaignId} = $1${status ? ` AND ${CC.c.status} = $2` : ''}`,
+      status ? [campaignId, status] : [campaignId],
+    );
     return rows[0].n;
   }
 
   async hasAny(campaignId: string): Promise<boolean> {
-    const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM campaign_contacts WHERE campaign_id = $1 LIMIT 1`, [campaignId]);
+    const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 LIMIT 1`, [campaignId]);
     return rows.length > 0;
   }
 
@@ -97,14 +71,15 @@ export class SqlContactRepository extends ContactRepository {
     campaignId: string,
     query: { offset: number; limit: number; status?: ContactStatus },
   ): Promise<{ items: ContactView[]; total: number }> {
-    const filter = query.status ? `AND status = $2` : `AND $2::text IS NULL`;
+    const filter = query.status ? `AND ${CC.c.status} = $2` : `AND $2::text IS NULL`;
     const params = [campaignId, query.status ?? null];
-    const rows: ContactRow[] = await this.tx.manager.query(
-      `SELECT ${CONTACT_COLUMNS} FROM campaign_contacts WHERE campaign_id = $1 ${filter} ORDER BY seq LIMIT $3 OFFSET $4`,
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select(undefined, CONTACT_VIEW_FIELDS)} FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 ${filter} ORDER BY ${CC.c.seq} LIMIT $3 OFFSET $4`,
       [...params, query.limit, query.offset],
     );
     const [{ total }]: Array<{ total: number }> = await this.tx.manager.query(
-      `SELECT count(*)::int AS total FROM campaign_contacts WHERE campaign_id = $1 ${filter}`,
+      `SELECT count(*)::int AS total FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 ${filter}`,
       params,
     );
     return { items: rows.map(toView), total };
@@ -112,19 +87,20 @@ export class SqlContactRepository extends ContactRepository {
 
   async findById(campaignId: string, contactId: string): Promise<ContactView | null> {
     if (!isUuid(contactId)) return null;
-    const rows: ContactRow[] = await this.tx.manager.query(
-      `SELECT ${CONTACT_COLUMNS} FROM campaign_contacts WHERE campaign_id = $1 AND id = $2`,
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select(undefined, CONTACT_VIEW_FIELDS)} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.id} = $2`,
       [campaignId, contactId],
     );
     return rows[0] ? toView(rows[0]) : null;
   }
 
-  async resetToPending(campaignId: string, statuses: readonly ContactStatus[], contactId?: string): Promise<number> {
+  async reset(campaignId: string, event: Extract<ContactEvent, 'retry' | 'restart'>, contactId?: string): Promise<number> {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
-      `UPDATE campaign_contacts
-          SET status = 'PENDING', attempts = 0, incomplete_retries = 0, next_attempt_at = NULL, attempt_deadline_at = NULL, updated_at = now()
-        WHERE campaign_id = $1 AND status = ANY($2::text[]) AND ($3::uuid IS NULL OR id = $3)`,
-      [campaignId, statuses, contactId ?? null],
+      `UPDATE ${CC.name}
+          SET ${CC.c.status} = $4, ${CC.c.attempts} = 0, ${CC.c.incompleteRetries} = 0, ${CC.c.nextAttemptAt} = NULL,
+              ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
+        WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} = ANY($2::text[]) AND ($3::uuid IS NULL OR ${CC.c.id} = $3)`,
+      [campaignId, allowedFrom(event), contactId ?? null, targetOf(event)],
     );
     return affected;
   }
@@ -138,7 +114,7 @@ export class SqlCampaignPhoneNumberRepository extends CampaignPhoneNumberReposit
 
   async attach(campaignId: string, phoneNumberId: string): Promise<void> {
     await this.tx.manager.query(
-      `INSERT INTO campaign_phone_numbers (campaign_id, phone_number_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      `INSERT INTO ${PN.name} (${PN.select(undefined, ['campaignId', 'phoneNumberId'])}) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
       [campaignId, phoneNumberId],
     );
   }
@@ -146,17 +122,17 @@ export class SqlCampaignPhoneNumberRepository extends CampaignPhoneNumberReposit
   async detach(campaignId: string, phoneNumberId: string): Promise<boolean> {
     if (!isUuid(phoneNumberId)) return false;
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
-      `DELETE FROM campaign_phone_numbers WHERE campaign_id = $1 AND phone_number_id = $2`,
+      `DELETE FROM ${PN.name} WHERE ${PN.c.campaignId} = $1 AND ${PN.c.phoneNumberId} = $2`,
       [campaignId, phoneNumberId],
     );
     return affected > 0;
   }
 
   async listIds(campaignId: string): Promise<string[]> {
-    const rows: Array<{ phone_number_id: string }> = await this.tx.manager.query(
-      `SELECT phone_number_id FROM campaign_phone_numbers WHERE campaign_id = $1 ORDER BY created_at, phone_number_id`,
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${PN.c.phoneNumberId} FROM ${PN.name} WHERE ${PN.c.campaignId} = $1 ORDER BY ${PN.c.createdAt}, ${PN.c.phoneNumberId}`,
       [campaignId],
     );
-    return rows.map((r) => r.phone_number_id);
+    return rows.map((row) => PN.fromRow(row, ['phoneNumberId']).phoneNumberId);
   }
 }

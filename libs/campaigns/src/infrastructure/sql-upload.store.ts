@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { UploadMeta, UploadRow, UploadStore } from '../application/campaigns.ports';
+import { UPLOAD_ROWS as R } from './persistence/upload-row.table';
+import { UPLOADS as U } from './persistence/upload.table';
 
-type UploadRowRecord = {
-  id: string;
-  workspace_id: string;
-  file_name: string;
-  columns: string[];
-  row_count: number;
-  expires_at: Date;
-  created_at: Date;
-};
+type Row = Record<string, unknown>;
 
 /** Uploaded rows kept server-side until they expire; a campaign import reads them in keyset pages. */
 @Injectable()
@@ -20,17 +14,15 @@ export class SqlUploadStore extends UploadStore {
   }
 
   async create(meta: Omit<UploadMeta, 'rowCount'>): Promise<void> {
-    await this.tx.manager.query(
-      `INSERT INTO uploads (id, workspace_id, file_name, columns, row_count, expires_at, created_at) VALUES ($1, $2, $3, $4, 0, $5, $6)`,
-      [meta.id, meta.workspaceId, meta.fileName, meta.columns, meta.expiresAt, meta.createdAt],
-    );
+    const { sql, params } = U.insert({ ...meta, rowCount: 0 });
+    await this.tx.manager.query(sql, params);
   }
 
   async appendRows(uploadId: string, rows: readonly UploadRow[]): Promise<void> {
     if (rows.length === 0) return;
     // A text[][] parameter would need equal-length rows; each row travels as one JSON array instead.
     await this.tx.manager.query(
-      `INSERT INTO upload_rows (upload_id, row_no, cells)
+      `INSERT INTO ${R.name} (${R.select(undefined, ['uploadId', 'rowNo', 'cells'])})
        SELECT $1, r.row_no, ARRAY(SELECT jsonb_array_elements_text(r.cells))
          FROM unnest($2::int[], $3::jsonb[]) AS r(row_no, cells)`,
       [uploadId, rows.map((r) => r.rowNo), rows.map((r) => JSON.stringify(r.cells))],
@@ -38,40 +30,30 @@ export class SqlUploadStore extends UploadStore {
   }
 
   async finish(uploadId: string, rowCount: number): Promise<void> {
-    await this.tx.manager.query(`UPDATE uploads SET row_count = $2 WHERE id = $1`, [uploadId, rowCount]);
+    await this.tx.manager.query(`UPDATE ${U.name} SET ${U.c.rowCount} = $2 WHERE ${U.c.id} = $1`, [uploadId, rowCount]);
   }
 
   async find(workspaceId: string, uploadId: string, now: Date): Promise<UploadMeta | null> {
     if (!isUuid(uploadId)) return null;
-    const rows: UploadRowRecord[] = await this.tx.manager.query(
-      `SELECT * FROM uploads WHERE id = $1 AND workspace_id = $2 AND expires_at > $3`,
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${U.select()} FROM ${U.name} WHERE ${U.c.id} = $1 AND ${U.c.workspaceId} = $2 AND ${U.c.expiresAt} > $3`,
       [uploadId, workspaceId, now],
     );
-    const r = rows[0];
-    return r
-      ? {
-          id: r.id,
-          workspaceId: r.workspace_id,
-          fileName: r.file_name,
-          columns: r.columns,
-          rowCount: r.row_count,
-          expiresAt: r.expires_at,
-          createdAt: r.created_at,
-        }
-      : null;
+    return rows[0] ? U.fromRow(rows[0]) : null;
   }
 
   async readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]> {
-    const rows: Array<{ row_no: number; cells: string[] }> = await this.tx.manager.query(
-      `SELECT row_no, cells FROM upload_rows WHERE upload_id = $1 AND row_no > $2 ORDER BY row_no LIMIT $3`,
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${R.select(undefined, ['rowNo', 'cells'])} FROM ${R.name}
+        WHERE ${R.c.uploadId} = $1 AND ${R.c.rowNo} > $2 ORDER BY ${R.c.rowNo} LIMIT $3`,
       [uploadId, afterRowNo, limit],
     );
-    return rows.map((r) => ({ rowNo: r.row_no, cells: r.cells }));
+    return rows.map((row) => R.fromRow(row, ['rowNo', 'cells']));
   }
 
   async deleteExpired(now: Date, limit: number): Promise<number> {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
-      `DELETE FROM uploads WHERE id IN (SELECT id FROM uploads WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)`,
+      `DELETE FROM ${U.name} WHERE ${U.c.id} IN (SELECT ${U.c.id} FROM ${U.name} WHERE ${U.c.expiresAt} <= $1 ORDER BY ${U.c.expiresAt} LIMIT $2)`,
       [now, limit],
     );
     return affected;

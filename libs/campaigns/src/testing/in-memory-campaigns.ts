@@ -2,7 +2,7 @@
 // is Rollbackable, so a RollbackUnitOfWork can undo what a refused request wrote.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@outreach/core';
-import { ApiLeadContactInput, ApiLeadContactStore, ApiLeadContactView } from '../application/api-lead-intake.service';
+import { ApiLeadCampaign, ApiLeadContactInput, ApiLeadContactStore, ApiLeadContactView } from '../application/api-lead-intake.service';
 import {
   CampaignPhoneNumberRepository,
   CampaignRepository,
@@ -22,7 +22,7 @@ import {
 } from '../application/campaigns.ports';
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
-import { ContactStatus } from '../domain/contact';
+import { CONTACT_TRANSITIONS, ContactEvent, ContactStatus } from '../domain/contact-state-machine';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
 import { Rollbackable } from '../../../platform/src/testing';
 
@@ -269,12 +269,14 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     return c && c.campaignId === campaignId ? view(c) : null;
   }
 
-  async resetToPending(campaignId: string, statuses: readonly ContactStatus[], contactId?: string): Promise<number> {
+  /** The contact transition table decides which statuses an event resets, as in SQL. */
+  async reset(campaignId: string, event: Extract<ContactEvent, 'retry' | 'restart'>, contactId?: string): Promise<number> {
+    const { from, to } = CONTACT_TRANSITIONS[event];
     let reset = 0;
     for (const c of this.rows.values()) {
-      if (c.campaignId !== campaignId || !statuses.includes(c.status)) continue;
+      if (c.campaignId !== campaignId || !from.includes(c.status)) continue;
       if (contactId !== undefined && c.id !== contactId) continue;
-      c.status = 'PENDING';
+      c.status = to;
       c.attempts = 0;
       c.nextAttemptAt = null;
       c.updatedAt = this.clockNow().toISOString();
@@ -316,7 +318,7 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
     super();
   }
 
-  async lockCampaign(workspaceId: string, campaignId: string): Promise<{ id: string; source: string; status: string; countryCode: string | null } | null> {
+  async lockCampaign(workspaceId: string, campaignId: string): Promise<ApiLeadCampaign | null> {
     const p = this.campaigns.stored(campaignId);
     return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode } : null;
   }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { CONTACT_STATUSES } from '../../domain/contact';
+import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
 import { ExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
 import { IsStringRecord, Optional } from './validators';
 

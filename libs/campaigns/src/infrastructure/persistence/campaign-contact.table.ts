@@ -1,0 +1,31 @@
+import { column, defineTable } from '@outreach/platform';
+import { ContactRecord } from '../../domain/contact';
+import { ContactStatus } from '../../domain/contact-state-machine';
+
+/**
+ * The campaign_contacts table, declared once (docs/decisions.md, "Persistence"). Its status
+ * changes follow CONTACT_TRANSITIONS (domain/contact-state-machine.ts): statements take their
+ * from- and to-statuses from the table as parameters.
+ */
+export const CAMPAIGN_CONTACTS = defineTable<ContactRecord>('campaign_contacts', {
+  id: column.uuid('id'),
+  seq: column.bigint('seq'),
+  campaignId: column.uuid('campaign_id'),
+  workspaceId: column.uuid('workspace_id'),
+  phone: column.text('phone'),
+  altPhones: column.textArray('alt_phones'),
+  name: column.nullableText('name'),
+  fields: column.json<Record<string, string>>('fields'),
+  status: column.text<ContactStatus>('status'),
+  attempts: column.int('attempts'),
+  attemptSeq: column.int('attempt_seq'),
+  lastAttemptAt: column.nullableTimestamp('last_attempt_at'),
+  nextAttemptAt: column.nullableTimestamp('next_attempt_at'),
+  lastOutcome: column.nullableText('last_outcome'),
+  attemptStartedAt: column.nullableTimestamp('attempt_started_at'),
+  attemptDeadlineAt: column.nullableTimestamp('attempt_deadline_at'),
+  currentCallId: column.nullableUuid('current_call_id'),
+  incompleteRetries: column.int('incomplete_retries'),
+  createdAt: column.timestamp('created_at'),
+  updatedAt: column.timestamp('updated_at'),
+});

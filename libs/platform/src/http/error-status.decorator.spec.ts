@@ -1,8 +1,8 @@
 import { Controller, ExecutionContext, Post } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, throwError } from 'rxjs';
-import { AppError } from '@outreach/core';
-import { AnswerErrors, answeredError, declaredErrorStatuses } from './error-status.decorator';
+import { AppError, defineErrors, ErrorCode } from '@outreach/core';
+import { AnswerErrors, answeredError, declaredErrorStatuses, verifyDeclaredErrorStatuses } from './error-status.decorator';
 import { ErrorStatusInterceptor } from './error-status.interceptor';
 
 @Controller()
@@ -32,6 +32,14 @@ describe('@AnswerErrors: the route chooses the status of a code', () => {
 
   it('refuses, when the class loads, a status the catalogue does not list for the code', () => {
     expect(() => AnswerErrors({ invalid_phone: 409 })).toThrow('status 409 is not allowed for error code invalid_phone');
+  });
+
+  it('defers the check of a code whose module is not loaded yet to the boot (the first interceptor)', () => {
+    const late = 'late_module_code' as ErrorCode;
+    expect(() => AnswerErrors({ [late]: 418 })).not.toThrow();
+    defineErrors('late-module', { late_module_code: { status: 409, message: 'registered after the controller loaded' } });
+    expect(() => verifyDeclaredErrorStatuses()).toThrow('status 418 is not allowed for error code late_module_code');
+    expect(() => verifyDeclaredErrorStatuses()).not.toThrow(); // checked once
   });
 
   it('answers a declared code with the route status, keeping message, issues, detail and headers', async () => {

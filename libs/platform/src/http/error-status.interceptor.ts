@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import { catchError, Observable, throwError } from 'rxjs';
 import { isAppError } from '@outreach/core';
-import { answeredError, declaredErrorStatuses } from './error-status.decorator';
+import { answeredError, declaredErrorStatuses, verifyDeclaredErrorStatuses } from './error-status.decorator';
 
 /**
  * Applies a route's @AnswerErrors() to the errors of its pipes and handler (global, so it wraps
@@ -11,7 +11,9 @@ import { answeredError, declaredErrorStatuses } from './error-status.decorator';
  */
 @Injectable()
 export class ErrorStatusInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(private readonly reflector: Reflector) {
+    verifyDeclaredErrorStatuses();
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const statuses = declaredErrorStatuses(this.reflector, context);

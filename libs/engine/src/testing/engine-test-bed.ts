@@ -43,9 +43,9 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const attached = new InMemoryCampaignPhoneNumbers();
   const executionRepo = new InMemoryCampaignExecutionRepository(campaigns, contacts);
   const outbox = new RecordingOutbox();
-  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, jobsRollback(outbox)]);
-  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock);
   const calls = new InMemoryCallRepository();
+  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, jobsRollback(outbox)]);
+  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock);
   const callLog = new CallLog(calls, uow, clock);
   const debits = new RecordingWalletDebits();
   const tariffs = new FixedTariffs({ voiceMinuteMinor: 10, messageMinor: 1 });

@@ -15,8 +15,6 @@ import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf 
 import { Rollbackable } from '../../../platform/src/testing';
 import { InMemoryCampaignRepository, InMemoryContactRepository, StoredContact } from './in-memory-campaigns';
 
-const toDate = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
-
 export class InMemoryCampaignExecutionRepository extends CampaignExecutionRepository implements Rollbackable {
   /** Dials per `${campaignId}/${day}` (the daily dial counter table). */
   readonly dials = new Map<string, number>();

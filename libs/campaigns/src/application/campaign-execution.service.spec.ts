@@ -100,6 +100,16 @@ describe('CampaignExecution', () => {
       expect(await s.execution.runningCampaignIds()).toEqual(['elsewhere']);
     });
 
+    it('re-checks each campaign under its row lock: one paused since the search is left alone', async () => {
+      s.add('a');
+      s.add('paused', { status: 'PAUSED' });
+      s.repo.runningCampaignIds = async () => ['a', 'paused'];
+
+      expect(await s.execution.exhaustCredit(WS)).toEqual(['a']);
+      expect(s.campaigns.stored('paused')!.status).toBe('PAUSED');
+      expect(s.campaigns.locked).toEqual(['a', 'paused']);
+    });
+
     it('with nothing RUNNING returns []', async () => {
       s.add(CID, { status: 'CREDIT_EXHAUSTED' });
       expect(await s.execution.exhaustCredit(WS)).toEqual([]);

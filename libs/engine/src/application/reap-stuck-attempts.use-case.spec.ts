@@ -108,6 +108,16 @@ describe('ReapStuckAttempts', () => {
     expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
   });
 
+  it('re-checks the deadline under the lock: an attempt the search returned but whose deadline is still ahead stays', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true });
+    bed.clock.advance(DEADLINE_MS - 1000);
+    bed.executionRepo.findStuck = async () => [{ contactId: attempt.id, attemptSeq: attempt.attemptSeq }];
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
+  });
+
   it('sweep wakes every RUNNING campaign at once', async () => {
     bed.addCampaign({ id: 'paused', status: 'PAUSED' });
     bed.addCampaign({ id: 'campaign-2' });

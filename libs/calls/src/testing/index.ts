@@ -6,10 +6,23 @@ import { toCallView } from '../application/call-log';
 import { CallListFilter, CallQueries, CallRecord, MetricOverride } from '../application/call-queries';
 import { CallRepository } from '../application/calls.ports';
 import { AnalysisStatus, Call, CallProps } from '../domain/call';
+import type { Rollbackable } from '../../../platform/src/testing';
 
-/** Calls by id, with the port's rules: reads scoped to the workspace, idempotency keys unique per workspace. */
-export class InMemoryCallRepository extends CallRepository {
+/**
+ * Calls by id, with the port's rules: reads scoped to the workspace, idempotency keys unique per
+ * workspace. Rollbackable, so a call's ending written in a transaction that fails is undone with it.
+ */
+export class InMemoryCallRepository extends CallRepository implements Rollbackable {
   readonly rows = new Map<string, CallProps>();
+
+  snapshot(): unknown {
+    return structuredClone(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows.clear();
+    for (const [id, props] of state as Map<string, CallProps>) this.rows.set(id, props);
+  }
 
   async insert(call: Call): Promise<void> {
     const props = call.toProps();

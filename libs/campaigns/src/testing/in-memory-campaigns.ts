@@ -8,6 +8,7 @@ import {
   CampaignRepository,
   CampaignStats,
   CampaignTypeRepository,
+  CONTACT_VIEW_FIELDS,
   ContactRepository,
   ContactView,
   CrmDirectory,
@@ -22,6 +23,7 @@ import {
 } from '../application/campaigns.ports';
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
+import { ContactRecord } from '../domain/contact';
 import { CONTACT_TRANSITIONS, ContactEvent, ContactStatus } from '../domain/contact-state-machine';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
 import { Rollbackable } from '../../../platform/src/testing';
@@ -180,7 +182,11 @@ export class InMemoryCampaignTypeRepository extends CampaignTypeRepository imple
   }
 }
 
-interface StoredContact extends ContactView {
+/** The columns of a contact only the execution engine reads and writes (not in the leads view). */
+export type ContactAttemptColumns = Pick<ContactRecord, 'attemptSeq' | 'attemptStartedAt' | 'attemptDeadlineAt' | 'currentCallId' | 'incompleteRetries'>;
+
+/** One row of the contacts table: the view (ISO dates) plus the engine's columns. */
+export interface StoredContact extends ContactView, ContactAttemptColumns {
   workspaceId: string;
   /** Insertion order (the real table's sequence). */
   seq: number;
@@ -197,8 +203,8 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     super();
   }
 
-  /** Stores a contact in any status (defaults: PENDING, 0 attempts); returns it. */
-  seed(workspaceId: string, campaignId: string, contact: Partial<ContactView> & { phone: string }): ContactView {
+  /** Stores a contact in any status (defaults: PENDING, 0 attempts, no attempt in flight); returns it. */
+  seed(workspaceId: string, campaignId: string, contact: Partial<ContactView & ContactAttemptColumns> & { phone: string }): ContactView {
     const now = this.clockNow().toISOString();
     const stored: StoredContact = {
       id: randomUUID(),
@@ -211,6 +217,11 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       lastAttemptAt: null,
       nextAttemptAt: null,
       lastOutcome: null,
+      attemptSeq: 0,
+      attemptStartedAt: null,
+      attemptDeadlineAt: null,
+      currentCallId: null,
+      incompleteRetries: 0,
       createdAt: now,
       updatedAt: now,
       ...contact,
@@ -229,6 +240,12 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
   /** Every contact of every campaign, oldest first. */
   all(): ContactView[] {
     return [...this.rows.values()].sort((a, b) => a.seq - b.seq).map(view);
+  }
+
+  /** The whole stored row (a copy, the engine's columns included), or undefined. */
+  stored(contactId: string): StoredContact | undefined {
+    const c = this.rows.get(contactId);
+    return c ? structuredClone(c) : undefined;
   }
 
   /** The campaign's phones, oldest first. */
@@ -278,7 +295,9 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       if (contactId !== undefined && c.id !== contactId) continue;
       c.status = to;
       c.attempts = 0;
+      c.incompleteRetries = 0;
       c.nextAttemptAt = null;
+      c.attemptDeadlineAt = null;
       c.updatedAt = this.clockNow().toISOString();
       reset += 1;
     }
@@ -302,8 +321,7 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
 }
 
 function view(c: StoredContact): ContactView {
-  const { workspaceId: _w, seq: _s, ...rest } = c;
-  return structuredClone(rest);
+  return structuredClone(Object.fromEntries(CONTACT_VIEW_FIELDS.map((field) => [field, c[field]])) as ContactView);
 }
 
 /**

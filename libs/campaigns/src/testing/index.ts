@@ -1,2 +1,3 @@
 export * from './in-memory-campaigns';
+export * from './in-memory-campaign-execution';
 export * from './campaign-fixtures';

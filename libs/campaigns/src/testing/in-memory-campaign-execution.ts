@@ -1,0 +1,199 @@
+// The engine's side of the campaigns and contacts tables (CampaignExecutionRepository), over the
+// same in-memory stores as the other campaigns fakes, so a contact the lifecycle resets is the one
+// the dispatcher claims. Status changes take their from/to statuses from CONTACT_TRANSITIONS, as
+// the SQL does.
+import {
+  AttemptContact,
+  AttemptOutcomeUpdate,
+  CampaignExecutionRepository,
+  CampaignLoad,
+  CampaignWork,
+  ClaimedContact,
+  ExecutionCampaign,
+} from '../application/campaign-execution.ports';
+import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf } from '../domain/contact-state-machine';
+import { Rollbackable } from '../../../platform/src/testing';
+import { InMemoryCampaignRepository, InMemoryContactRepository, StoredContact } from './in-memory-campaigns';
+
+export class InMemoryCampaignExecutionRepository extends CampaignExecutionRepository implements Rollbackable {
+  /** Dials per `${campaignId}/${day}` (the daily dial counter table). */
+  readonly dials = new Map<string, number>();
+  /** Workspaces whose dispatch lock was taken, in order. */
+  readonly workspaceLocks: string[] = [];
+  /** Every claimDue request, in order (the limit the dispatcher asked for). */
+  readonly claims: Array<{ campaignId: string; now: Date; limit: number; cooldownMs: number; deadlineAt: Date }> = [];
+
+  constructor(
+    private readonly campaigns: InMemoryCampaignRepository,
+    private readonly contacts: InMemoryContactRepository,
+  ) {
+    super();
+  }
+
+  async findCampaign(campaignId: string): Promise<ExecutionCampaign | null> {
+    return this.campaigns.stored(campaignId) ?? null;
+  }
+
+  async lockWorkspace(workspaceId: string): Promise<void> {
+    this.workspaceLocks.push(workspaceId);
+  }
+
+  async workspaceLoad(workspaceId: string): Promise<CampaignLoad[]> {
+    const inFlight = new Map<string, number>();
+    for (const c of this.contacts.rows.values()) {
+      if (c.workspaceId === workspaceId && c.status === IN_FLIGHT_STATUS) inFlight.set(c.campaignId, (inFlight.get(c.campaignId) ?? 0) + 1);
+    }
+    return [...this.campaigns.rows.values()]
+      .filter((p) => p.workspaceId === workspaceId && (p.status === 'RUNNING' || (inFlight.get(p.id) ?? 0) > 0))
+      .map((p) => ({
+        campaignId: p.id,
+        status: p.status,
+        reservedConcurrency: p.reservedConcurrency,
+        allowBurst: p.allowBurst,
+        inFlight: inFlight.get(p.id) ?? 0,
+      }));
+  }
+
+  /** Due retries first (by next_attempt_at, then upload order), then PENDING contacts in upload order; cooled down only. */
+  async claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]> {
+    this.claims.push({ campaignId, ...input });
+    if (input.limit <= 0) return [];
+    const cooledBefore = input.now.getTime() - input.cooldownMs;
+    const candidates = this.ofCampaign(campaignId).filter((c) => c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore);
+    const retries = candidates
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= input.now.getTime())
+      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq)
+      .slice(0, input.limit);
+    const pending = candidates.filter((c) => allowedFrom('claim').includes(c.status)).slice(0, input.limit - retries.length);
+    const claim = (c: StoredContact, event: ContactEvent): ClaimedContact => {
+      c.status = targetOf(event);
+      c.attempts += 1;
+      c.attemptSeq += 1;
+      c.attemptStartedAt = input.now;
+      c.attemptDeadlineAt = input.deadlineAt;
+      c.currentCallId = null;
+      c.nextAttemptAt = null;
+      c.updatedAt = input.now.toISOString();
+      return { id: c.id, phone: c.phone, attempts: c.attempts, attemptSeq: c.attemptSeq };
+    };
+    return [...retries.map((c) => claim(c, 'claimRetry')), ...pending.map((c) => claim(c, 'claim'))];
+  }
+
+  async dialsOn(campaignId: string, day: string): Promise<number> {
+    return this.dials.get(`${campaignId}/${day}`) ?? 0;
+  }
+
+  async addDials(campaignId: string, day: string, count: number): Promise<void> {
+    if (count === 0) return;
+    this.dials.set(`${campaignId}/${day}`, (this.dials.get(`${campaignId}/${day}`) ?? 0) + count);
+  }
+
+  async work(campaignId: string): Promise<CampaignWork> {
+    const contacts = this.ofCampaign(campaignId);
+    const retryTimes = contacts
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null)
+      .map((c) => Date.parse(c.nextAttemptAt!));
+    return {
+      pending: contacts.some((c) => allowedFrom('claim').includes(c.status)),
+      inFlight: contacts.some((c) => c.status === IN_FLIGHT_STATUS),
+      nextRetryAt: retryTimes.length ? new Date(Math.min(...retryTimes)) : null,
+    };
+  }
+
+  async lockContact(contactId: string): Promise<AttemptContact | null> {
+    const c = this.contacts.rows.get(contactId);
+    if (!c) return null;
+    return structuredClone({
+      id: c.id,
+      campaignId: c.campaignId,
+      workspaceId: c.workspaceId,
+      phone: c.phone,
+      name: c.name,
+      fields: c.fields,
+      status: c.status,
+      attempts: c.attempts,
+      attemptSeq: c.attemptSeq,
+      currentCallId: c.currentCallId,
+      incompleteRetries: c.incompleteRetries,
+      attemptStartedAt: c.attemptStartedAt,
+      attemptDeadlineAt: c.attemptDeadlineAt,
+    });
+  }
+
+  async markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
+    const c = this.current(contactId, attemptSeq, [IN_FLIGHT_STATUS]);
+    if (c) c.currentCallId = callId;
+  }
+
+  async recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
+    const event = settlementEvent(update.status);
+    const c = this.current(contactId, attemptSeq, allowedFrom(event));
+    if (!c) return false;
+    c.status = targetOf(event);
+    c.nextAttemptAt = update.nextAttemptAt?.toISOString() ?? null;
+    c.lastOutcome = update.lastOutcome;
+    c.lastAttemptAt = update.lastAttemptAt.toISOString();
+    c.incompleteRetries += update.incompleteRetry ? 1 : 0;
+    c.attemptDeadlineAt = null;
+    return true;
+  }
+
+  /** `release` on a first attempt (back to PENDING), `releaseRetry` on a later one (due again now). */
+  async release(contactId: string, attemptSeq: number, now: Date): Promise<void> {
+    const c = this.contacts.rows.get(contactId);
+    if (!c || c.attemptSeq !== attemptSeq) return;
+    const event: ContactEvent = c.attempts <= 1 ? 'release' : 'releaseRetry';
+    if (!allowedFrom(event).includes(c.status)) return;
+    c.status = targetOf(event);
+    c.nextAttemptAt = event === 'release' ? null : now.toISOString();
+    c.attempts = Math.max(c.attempts - 1, 0);
+    c.attemptDeadlineAt = null;
+  }
+
+  async markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void> {
+    for (const { id, attemptSeq } of contacts) {
+      const c = this.current(id, attemptSeq, allowedFrom('doNotCall'));
+      if (!c) continue;
+      c.status = targetOf('doNotCall');
+      c.attempts = Math.max(c.attempts - 1, 0);
+      c.lastOutcome = 'do_not_call';
+      c.nextAttemptAt = null;
+      c.attemptDeadlineAt = null;
+    }
+  }
+
+  async findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
+    return [...this.contacts.rows.values()]
+      .filter((c) => c.status === IN_FLIGHT_STATUS && c.attemptDeadlineAt !== null && c.attemptDeadlineAt.getTime() < now.getTime())
+      .sort((a, b) => a.attemptDeadlineAt!.getTime() - b.attemptDeadlineAt!.getTime())
+      .slice(0, limit)
+      .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
+  }
+
+  async runningCampaignIds(workspaceId?: string): Promise<string[]> {
+    return [...this.campaigns.rows.values()]
+      .filter((p) => p.status === 'RUNNING' && (workspaceId === undefined || p.workspaceId === workspaceId))
+      .map((p) => p.id)
+      .sort();
+  }
+
+  /** The stored contact when it is on attempt `attemptSeq` in one of `statuses` (the UPDATE's WHERE). */
+  private current(contactId: string, attemptSeq: number, statuses: readonly string[]): StoredContact | undefined {
+    const c = this.contacts.rows.get(contactId);
+    return c && c.attemptSeq === attemptSeq && statuses.includes(c.status) ? c : undefined;
+  }
+
+  /** The campaign's stored rows (live, for updating), in upload order. */
+  private ofCampaign(campaignId: string): StoredContact[] {
+    return [...this.contacts.rows.values()].filter((c) => c.campaignId === campaignId).sort((a, b) => a.seq - b.seq);
+  }
+
+  snapshot(): unknown {
+    return new Map(this.dials);
+  }
+
+  restore(state: unknown): void {
+    this.dials.clear();
+    for (const [k, v] of state as Map<string, number>) this.dials.set(k, v);
+  }
+}

@@ -1,0 +1,243 @@
+import { analyseCallJob } from '@outreach/calls';
+import { CampaignSource, ExecutionCampaign } from '@outreach/campaigns';
+import { leadFinalJob } from '@outreach/results';
+import { CallOutcome, VoiceCallResult } from '@outreach/telephony';
+import { ENGINE_AGENT, ENGINE_NOW, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
+
+/* AttemptSettlement over in-memory fakes: the Call's ending, the contact's next status, the debit, the outbox jobs. */
+
+const CID = 'campaign-1';
+const MINUTE = 60_000;
+const at = (minutes: number) => new Date(ENGINE_NOW.getTime() + minutes * MINUTE);
+
+function result(outcome: CallOutcome, durationMs: number, transcript: string | null = null): VoiceCallResult {
+  const answered = durationMs > 0;
+  return {
+    outcome,
+    providerDisposition: outcome,
+    providerCallId: 'provider-1',
+    answeredAt: answered ? ENGINE_NOW : null,
+    endedAt: new Date(ENGINE_NOW.getTime() + durationMs),
+    durationMs,
+    transcript,
+    recordingUrl: null,
+  };
+}
+
+describe('AttemptSettlement', () => {
+  let bed: EngineTestBed;
+  let campaign: ExecutionCampaign;
+
+  /** Default retry settings: retryCount 2, delays [60, 240] min, cooldown 60 min; 10 minor units per started minute. */
+  async function setup(options: { source?: CampaignSource; settings?: Record<string, unknown> } = {}) {
+    bed = engineTestBed();
+    bed.addCampaign({ id: CID, draft: { source: options.source ?? 'CSV', ...options.settings } });
+    campaign = (await bed.execution.campaign(CID))!;
+  }
+
+  /** A contact on its `attempts`-th attempt whose call has started. */
+  async function inFlight(attempts = 1, incompleteRetries = 0, phone = '+14155551001') {
+    const contact = bed.contacts.seed(ENGINE_WS, CID, {
+      phone,
+      status: 'IN_PROGRESS',
+      attempts,
+      attemptSeq: attempts,
+      incompleteRetries,
+      attemptStartedAt: ENGINE_NOW,
+      attemptDeadlineAt: at(7),
+    });
+    const { callId } = await bed.callLog.start({
+      workspaceId: ENGINE_WS,
+      campaignId: CID,
+      contactId: contact.id,
+      agentId: ENGINE_AGENT,
+      fromNumber: ENGINE_NUMBER,
+      toNumber: phone,
+      attemptNumber: attempts,
+      kind: 'campaign',
+    });
+    await bed.executionRepo.markCallStarted(contact.id, attempts, callId);
+    return { contactId: contact.id, attemptSeq: attempts, callId };
+  }
+
+  const settle = (attempt: { contactId: string; attemptSeq: number; callId: string }, r: VoiceCallResult) =>
+    bed.settlement.settle({ ...attempt, campaign, result: r });
+
+  beforeEach(() => setup());
+
+  it('an answered call: the Call ends, the contact COMPLETES, the started minutes are debited, the transcript is analysed, the dispatcher is woken', async () => {
+    const attempt = await inFlight();
+
+    const settled = await settle(attempt, result('completed', 61_000, 'Agent: hello'));
+
+    expect(settled).toMatchObject({ contactStatus: 'COMPLETED', debitedMinor: 20 });
+    expect(settled.call).toMatchObject({ id: attempt.callId, status: 'ENDED', outcome: 'completed', durationMs: 61_000, analysisStatus: 'PENDING' });
+    expect(bed.calls.rows.get(attempt.callId)).toMatchObject({ status: 'ENDED', outcome: 'completed' });
+    expect(bed.contacts.stored(attempt.contactId)).toMatchObject({
+      status: 'COMPLETED',
+      lastOutcome: 'completed',
+      lastAttemptAt: ENGINE_NOW.toISOString(),
+      nextAttemptAt: null,
+      attemptDeadlineAt: null,
+    });
+    // 61 s = 2 started minutes at 10.
+    expect(bed.debits.debits).toEqual([
+      { workspaceId: ENGINE_WS, amountMinor: 20, kind: 'call', reference: attempt.callId, description: 'Call to +14155551001: completed, 2 min' },
+    ]);
+    expect(bed.outbox.jobs).toEqual([analyseCallJob(attempt.callId)]);
+    expect(bed.scheduler.wakeNows).toEqual([CID]);
+  });
+
+  it('no answer on a first attempt: RETRY_SCHEDULED after the first delay, no debit, no analysis without a transcript', async () => {
+    const attempt = await inFlight(1);
+
+    const settled = await settle(attempt, result('no_answer', 0));
+
+    expect(settled).toMatchObject({ contactStatus: 'RETRY_SCHEDULED', debitedMinor: 0 });
+    expect(settled.call.analysisStatus).toBe('SKIPPED');
+    expect(bed.contacts.stored(attempt.contactId)).toMatchObject({
+      status: 'RETRY_SCHEDULED',
+      nextAttemptAt: at(60).toISOString(),
+      lastOutcome: 'no_answer',
+      incompleteRetries: 0,
+    });
+    expect(bed.debits.debits).toEqual([]);
+    expect(bed.outbox.jobs).toEqual([]);
+  });
+
+  it('a second unanswered attempt waits the second delay; once the retries are used up the contact FAILS', async () => {
+    const second = await inFlight(2, 0, '+14155551002');
+    await settle(second, result('busy', 0));
+    expect(bed.contacts.stored(second.contactId)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: at(240).toISOString() });
+
+    const third = await inFlight(3, 0, '+14155551003');
+    expect((await settle(third, result('no_answer', 0))).contactStatus).toBe('FAILED');
+    expect(bed.contacts.stored(third.contactId)).toMatchObject({ status: 'FAILED', nextAttemptAt: null, lastOutcome: 'no_answer' });
+  });
+
+  it('a carrier failure FAILS the Call and schedules a retry', async () => {
+    const attempt = await inFlight();
+
+    const settled = await settle(attempt, result('carrier_failure', 0));
+
+    expect(settled.call).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure' });
+    expect(bed.contacts.stored(attempt.contactId)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: at(60).toISOString() });
+  });
+
+  it('a voicemail is billed (a machine answered); with skipRetryOnFirstVoicemail it ends the contact as FAILED', async () => {
+    await setup({ settings: { skipRetryOnFirstVoicemail: true } });
+    const attempt = await inFlight();
+
+    const settled = await settle(attempt, result('voicemail', 30_000));
+
+    expect(settled).toMatchObject({ contactStatus: 'FAILED', debitedMinor: 10 });
+    expect(bed.debits.debits.map((d) => d.amountMinor)).toEqual([10]);
+  });
+
+  it('a connected call shorter than incompleteCallSeconds is retried as an incomplete call (its 30 min delay raised to the 60 min cooldown)', async () => {
+    await setup({ settings: { incompleteRetryEnabled: true, incompleteRetryMaxAttempts: 1, incompleteRetryDelaysMinutes: [30], incompleteCallSeconds: 20 } });
+    const attempt = await inFlight();
+
+    const settled = await settle(attempt, result('completed', 10_000, 'Agent: hi'));
+
+    expect(settled).toMatchObject({ contactStatus: 'RETRY_SCHEDULED', debitedMinor: 10 });
+    expect(bed.contacts.stored(attempt.contactId)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: at(60).toISOString(), incompleteRetries: 1 });
+
+    // The incomplete retries are used up: the next short call completes the contact.
+    const again = await inFlight(2, 1, '+14155551009');
+    expect((await settle(again, result('completed', 10_000))).contactStatus).toBe('COMPLETED');
+  });
+
+  it('an API lead that reaches a final status gets its lead-final job with the call; a retry does not', async () => {
+    await setup({ source: 'API' });
+    const retried = await inFlight(1, 0, '+14155551001');
+    await settle(retried, result('no_answer', 0));
+    expect(bed.outbox.jobs).toEqual([]);
+
+    const done = await inFlight(1, 0, '+14155551002');
+    await settle(done, result('completed', 5_000, 'Agent: hi'));
+    expect(bed.outbox.jobs).toEqual([analyseCallJob(done.callId), leadFinalJob(done.contactId, done.callId)]);
+  });
+
+  it('a CSV contact reaching a final status gets no lead-final job', async () => {
+    const attempt = await inFlight(3);
+    await settle(attempt, result('busy', 0));
+    expect(bed.contacts.stored(attempt.contactId)!.status).toBe('FAILED');
+    expect(bed.outbox.jobs).toEqual([]);
+  });
+
+  it('settling twice changes nothing the second time: one debit, one analysis job, the contact as the first left it', async () => {
+    const attempt = await inFlight();
+    await settle(attempt, result('completed', 61_000, 'Agent: hello'));
+    const contactAfterFirst = bed.contacts.stored(attempt.contactId);
+
+    const second = await settle(attempt, result('no_answer', 0));
+
+    expect(second).toMatchObject({ contactStatus: null, debitedMinor: 0 });
+    expect(second.call).toMatchObject({ outcome: 'completed', durationMs: 61_000 });
+    expect(bed.contacts.stored(attempt.contactId)).toEqual(contactAfterFirst);
+    expect(bed.debits.debits).toHaveLength(1);
+    expect(bed.outbox.jobs).toEqual([analyseCallJob(attempt.callId)]);
+    expect(bed.scheduler.wakeNows).toEqual([CID]);
+  });
+
+  it('a stale attempt (the contact moved on) still records and bills the call but leaves the contact alone', async () => {
+    const attempt = await inFlight();
+    const moved = bed.contacts.rows.get(attempt.contactId)!;
+    moved.attemptSeq = 2; // claimed again after a release
+    moved.currentCallId = null;
+
+    const settled = await settle(attempt, result('completed', 61_000));
+
+    expect(settled).toMatchObject({ contactStatus: null, debitedMinor: 20 });
+    expect(bed.calls.rows.get(attempt.callId)!.status).toBe('ENDED');
+    expect(bed.contacts.stored(attempt.contactId)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: 2, lastOutcome: null });
+    expect(bed.scheduler.wakeNows).toEqual([]);
+  });
+
+  it('a debit that leaves the wallet empty with no trial moves the RUNNING campaigns to CREDIT_EXHAUSTED', async () => {
+    bed.addCampaign({ id: 'sibling' });
+    bed.credit.broke.add(ENGINE_WS);
+    const attempt = await inFlight();
+
+    await settle(attempt, result('completed', 61_000));
+
+    expect(bed.contacts.stored(attempt.contactId)!.status).toBe('COMPLETED');
+    expect(bed.campaigns.stored(CID)!.status).toBe('CREDIT_EXHAUSTED');
+    expect(bed.campaigns.stored('sibling')!.status).toBe('CREDIT_EXHAUSTED');
+  });
+
+  it('an empty wallet with a trial, or an unanswered call, leaves the campaign RUNNING', async () => {
+    const answered = await inFlight(1, 0, '+14155551001');
+    await settle(answered, result('completed', 61_000));
+    expect(bed.campaigns.stored(CID)!.status).toBe('RUNNING');
+
+    bed.credit.broke.add(ENGINE_WS);
+    const unanswered = await inFlight(1, 0, '+14155551002');
+    await settle(unanswered, result('no_answer', 0));
+    expect(bed.campaigns.stored(CID)!.status).toBe('RUNNING');
+  });
+
+  it('is one transaction: a failing debit undoes the Call ending, the contact status and the jobs; settling again works', async () => {
+    const attempt = await inFlight();
+    const debit = bed.debits.debit.bind(bed.debits);
+    bed.debits.debit = async () => {
+      throw new Error('wallet row locked');
+    };
+
+    await expect(settle(attempt, result('completed', 61_000, 'Agent: hello'))).rejects.toThrow('wallet row locked');
+    expect(bed.calls.rows.get(attempt.callId)!.status).toBe('IN_PROGRESS');
+    expect(bed.contacts.stored(attempt.contactId)!.status).toBe('IN_PROGRESS');
+    expect(bed.outbox.jobs).toEqual([]);
+    expect(bed.scheduler.wakeNows).toEqual([]);
+
+    bed.debits.debit = debit;
+    expect(await settle(attempt, result('completed', 61_000, 'Agent: hello'))).toMatchObject({ contactStatus: 'COMPLETED', debitedMinor: 20 });
+  });
+
+  it('a failed wake-up does not fail the settlement', async () => {
+    bed.scheduler.failing = true;
+    const attempt = await inFlight();
+    expect((await settle(attempt, result('completed', 1_000))).contactStatus).toBe('COMPLETED');
+  });
+});

@@ -1,0 +1,289 @@
+import { leadFinalJob } from '@outreach/results';
+import { ENGINE_NOW, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
+import { attemptJob, EngineJob, EngineQueue } from './engine-jobs';
+
+/* DispatchCampaign over in-memory fakes: slots, window, cap, claims, attempt jobs, completion, credit. */
+
+const CID = 'campaign-1';
+const HOUR = 3_600_000;
+
+describe('DispatchCampaign', () => {
+  let bed: EngineTestBed;
+  beforeEach(() => {
+    bed = engineTestBed();
+  });
+
+  const seedPending = (n: number, campaignId = CID) =>
+    Array.from({ length: n }, (_, i) => bed.contacts.seed(ENGINE_WS, campaignId, { phone: `+1415555${String(1000 + i)}` }));
+  const attemptJobs = () => bed.outbox.named(EngineQueue.Attempts, EngineJob.Attempt);
+  const statusOf = (id: string) => bed.contacts.stored(id)!.status;
+
+  describe('free slots', () => {
+    it('claims as many contacts as the reservation leaves free, in upload order, with one attempt job each (jobId per contact and attemptSeq)', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 3 });
+      const [a, b, c, d, e] = seedPending(5);
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toEqual({ state: 'dispatched', claimed: 3, doNotCall: 0, nextWakeAt: new Date(ENGINE_NOW.getTime() + 2000) });
+      expect([a, b, c, d, e].map((x) => statusOf(x.id))).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS', 'PENDING', 'PENDING']);
+      // Deadline: now + the agent's 300 s + REAPER_GRACE_SECONDS 120.
+      expect(bed.contacts.stored(a.id)).toMatchObject({
+        attempts: 1,
+        attemptSeq: 1,
+        attemptStartedAt: ENGINE_NOW,
+        attemptDeadlineAt: new Date(ENGINE_NOW.getTime() + 420_000),
+        currentCallId: null,
+      });
+      expect(attemptJobs()).toEqual([attemptJob(a.id, 1), attemptJob(b.id, 1), attemptJob(c.id, 1)]);
+      expect(attemptJobs().map((j) => j.jobId)).toEqual([`attempt-${a.id}-1`, `attempt-${b.id}-1`, `attempt-${c.id}-1`]);
+      expect(attemptJobs()[0].payload).toEqual({ contactId: a.id, attemptSeq: 1 });
+      // After commit the same jobs go to the queue directly (the outbox row stays the guarantee).
+      expect(bed.direct.batches).toEqual([attemptJobs()]);
+      expect(bed.executionRepo.workspaceLocks).toEqual([ENGINE_WS]);
+      expect(await bed.executionRepo.dialsOn(CID, '2026-11-18')).toBe(3);
+      expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: 2000 }]);
+    });
+
+    it('counts attempts in flight against the reservation: a full campaign claims nothing and ticks again', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 2 });
+      seedPending(2);
+      await bed.dispatch.execute(CID);
+      const [late] = seedPending(1, CID).map((c) => c.id);
+      bed.outbox.jobs.length = 0;
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toMatchObject({ state: 'dispatched', claimed: 0, nextWakeAt: new Date(ENGINE_NOW.getTime() + 2000) });
+      expect(statusOf(late)).toBe('PENDING');
+      expect(attemptJobs()).toEqual([]);
+    });
+
+    it('with allowBurst also takes the idle unreserved lines of the workspace; without it only its reservation', async () => {
+      // Workspace of 10 lines; another RUNNING campaign reserves 3.
+      bed.addCampaign({ id: 'other', reservedConcurrency: 3 });
+      bed.addCampaign({ id: CID, reservedConcurrency: 2, allowBurst: true });
+      seedPending(12);
+
+      expect((await bed.dispatch.execute(CID)).claimed).toBe(7); // 2 reserved + (10 − 3 − 2) idle
+
+      const bed2 = engineTestBed();
+      bed2.addCampaign({ id: 'other', reservedConcurrency: 3 });
+      bed2.addCampaign({ id: CID, reservedConcurrency: 2, allowBurst: false });
+      for (let i = 0; i < 12; i++) bed2.contacts.seed(ENGINE_WS, CID, { phone: `+1415555${2000 + i}` });
+      expect((await bed2.dispatch.execute(CID)).claimed).toBe(2);
+    });
+  });
+
+  describe('window and dial days', () => {
+    it('outside the daily window claims nothing and asks to be woken at the next opening', async () => {
+      bed.clock.set(new Date('2026-11-18T19:30:00Z'));
+      bed.addCampaign({ id: CID, reservedConcurrency: 3 });
+      const [a] = seedPending(1);
+
+      const report = await bed.dispatch.execute(CID);
+
+      const opening = new Date('2026-11-19T09:00:00Z');
+      expect(report).toEqual({ state: 'outside_window', claimed: 0, doNotCall: 0, nextWakeAt: opening });
+      expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: opening.getTime() - Date.parse('2026-11-18T19:30:00Z') }]);
+      expect(statusOf(a.id)).toBe('PENDING');
+      expect(bed.outbox.jobs).toEqual([]);
+    });
+
+    it('reads the window in the campaign timezone', async () => {
+      // 10:00 UTC is 05:00 in New York: the window opens at 09:00 local = 14:00 UTC.
+      bed.addCampaign({ id: CID, draft: { timezone: 'America/New_York' } });
+      seedPending(1);
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'outside_window', nextWakeAt: new Date('2026-11-18T14:00:00Z') });
+    });
+
+    it('on a day that is not a dial day wakes at the next dial day opening', async () => {
+      // Wednesday; dialling on Mondays and Fridays only.
+      bed.addCampaign({ id: CID, draft: { dialDays: [1, 5] } });
+      seedPending(1);
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toMatchObject({ state: 'outside_window', claimed: 0, nextWakeAt: new Date('2026-11-20T09:00:00Z') });
+      expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: 2 * 24 * HOUR - HOUR }]);
+    });
+  });
+
+  describe('daily dial cap', () => {
+    it('claims only what is left of the cap, then waits for the next local day', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { dailyDialCap: 3 } });
+      await bed.executionRepo.addDials(CID, '2026-11-18', 1);
+      const [a, b, c] = seedPending(3);
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toEqual({ state: 'daily_cap_reached', claimed: 2, doNotCall: 0, nextWakeAt: new Date('2026-11-19T09:00:00Z') });
+      expect([a, b, c].map((x) => statusOf(x.id))).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'PENDING']);
+      expect(await bed.executionRepo.dialsOn(CID, '2026-11-18')).toBe(3);
+    });
+
+    it('with the cap used up claims nothing', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { dailyDialCap: 3 } });
+      await bed.executionRepo.addDials(CID, '2026-11-18', 3);
+      const [a] = seedPending(1);
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'daily_cap_reached', claimed: 0 });
+      expect(statusOf(a.id)).toBe('PENDING');
+      expect(bed.executionRepo.claims).toEqual([]);
+      expect(attemptJobs()).toEqual([]);
+    });
+  });
+
+  describe('claims', () => {
+    it('claims due retries before first dials, leaves retries not yet due and contacts still cooling down', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 10, draft: { cooldownMinutes: 60 } });
+      const first = bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155551001' });
+      const due = bed.contacts.seed(ENGINE_WS, CID, {
+        phone: '+14155551002',
+        status: 'RETRY_SCHEDULED',
+        attempts: 1,
+        attemptSeq: 1,
+        lastAttemptAt: '2026-11-18T08:00:00.000Z',
+        nextAttemptAt: '2026-11-18T09:00:00.000Z',
+      });
+      const notDue = bed.contacts.seed(ENGINE_WS, CID, {
+        phone: '+14155551003',
+        status: 'RETRY_SCHEDULED',
+        attempts: 1,
+        attemptSeq: 1,
+        lastAttemptAt: '2026-11-18T09:50:00.000Z',
+        nextAttemptAt: '2026-11-18T11:00:00.000Z',
+      });
+      const cooling = bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155551004', lastAttemptAt: '2026-11-18T09:30:00.000Z' });
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report.claimed).toBe(2);
+      expect(attemptJobs()).toEqual([attemptJob(due.id, 2), attemptJob(first.id, 1)]);
+      expect(bed.contacts.stored(due.id)).toMatchObject({ status: 'IN_PROGRESS', attempts: 2, attemptSeq: 2, nextAttemptAt: null });
+      expect(statusOf(notDue.id)).toBe('RETRY_SCHEDULED');
+      expect(statusOf(cooling.id)).toBe('PENDING');
+      expect(bed.executionRepo.claims[0]).toMatchObject({ limit: 10, cooldownMs: 60 * 60_000 });
+    });
+
+    it('with nothing due wakes at the next retry', async () => {
+      bed.addCampaign({ id: CID });
+      bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155551003', status: 'RETRY_SCHEDULED', attempts: 1, attemptSeq: 1, nextAttemptAt: '2026-11-18T12:30:00.000Z' });
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toEqual({ state: 'dispatched', claimed: 0, doNotCall: 0, nextWakeAt: new Date('2026-11-18T12:30:00Z') });
+      expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: 2.5 * HOUR }]);
+    });
+
+    it('marks listed numbers DO_NOT_CALL without a call and fills the slot with the next contact', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 2 });
+      const [listed, a, b] = seedPending(3);
+      await bed.dnc.add(ENGINE_WS, { phone: listed.phone });
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toMatchObject({ state: 'dispatched', claimed: 2, doNotCall: 1 });
+      expect(bed.contacts.stored(listed.id)).toMatchObject({ status: 'DO_NOT_CALL', attempts: 0, lastOutcome: 'do_not_call' });
+      expect(attemptJobs()).toEqual([attemptJob(a.id, 1), attemptJob(b.id, 1)]);
+      expect(bed.outbox.jobs).toEqual(attemptJobs()); // a CSV contact gets no lead result
+      expect(await bed.executionRepo.dialsOn(CID, '2026-11-18')).toBe(2);
+    });
+
+    it('a do-not-call API lead gets its final result job', async () => {
+      bed.addCampaign({ id: CID, draft: { source: 'API' } });
+      const [listed] = seedPending(1);
+      await bed.dnc.add(ENGINE_WS, { phone: listed.phone });
+
+      await bed.dispatch.execute(CID);
+
+      expect(bed.outbox.jobs).toEqual([leadFinalJob(listed.id)]);
+    });
+
+    it('a failed direct enqueue still leaves the jobs in the outbox', async () => {
+      bed.addCampaign({ id: CID });
+      const [a] = seedPending(1);
+      bed.direct.failing = true;
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'dispatched', claimed: 1 });
+      expect(attemptJobs()).toEqual([attemptJob(a.id, 1)]);
+    });
+  });
+
+  describe('completion and stops', () => {
+    it('completes a CSV campaign whose contacts are all final', async () => {
+      bed.addCampaign({ id: CID });
+      bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155551001', status: 'COMPLETED', attempts: 1 });
+      bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155551002', status: 'FAILED', attempts: 3 });
+
+      expect(await bed.dispatch.execute(CID)).toEqual({ state: 'completed', claimed: 0, doNotCall: 0, nextWakeAt: null });
+      expect(bed.campaigns.stored(CID)).toMatchObject({ status: 'COMPLETED', endedAt: ENGINE_NOW });
+      expect(bed.scheduler.wakeIns).toEqual([]);
+    });
+
+    it('keeps a CSV campaign RUNNING while an attempt is in flight', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 1 });
+      seedPending(1);
+      await bed.dispatch.execute(CID);
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'dispatched', claimed: 0 });
+      expect(bed.campaigns.stored(CID)!.status).toBe('RUNNING');
+    });
+
+    it('an API campaign without leads stays RUNNING and waits for an event (or its scheduled end)', async () => {
+      bed.addCampaign({ id: CID, draft: { source: 'API' } });
+      expect(await bed.dispatch.execute(CID)).toEqual({ state: 'dispatched', claimed: 0, doNotCall: 0, nextWakeAt: null });
+      expect(bed.campaigns.stored(CID)!.status).toBe('RUNNING');
+
+      const end = new Date('2026-11-18T16:00:00Z');
+      bed.addCampaign({ id: 'api-2', draft: { source: 'API', scheduledEndAt: end } });
+      expect(await bed.dispatch.execute('api-2')).toMatchObject({ nextWakeAt: end });
+    });
+
+    it('completes a campaign whose scheduled end has passed, leaving its contacts', async () => {
+      bed.addCampaign({ id: CID, draft: { scheduledEndAt: new Date('2026-11-18T09:59:00Z') } });
+      const [a] = seedPending(1);
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'completed', claimed: 0 });
+      expect(bed.campaigns.stored(CID)!.status).toBe('COMPLETED');
+      expect(statusOf(a.id)).toBe('PENDING');
+    });
+
+    it('with no money and no trial moves every RUNNING campaign of the workspace to CREDIT_EXHAUSTED and claims nothing', async () => {
+      bed.addCampaign({ id: CID });
+      bed.addCampaign({ id: 'sibling' });
+      const [a] = seedPending(1);
+      bed.wallet.balances.set(ENGINE_WS, 0);
+      bed.credit.broke.add(ENGINE_WS);
+
+      expect(await bed.dispatch.execute(CID)).toEqual({ state: 'credit_exhausted', claimed: 0, doNotCall: 0, nextWakeAt: null });
+      expect(bed.campaigns.stored(CID)!.status).toBe('CREDIT_EXHAUSTED');
+      expect(bed.campaigns.stored('sibling')!.status).toBe('CREDIT_EXHAUSTED');
+      expect(statusOf(a.id)).toBe('PENDING');
+      expect(bed.outbox.jobs).toEqual([]);
+    });
+
+    it('with an empty wallet but an active trial still dials', async () => {
+      bed.addCampaign({ id: CID });
+      seedPending(1);
+      bed.wallet.balances.set(ENGINE_WS, 0);
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'dispatched', claimed: 1 });
+      expect(bed.campaigns.stored(CID)!.status).toBe('RUNNING');
+    });
+
+    it('does nothing for a campaign that is not RUNNING, unknown, or inbound', async () => {
+      bed.addCampaign({ id: CID, status: 'PAUSED' });
+      bed.addCampaign({ id: 'inbound', draft: { source: 'INBOUND' } });
+      seedPending(1);
+      seedPending(1, 'inbound');
+
+      expect((await bed.dispatch.execute(CID)).state).toBe('not_running');
+      expect((await bed.dispatch.execute('missing')).state).toBe('not_running');
+      expect((await bed.dispatch.execute('inbound')).state).toBe('not_dialable');
+      expect(bed.executionRepo.claims).toEqual([]);
+      expect(bed.outbox.jobs).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,196 @@
+import { AppError } from '@outreach/core';
+import { leadFinalJob } from '@outreach/results';
+import { VoiceCallResult } from '@outreach/telephony';
+import { ENGINE_AGENT, ENGINE_NOW, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
+import { dispatchJob } from './engine-jobs';
+
+/* ExecuteAttempt over in-memory fakes: re-checks, the call through the VoiceProvider port, the settlement, duplicates. */
+
+const CID = 'campaign-1';
+const PHONE = '+14155551001';
+
+describe('ExecuteAttempt', () => {
+  let bed: EngineTestBed;
+
+  /** Claims the campaign's contact through the dispatcher (attemptSeq 1) and returns its id. */
+  async function claimed(options: { source?: 'CSV' | 'API' } = {}): Promise<string> {
+    bed.addCampaign({ id: CID, draft: { source: options.source ?? 'CSV', variableMap: { first_name: 'First Name' } } });
+    const contact = bed.contacts.seed(ENGINE_WS, CID, { phone: PHONE, name: 'Ann Lee', fields: { 'First Name': 'Ann', plan: 'gold' } });
+    expect((await bed.dispatch.execute(CID)).claimed).toBe(1);
+    bed.outbox.jobs.length = 0;
+    return contact.id;
+  }
+
+  beforeEach(() => {
+    bed = engineTestBed();
+  });
+
+  it('places the call through the voice provider from a campaign number, with the agent limit and the prompt variables, then settles it', async () => {
+    const id = await claimed();
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(bed.voice.requests).toHaveLength(1);
+    const request = bed.voice.requests[0];
+    expect(request).toEqual({
+      callId: expect.any(String),
+      from: ENGINE_NUMBER,
+      to: PHONE,
+      agentId: ENGINE_AGENT,
+      maxDurationSecs: 300,
+      variables: {
+        'First Name': 'Ann',
+        plan: 'gold',
+        first_name: 'Ann',
+        agent_name: 'Ava',
+        caller_phone: ENGINE_NUMBER,
+        contact_name: 'Ann Lee',
+        contact_phone: PHONE,
+        timezone: 'UTC',
+        current_date: '2026-11-18',
+        current_day: 'Wednesday',
+        current_time: '10:00',
+      },
+    });
+    expect(bed.calls.rows.get(request.callId)).toMatchObject({
+      workspaceId: ENGINE_WS,
+      campaignId: CID,
+      contactId: id,
+      fromNumber: ENGINE_NUMBER,
+      toNumber: PHONE,
+      attemptNumber: 1,
+      kind: 'campaign',
+      status: 'ENDED',
+      outcome: 'completed',
+    });
+    // The scripted provider answers a completed 61 s call: 2 started minutes at 10.
+    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'COMPLETED', currentCallId: request.callId, lastOutcome: 'completed' });
+  });
+
+  it('a duplicate of a finished job is stale: no second call, no second debit', async () => {
+    const id = await claimed();
+    await bed.attempt.execute(id, 1);
+    const jobsAfterFirst = bed.outbox.jobs.length;
+
+    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'stale' });
+    expect(bed.voice.requests).toHaveLength(1);
+    expect(bed.calls.rows.size).toBe(1);
+    expect(bed.debits.debits).toHaveLength(1);
+    expect(bed.outbox.jobs).toHaveLength(jobsAfterFirst);
+  });
+
+  it('a job for an older attemptSeq, or for an unknown contact, is stale', async () => {
+    const id = await claimed();
+    expect(await bed.attempt.execute(id, 0)).toEqual({ state: 'stale' });
+    expect(await bed.attempt.execute('nobody', 1)).toEqual({ state: 'stale' });
+    expect(bed.voice.requests).toEqual([]);
+    expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
+  });
+
+  it('a replayed job whose call has started leaves the attempt to the reaper: nobody is dialled twice', async () => {
+    const id = await claimed();
+    let release!: (r: VoiceCallResult) => void;
+    const scripted = bed.voice.next;
+    bed.voice.next = (request) => new Promise((resolve) => (release = resolve)).then(() => scripted(request));
+    const first = bed.attempt.execute(id, 1);
+    await new Promise((r) => setImmediate(r));
+
+    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'already_started' });
+    expect(bed.voice.requests).toHaveLength(1);
+    expect(bed.calls.rows.size).toBe(1);
+
+    release(undefined as never);
+    expect((await first).state).toBe('settled');
+  });
+
+  it('still dials for a PAUSED campaign (attempts in flight finish)', async () => {
+    const id = await claimed();
+    bed.campaigns.rows.get(CID)!.status = 'PAUSED';
+
+    expect((await bed.attempt.execute(id, 1)).state).toBe('settled');
+    expect(bed.voice.requests).toHaveLength(1);
+  });
+
+  it('gives the attempt back when the campaign no longer dials (canceled): PENDING again, the attempt not counted, no call', async () => {
+    const id = await claimed();
+    bed.campaigns.rows.get(CID)!.status = 'CANCELED';
+
+    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'released' });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'PENDING', attempts: 0, attemptDeadlineAt: null });
+    expect(bed.voice.requests).toEqual([]);
+    expect(bed.calls.rows.size).toBe(0);
+  });
+
+  it('a number put on the do-not-call list since the claim: DO_NOT_CALL, no call, a dispatch wake-up', async () => {
+    const id = await claimed();
+    await bed.dnc.add(ENGINE_WS, { phone: PHONE });
+
+    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'do_not_call' });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'DO_NOT_CALL', attempts: 0, lastOutcome: 'do_not_call' });
+    expect(bed.voice.requests).toEqual([]);
+    expect(bed.outbox.jobs).toEqual([dispatchJob(CID)]);
+  });
+
+  it('a do-not-call API lead also gets its lead-final job', async () => {
+    const id = await claimed({ source: 'API' });
+    await bed.dnc.add(ENGINE_WS, { phone: PHONE });
+
+    await bed.attempt.execute(id, 1);
+
+    expect(bed.outbox.jobs).toEqual([dispatchJob(CID), leadFinalJob(id)]);
+  });
+
+  it('without a usable number (carrier disabled) records a carrier failure without calling, and the contact is retried', async () => {
+    const id = await claimed();
+    bed.phones.numbers.carriers.disabled.add(`${ENGINE_WS}/sandbox`);
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(bed.voice.requests).toEqual([]);
+    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'RETRY_SCHEDULED', debitedMinor: 0 } });
+    expect(report.state === 'settled' && report.settled.call).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure', providerDisposition: 'no_usable_number', fromNumber: null });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: new Date(ENGINE_NOW.getTime() + 60 * 60_000).toISOString() });
+  });
+
+  it('a provider error is a carrier failure: the call FAILS and the contact is retried', async () => {
+    const id = await claimed();
+    bed.voice.next = async () => {
+      throw new Error('provider 502');
+    };
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(report.state === 'settled' && report.settled.call).toMatchObject({ status: 'FAILED', providerDisposition: 'provider_error' });
+    expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
+  });
+
+  it('retries a settlement that failed on a transient error, so the placed call is not lost', async () => {
+    const id = await claimed();
+    const debit = bed.debits.debit.bind(bed.debits);
+    let failures = 1;
+    bed.debits.debit = async (input) => {
+      if (failures-- > 0) throw new Error('deadlock detected');
+      return debit(input);
+    };
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(bed.voice.requests).toHaveLength(1);
+    expect(bed.debits.debits).toHaveLength(1);
+  });
+
+  it('does not retry a settlement refused with a coded error', async () => {
+    const id = await claimed();
+    let tries = 0;
+    bed.debits.debit = async () => {
+      tries++;
+      throw new AppError('invalid_request', { message: 'bad amount' });
+    };
+
+    await expect(bed.attempt.execute(id, 1)).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(tries).toBe(1);
+    expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
+  });
+});

@@ -1,0 +1,131 @@
+import { ENGINE_AGENT, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
+import { dispatchJob } from './engine-jobs';
+
+/* ReapStuckAttempts over in-memory fakes: attempts past their deadline go back to the retry path; the others stay. */
+
+const CID = 'campaign-1';
+/** Claim deadline: the agent's 300 s + REAPER_GRACE_SECONDS 120. */
+const DEADLINE_MS = 420_000;
+
+describe('ReapStuckAttempts', () => {
+  let bed: EngineTestBed;
+
+  beforeEach(() => {
+    bed = engineTestBed();
+    bed.addCampaign({ id: CID, reservedConcurrency: 5 });
+  });
+
+  /** Claims a contact through the dispatcher; with `dialled`, its call has started (the worker then died). */
+  async function stuck(phone: string, options: { dialled: boolean; attempts?: number }) {
+    const prior = (options.attempts ?? 1) - 1;
+    const contact = bed.contacts.seed(ENGINE_WS, CID, {
+      phone,
+      ...(prior > 0 ? { status: 'RETRY_SCHEDULED' as const, attempts: prior, attemptSeq: prior, nextAttemptAt: '2026-11-18T08:00:00.000Z' } : {}),
+    });
+    await bed.dispatch.execute(CID);
+    const { attemptSeq } = bed.contacts.stored(contact.id)!;
+    let callId: string | null = null;
+    if (options.dialled) {
+      callId = (
+        await bed.callLog.start({
+          workspaceId: ENGINE_WS,
+          campaignId: CID,
+          contactId: contact.id,
+          agentId: ENGINE_AGENT,
+          fromNumber: ENGINE_NUMBER,
+          toNumber: phone,
+          attemptNumber: 1,
+          kind: 'campaign',
+        })
+      ).callId;
+      await bed.executionRepo.markCallStarted(contact.id, attemptSeq, callId);
+    }
+    bed.outbox.jobs.length = 0;
+    return { id: contact.id, attemptSeq, callId };
+  }
+
+  it('an attempt whose call started and whose deadline passed: the call FAILS as reaped, the contact goes to a retry', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true });
+    bed.clock.advance(DEADLINE_MS + 1000);
+    const now = bed.clock.now();
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 1, released: 0 });
+
+    expect(bed.calls.rows.get(attempt.callId!)).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure', providerDisposition: 'reaped', durationMs: 0, endedAt: now });
+    expect(bed.contacts.stored(attempt.id)).toMatchObject({
+      status: 'RETRY_SCHEDULED',
+      lastOutcome: 'carrier_failure',
+      nextAttemptAt: new Date(now.getTime() + 60 * 60_000).toISOString(),
+      attemptDeadlineAt: null,
+    });
+    expect(bed.debits.debits).toEqual([]);
+    expect(bed.scheduler.wakeNows).toEqual([CID]);
+  });
+
+  it('a reaped attempt with no retries left FAILS the contact', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true, attempts: 3 });
+    expect(bed.contacts.stored(attempt.id)!.attempts).toBe(3);
+    bed.clock.advance(DEADLINE_MS + 1000);
+
+    await bed.reaper.execute();
+
+    expect(bed.contacts.stored(attempt.id)!.status).toBe('FAILED');
+  });
+
+  it('a claimed attempt that never dialled is given back (not counted) and the dispatcher is woken through the outbox', async () => {
+    const first = await stuck('+14155551001', { dialled: false });
+    const retry = await stuck('+14155551002', { dialled: false, attempts: 2 });
+    bed.clock.advance(DEADLINE_MS + 1000);
+    const now = bed.clock.now();
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 2 });
+
+    expect(bed.contacts.stored(first.id)).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: null, attemptDeadlineAt: null });
+    expect(bed.contacts.stored(retry.id)).toMatchObject({ status: 'RETRY_SCHEDULED', attempts: 1, nextAttemptAt: now.toISOString() });
+    expect(bed.outbox.jobs).toEqual([dispatchJob(CID), dispatchJob(CID)]);
+    expect(bed.calls.rows.size).toBe(0);
+  });
+
+  it('leaves attempts inside their deadline alone (and one exactly at it)', async () => {
+    const dialled = await stuck('+14155551001', { dialled: true });
+    const waiting = await stuck('+14155551002', { dialled: false });
+    bed.clock.advance(DEADLINE_MS);
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+
+    expect(bed.contacts.stored(dialled.id)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: 1, currentCallId: dialled.callId });
+    expect(bed.contacts.stored(waiting.id)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(dialled.callId!)!.status).toBe('IN_PROGRESS');
+    expect(bed.outbox.jobs).toEqual([]);
+  });
+
+  it('skips an attempt that settled or moved on between the search and its lock', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true });
+    bed.clock.advance(DEADLINE_MS + 1000);
+    bed.executionRepo.findStuck = async () => [{ contactId: attempt.id, attemptSeq: attempt.attemptSeq - 1 }];
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
+  });
+
+  it('re-checks the deadline under the lock: an attempt the search returned but whose deadline is still ahead stays', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true });
+    bed.clock.advance(DEADLINE_MS - 1000);
+    bed.executionRepo.findStuck = async () => [{ contactId: attempt.id, attemptSeq: attempt.attemptSeq }];
+
+    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
+  });
+
+  it('sweep wakes every RUNNING campaign at once', async () => {
+    bed.addCampaign({ id: 'paused', status: 'PAUSED' });
+    bed.addCampaign({ id: 'campaign-2' });
+
+    expect(await bed.reaper.sweep()).toBe(2);
+    expect(bed.scheduler.wakeIns).toEqual([
+      { campaignId: CID, delayMs: 0 },
+      { campaignId: 'campaign-2', delayMs: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,116 @@
+// The engine's use cases built with `new` over in-memory fakes (no Nest, no database, no Redis):
+// the real CampaignExecution, CallLog and DoNotCallList services over their modules' fakes.
+import { AppConfig, FixedClock } from '@outreach/core';
+import { CallLog } from '@outreach/calls';
+import { CampaignExecution } from '@outreach/campaigns';
+import { DoNotCallList } from '@outreach/dnc';
+import { InMemoryAgentDirectory } from '../../../agents/src/testing';
+import { FixedCreditStatus, FixedTariffs, FixedWalletBalance, RecordingWalletDebits } from '../../../billing/src/testing';
+import { InMemoryCallRepository } from '../../../calls/src/testing';
+import {
+  aCampaign,
+  InMemoryCampaignExecutionRepository,
+  InMemoryCampaignPhoneNumbers,
+  InMemoryCampaignRepository,
+  InMemoryContactRepository,
+} from '../../../campaigns/src/testing';
+import { InMemoryDncRepository } from '../../../dnc/src/testing';
+import { jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { inMemoryPhoneNumberDirectory, ScriptedVoiceProvider } from '../../../telephony/src/testing';
+import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
+import { AttemptSettlement } from '../application/attempt-settlement';
+import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
+import { ExecuteAttempt } from '../application/execute-attempt.use-case';
+import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
+import { RecordingDirectEnqueue, RecordingDispatchScheduler } from './recording-engine-ports';
+
+/** A Wednesday, 10:00 UTC: inside the default 09:00–18:00 window on every dial day. */
+export const ENGINE_NOW = new Date('2026-11-18T10:00:00Z');
+export const ENGINE_WS = 'ws-engine';
+export const ENGINE_AGENT = 'agent-engine';
+export const ENGINE_NUMBER = '+14155550100';
+
+type CampaignInput = Parameters<typeof aCampaign>[0];
+
+/**
+ * Every fake the engine talks to, one workspace set up to dial (concurrency 10, a positive
+ * balance, an ACTIVE agent with 300 s calls, one number on an enabled carrier), and the four use cases.
+ */
+export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; reaperGraceSeconds?: number } = {}) {
+  const clock = new FixedClock(options.now ?? ENGINE_NOW);
+  const contacts = new InMemoryContactRepository(() => clock.now());
+  const campaigns = new InMemoryCampaignRepository(contacts);
+  const attached = new InMemoryCampaignPhoneNumbers();
+  const executionRepo = new InMemoryCampaignExecutionRepository(campaigns, contacts);
+  const outbox = new RecordingOutbox();
+  const calls = new InMemoryCallRepository();
+  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, jobsRollback(outbox)]);
+  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock);
+  const callLog = new CallLog(calls, uow, clock);
+  const debits = new RecordingWalletDebits();
+  const tariffs = new FixedTariffs({ voiceMinuteMinor: 10, messageMinor: 1 });
+  const credit = new FixedCreditStatus();
+  const wallet = new FixedWalletBalance();
+  const workspaces = new StubWorkspaceAdministration();
+  const agents = new InMemoryAgentDirectory();
+  const dncEntries = new InMemoryDncRepository();
+  const dnc = new DoNotCallList(dncEntries, clock);
+  const phones = inMemoryPhoneNumberDirectory();
+  const voice = new ScriptedVoiceProvider();
+  const scheduler = new RecordingDispatchScheduler();
+  const direct = new RecordingDirectEnqueue();
+  const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120 } as AppConfig;
+
+  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
+  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, dnc, outbox, uow, clock, scheduler, direct, config);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, dnc, settlement, outbox, uow, clock);
+  const reaper = new ReapStuckAttempts(execution, settlement, scheduler, outbox, uow, clock);
+
+  workspaces.add({ id: ENGINE_WS, concurrency: 10 });
+  wallet.balances.set(ENGINE_WS, 10_000);
+  agents.add({ id: ENGINE_AGENT, workspaceId: ENGINE_WS, name: 'Ava', maxCallDurationSecs: 300 });
+  phones.numbers.add({ id: 'number-1', workspaceId: ENGINE_WS, e164: ENGINE_NUMBER });
+
+  /** Stores a campaign (default: RUNNING VOICE/CSV in ENGINE_WS, the bed's agent, its number attached). */
+  function addCampaign(input: Partial<CampaignInput> & { id: string }) {
+    const { draft, ...rest } = input;
+    const campaign = campaigns.seed(
+      aCampaign({ workspaceId: ENGINE_WS, status: 'RUNNING', now: clock.now(), ...rest, draft: { agentId: ENGINE_AGENT, ...draft } }),
+    );
+    void attached.attach(campaign.id, 'number-1');
+    return campaign.toProps();
+  }
+
+  return {
+    clock,
+    contacts,
+    campaigns,
+    attached,
+    executionRepo,
+    execution,
+    outbox,
+    uow,
+    calls,
+    callLog,
+    debits,
+    tariffs,
+    credit,
+    wallet,
+    workspaces,
+    agents,
+    dncEntries,
+    dnc,
+    phones,
+    voice,
+    scheduler,
+    direct,
+    config,
+    settlement,
+    dispatch,
+    attempt,
+    reaper,
+    addCampaign,
+  };
+}
+
+export type EngineTestBed = ReturnType<typeof engineTestBed>;

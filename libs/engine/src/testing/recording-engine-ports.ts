@@ -1,0 +1,31 @@
+import { DirectEnqueue, DispatchScheduler } from '../application/engine.ports';
+
+/** Keeps every wake-up asked for; `failing` makes them reject (a lost hint). */
+export class RecordingDispatchScheduler extends DispatchScheduler {
+  readonly wakeIns: Array<{ campaignId: string; delayMs: number }> = [];
+  readonly wakeNows: string[] = [];
+  failing = false;
+
+  async wakeIn(campaignId: string, delayMs: number): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.wakeIns.push({ campaignId, delayMs });
+  }
+
+  async wakeNow(campaignId: string): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.wakeNows.push(campaignId);
+  }
+}
+
+type DirectJob = Parameters<DirectEnqueue['enqueue']>[0][number];
+
+/** Keeps every batch put on the queues directly; `failing` makes it reject (the relay's copy runs instead). */
+export class RecordingDirectEnqueue extends DirectEnqueue {
+  readonly batches: DirectJob[][] = [];
+  failing = false;
+
+  async enqueue(jobs: ReadonlyArray<DirectJob>): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.batches.push([...jobs]);
+  }
+}

@@ -1,10 +1,10 @@
-import { AppConfig, AppError, FixedClock } from '@outreach/core';
+import { AppConfig, FixedClock } from '@outreach/core';
 import { DoNotCallList } from '@outreach/dnc';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedCreditStatus, FixedTariffs, RecordingWalletDebits } from '../../../billing/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
-import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { codeOf, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository, ScriptedVoiceProvider } from '../../../telephony/src/testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { InMemoryCallQueries, InMemoryCallRepository } from '../testing';
@@ -16,16 +16,6 @@ import { PlaceTestCall, PlaceTestCallInput } from './place-test-call';
 
 const W = 'w1';
 const SANDBOX_FROM = '+14155550100';
-
-async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenStatus?: number } | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, chosenStatus: error.options.status };
-  }
-}
 
 describe('PlaceTestCall', () => {
   const now = new Date('2026-01-01T00:00:00.000Z');

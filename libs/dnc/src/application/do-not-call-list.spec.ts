@@ -1,18 +1,9 @@
-import { AppError, FixedClock } from '@outreach/core';
+import { FixedClock } from '@outreach/core';
 import { InMemoryDncRepository } from '../testing';
 import { DoNotCallList } from './do-not-call-list';
+import { codeOf } from '../../../platform/src/testing';
 
 /* DoNotCallList over an in-memory repository: normalising, idempotent adds, look-ups, removal. */
-
-async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenStatus?: number } | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, chosenStatus: error.options.status };
-  }
-}
 
 describe('DoNotCallList', () => {
   const now = new Date('2026-03-01T10:00:00.000Z');

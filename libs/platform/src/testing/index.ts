@@ -1,7 +1,7 @@
 // In-memory fakes of the platform's ports, for use-case specs (the middle test tier): no Nest
 // container, no database, no Redis. Only *.spec.ts files and other modules' testing/ folders
 // import this (a dependency rule enforces it).
-import { FixedClock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
+import { AppError, FixedClock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 
 export { FixedClock };
 
@@ -69,5 +69,19 @@ export class RecordingOutbox extends Outbox {
   /** The jobs of one queue and name. */
   named(queue: string, name: string): OutboxJob[] {
     return this.jobs.filter((j) => j.queue === queue && j.name === name);
+  }
+}
+
+/**
+ * What a use case raised: its code, and the status it chose (none: statuses are the HTTP layer's,
+ * decisions.md 25.6). Null when it did not fail; anything but an AppError is rethrown.
+ */
+export async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenStatus?: number } | null> {
+  try {
+    await work;
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { code: error.code, chosenStatus: error.options.status };
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, FixedClock } from '@outreach/core';
 import { ApiLeadIntake, CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
-import { RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { codeOf, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryLeadKeyStore } from '../testing';
 import { LeadPushInput, PushLead } from './push-lead.use-case';
 
@@ -9,16 +9,6 @@ import { LeadPushInput, PushLead } from './push-lead.use-case';
 
 const W = 'w1';
 const C = 'c1';
-
-async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenStatus?: number } | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, chosenStatus: error.options.status };
-  }
-}
 
 describe('PushLead', () => {
   let campaigns: InMemoryCampaignRepository;

@@ -1,22 +1,13 @@
-import { AppError, FixedClock } from '@outreach/core';
+import { FixedClock } from '@outreach/core';
 import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository } from '../testing';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './phone-number-administration';
+import { codeOf } from '../../../platform/src/testing';
 
 /* The operator's number:add and carrier:set over in-memory numbers and workspaces. */
 
 const W1 = '11111111-1111-4111-8111-111111111111';
 const W2 = '22222222-2222-4222-8222-222222222222';
-
-async function codeOf(work: Promise<unknown>): Promise<{ code: string; chosenStatus?: number } | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, chosenStatus: error.options.status };
-  }
-}
 
 describe('PhoneNumberAdministration', () => {
   const now = new Date('2026-02-01T09:00:00.000Z');

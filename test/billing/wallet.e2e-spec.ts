@@ -6,7 +6,7 @@ import {
   WalletBalance,
   WalletDebits,
 } from '@outreach/billing';
-import { Clock, FixedClock, UnitOfWork } from '@outreach/platform';
+import { AppConfig, Clock, FixedClock, loadConfig, UnitOfWork, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { Seeded, TestApp } from '../support/test-app';
 
@@ -22,7 +22,10 @@ describe('wallet debits, tariffs and credit status', () => {
   let credits: CreditWallet;
 
   beforeAll(async () => {
-    t = await TestApp.create({ configure: (b) => b.overrideProvider(Clock).useValue(clock) });
+    // Debits run in the worker (attempt settlement), with the worker's pool: 50 transactions that
+    // queue on one wallet row wait longer for a connection than the API's 500 ms allow.
+    const workerConfig = loadConfig(process.env, WORKER_CONFIG_DEFAULTS);
+    t = await TestApp.create({ configure: (b) => b.overrideProvider(Clock).useValue(clock).overrideProvider(AppConfig).useValue(workerConfig) });
     debits = t.get(WalletDebits);
     credits = t.get(CreditWallet);
   });

@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import { catchError, Observable, throwError } from 'rxjs';
 import { isAppError } from '@outreach/core';
-import { answeredError, declaredErrorStatuses, verifyDeclaredErrorStatuses } from './error-status.decorator';
+import { answeredError, declaredErrorStatuses, ErrorStatuses, verifyDeclaredErrorStatuses } from './error-status.decorator';
 
 /**
  * Applies a route's @AnswerErrors() to the errors of its pipes and handler (global, so it wraps
@@ -11,13 +11,23 @@ import { answeredError, declaredErrorStatuses, verifyDeclaredErrorStatuses } fro
  */
 @Injectable()
 export class ErrorStatusInterceptor implements NestInterceptor {
+  /** The declared statuses per route handler (null: none), read once: this runs on every request. */
+  private readonly byHandler = new WeakMap<object, ErrorStatuses | null>();
+
   constructor(private readonly reflector: Reflector) {
     verifyDeclaredErrorStatuses();
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const statuses = declaredErrorStatuses(this.reflector, context);
-    if (Object.keys(statuses).length === 0) return next.handle();
-    return next.handle().pipe(catchError((error: unknown) => throwError(() => (isAppError(error) ? answeredError(error, statuses) : error))));
+    const handler = context.getHandler();
+    let statuses = this.byHandler.get(handler);
+    if (statuses === undefined) {
+      const declared = declaredErrorStatuses(this.reflector, context);
+      statuses = Object.keys(declared).length > 0 ? declared : null;
+      this.byHandler.set(handler, statuses);
+    }
+    if (statuses === null) return next.handle();
+    const answered = statuses;
+    return next.handle().pipe(catchError((error: unknown) => throwError(() => (isAppError(error) ? answeredError(error, answered) : error))));
   }
 }

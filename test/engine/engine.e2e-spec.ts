@@ -137,6 +137,28 @@ describe('execution engine', () => {
     expect(read.body.status).toBe('COMPLETED');
   });
 
+  it('a paused campaign whose only work left is retries resumes (200), and the retries dial at their nextAttemptAt', async () => {
+    const busy = sandboxNumber(3, 1);
+    const { campaignId } = await runnableCampaign(t, ws, { phones: [busy], settings: { retryCount: 1, retryDelaysMinutes: [10], cooldownMinutes: 5 } });
+    await startCampaign(t, ws, campaignId);
+    await statusesBecome(campaignId, { RETRY_SCHEDULED: 1 });
+    const paused = await t.http.post(`/campaigns/${campaignId}/pause`).set(bearer(ws.key));
+    expect([paused.status, paused.body.status]).toEqual([200, 'PAUSED']);
+
+    // Its one contact waits for a retry: that is work left, not "no pending contacts".
+    const resumed = await t.http.post(`/campaigns/${campaignId}/resume`).set(bearer(ws.key));
+    expect([resumed.status, resumed.body.status, resumed.body.error]).toEqual([200, 'RUNNING', undefined]);
+
+    // Not before its time: a dispatch now dials nothing.
+    await kick(campaignId);
+    expect(voice.placed.get(busy)).toBe(1);
+    clock.advance(10 * MIN);
+    await kick(campaignId);
+    await statusesBecome(campaignId, { FAILED: 1 });
+    expect(voice.placed.get(busy)).toBe(2);
+    await campaignBecomes(campaignId, 'COMPLETED');
+  });
+
   it('skipRetryOnFirstVoicemail ends a contact on voicemail; other outcomes still retry', async () => {
     const voicemail = sandboxNumber(1, 2);
     const busy = sandboxNumber(2, 1);

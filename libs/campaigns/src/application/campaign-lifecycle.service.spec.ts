@@ -241,10 +241,21 @@ describe('CampaignLifecycle (use case, ports faked)', () => {
       await expectRefusedStart(s, 'campaign_no_phone_numbers');
     });
 
-    it('campaign_no_pending_contacts when a list campaign has no PENDING contact', async () => {
+    it('campaign_no_pending_contacts when a list campaign has no contact with work left (only final or in-flight ones)', async () => {
       const s = setup();
-      for (const c of s.contacts.inCampaign(CID)) s.contacts.rows.get(c.id)!.status = 'COMPLETED';
+      s.contacts.seed(WS, CID, { phone: '+14155550102' });
+      s.contacts.seed(WS, CID, { phone: '+14155550103' });
+      const [a, b, c] = s.contacts.inCampaign(CID);
+      s.contacts.rows.get(a.id)!.status = 'COMPLETED';
+      s.contacts.rows.get(b.id)!.status = 'FAILED';
+      s.contacts.rows.get(c.id)!.status = 'IN_PROGRESS';
       await expectRefusedStart(s, 'campaign_no_pending_contacts');
+    });
+
+    it('a contact waiting for its retry is work left: the campaign starts', async () => {
+      const s = setup();
+      for (const c of s.contacts.inCampaign(CID)) s.contacts.rows.get(c.id)!.status = 'RETRY_SCHEDULED';
+      await expect(s.lifecycle.start(WS, CID)).resolves.toMatchObject({ status: 'RUNNING' });
     });
 
     it('an API campaign starts without contacts', async () => {
@@ -305,6 +316,13 @@ describe('CampaignLifecycle (use case, ports faked)', () => {
       s.campaigns.seed(aCampaign({ workspaceId: WS, id: CID, draft: { agentId: AGENT }, status: 'PAUSED', startedAt }));
       await expect(s.lifecycle.resume(WS, CID)).resolves.toMatchObject({ status: 'RUNNING', startedAt: startedAt.toISOString() });
       expect(s.dispatchJobs()).toEqual([{ queue: 'campaigns', name: 'dispatch', payload: { campaignId: CID } }]);
+    });
+
+    it('resumes a paused campaign whose remaining contacts all wait for a retry (they are work left)', async () => {
+      const s = setup({}, 'PAUSED');
+      for (const c of s.contacts.inCampaign(CID)) s.contacts.rows.get(c.id)!.status = 'RETRY_SCHEDULED';
+      await expect(s.lifecycle.resume(WS, CID)).resolves.toMatchObject({ status: 'RUNNING' });
+      expect(s.dispatchJobs()).toHaveLength(1);
     });
 
     it('runs the start checks: a paused campaign without credit stays PAUSED', async () => {

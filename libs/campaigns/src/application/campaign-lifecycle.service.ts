@@ -7,6 +7,7 @@ import { WorkspaceAdministration } from '@outreach/workspaces';
 import { Campaign } from '../domain/campaign.aggregate';
 import { hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from '../domain/campaign-kinds';
 import { assertStartChecks, StartFacts } from '../domain/start-checks';
+import { WORK_LEFT_STATUSES } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignView, CampaignViews } from './campaign-views';
 import {
@@ -116,7 +117,7 @@ export class CampaignLifecycle {
     const usablePhoneNumbers = hasVoiceLeg(p.channel)
       ? (await this.phoneNumbers.findByIds(p.workspaceId, await this.numbers.listIds(p.id))).filter((n) => n.carrierEnabled).length
       : 0;
-    const pendingContacts = LIST_SOURCES.includes(p.source) ? await this.contacts.count(p.id, 'PENDING') : 0;
+    const contactsWithWorkLeft = LIST_SOURCES.includes(p.source) ? await this.contacts.count(p.id, WORK_LEFT_STATUSES) : 0;
     const totalContacts = await this.contacts.count(p.id);
     const reservedByOthers = await this.campaigns.lockAndSumRunningReservations(p.workspaceId, p.id);
     return {
@@ -134,7 +135,7 @@ export class CampaignLifecycle {
       email,
       workflowStatus,
       usablePhoneNumbers,
-      pendingContacts,
+      contactsWithWorkLeft,
       totalContacts,
       requestedConcurrency,
       reservedByOthers,

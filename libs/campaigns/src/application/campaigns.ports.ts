@@ -72,7 +72,8 @@ export type ContactView = WithIsoDates<Pick<ContactRecord, (typeof CONTACT_VIEW_
 export abstract class ContactRepository {
   /** Inserts, skipping phones the campaign has already; returns how many were new. */
   abstract insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number>;
-  abstract count(campaignId: string, status?: ContactStatus): Promise<number>;
+  /** Contacts of the campaign, all or those in one of `statuses`. */
+  abstract count(campaignId: string, statuses?: readonly ContactStatus[]): Promise<number>;
   abstract hasAny(campaignId: string): Promise<boolean>;
   abstract list(campaignId: string, query: { offset: number; limit: number; status?: ContactStatus }): Promise<{ items: ContactView[]; total: number }>;
   abstract findById(campaignId: string, contactId: string): Promise<ContactView | null>;

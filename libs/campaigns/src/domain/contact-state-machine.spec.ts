@@ -13,6 +13,7 @@ import {
   settlementEvent,
   targetOf,
   transition,
+  WORK_LEFT_STATUSES,
 } from './contact-state-machine';
 
 /** Every (status, event) pair: the status the event leads to, or null when it is not allowed. */
@@ -73,5 +74,11 @@ describe('contact state machine', () => {
       code = error instanceof AppError ? error.code : 'other';
     }
     expect(code).toBe('contact_not_failed');
+  });
+});
+
+describe('WORK_LEFT_STATUSES', () => {
+  it('are the statuses the dispatcher may still claim from: a first dial or a due retry', () => {
+    expect([...WORK_LEFT_STATUSES].sort()).toEqual(['PENDING', 'RETRY_SCHEDULED']);
   });
 });

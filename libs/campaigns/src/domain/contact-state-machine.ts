@@ -56,6 +56,13 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
 
+/**
+ * Contacts with work left: those the dispatcher may still claim (a first dial or a retry). Start
+ * and resume need at least one for list-sourced campaigns (400 campaign_no_pending_contacts): a
+ * paused campaign whose remaining contacts all wait for a retry has work left (decisions.md 12.12).
+ */
+export const WORK_LEFT_STATUSES: readonly ContactStatus[] = [...new Set([...CONTACT_TRANSITIONS.claim.from, ...CONTACT_TRANSITIONS.claimRetry.from])];
+
 /** The statuses `event` may leave from. */
 export function allowedFrom(event: ContactEvent): readonly ContactStatus[] {
   return CONTACT_TRANSITIONS[event].from;

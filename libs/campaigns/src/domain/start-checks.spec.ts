@@ -15,7 +15,7 @@ function ready(): StartFacts {
     email: { hasSender: true, hasTemplate: true },
     workflowStatus: null,
     usablePhoneNumbers: 1,
-    pendingContacts: 3,
+    contactsWithWorkLeft: 3,
     totalContacts: 3,
     requestedConcurrency: 2,
     reservedByOthers: 0,
@@ -54,10 +54,10 @@ const FAILURES: Array<[string, Tweak]> = [
   ['campaign_channel_needs_workflow', (f) => (f.campaign.channel = 'CUSTOM')],
   ['campaign_workflow_not_active', (f) => ((f.campaign.workflowId = 'w'), (f.workflowStatus = 'DRAFT'))],
   ['campaign_no_phone_numbers', (f) => (f.usablePhoneNumbers = 0)],
-  ['campaign_no_pending_contacts', (f) => (f.pendingContacts = 0)],
+  ['campaign_no_pending_contacts', (f) => (f.contactsWithWorkLeft = 0)],
   [
     'campaign_is_inbound_misconfigured',
-    (f) => ((f.campaign.source = 'API'), (f.agent = { status: 'ACTIVE', agentType: 'INBOUND' }), (f.totalContacts = 0), (f.pendingContacts = 0)),
+    (f) => ((f.campaign.source = 'API'), (f.agent = { status: 'ACTIVE', agentType: 'INBOUND' }), (f.totalContacts = 0), (f.contactsWithWorkLeft = 0)),
   ],
   ['invalid_reserved_concurrency', (f) => (f.requestedConcurrency = 11)],
   ['reserved_exceeds_allocation', (f) => (f.reservedByOthers = 9)],
@@ -77,7 +77,7 @@ describe('start checks (decisions.md 12.4)', () => {
   it('report the first failing check when several fail (the order of decisions.md 12.4)', () => {
     const facts = ready();
     facts.requestedConcurrency = 0;
-    facts.pendingContacts = 0;
+    facts.contactsWithWorkLeft = 0;
     facts.usablePhoneNumbers = 0;
     facts.agent = null;
     facts.campaign.scheduledEndAt = NOW;
@@ -92,7 +92,7 @@ describe('start checks (decisions.md 12.4)', () => {
       (f) => (f.campaign.scheduledEndAt = null),
       (f) => (f.agent = { status: 'ACTIVE', agentType: 'OUTBOUND' }),
       (f) => (f.usablePhoneNumbers = 2),
-      (f) => (f.pendingContacts = 1),
+      (f) => (f.contactsWithWorkLeft = 1),
       (f) => (f.requestedConcurrency = 1),
     ];
     for (const fix of fixes) {
@@ -137,7 +137,7 @@ describe('start checks (decisions.md 12.4)', () => {
   it('API and CRM_WEBHOOK campaigns need no contacts to start; non-voice channels need no numbers or agent', () => {
     const api = ready();
     api.campaign.source = 'API';
-    api.pendingContacts = 0;
+    api.contactsWithWorkLeft = 0;
     api.totalContacts = 0;
     expect(failure(api)).toBeNull();
     const whatsapp = ready();

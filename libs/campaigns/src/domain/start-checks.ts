@@ -30,7 +30,8 @@ export interface StartFacts {
   workflowStatus: string | null;
   /** Numbers attached to the campaign that are in the workspace on an enabled carrier. */
   usablePhoneNumbers: number;
-  pendingContacts: number;
+  /** Contacts the dispatcher may still claim: PENDING or RETRY_SCHEDULED (WORK_LEFT_STATUSES). */
+  contactsWithWorkLeft: number;
   totalContacts: number;
   requestedConcurrency: number;
   /** Sum of reservations of the workspace's other RUNNING campaigns. */
@@ -118,7 +119,7 @@ export const START_CHECKS: readonly StartCheck[] = [
   },
   {
     name: 'list campaigns have pending contacts',
-    check: (f) => (LIST_SOURCES.includes(f.campaign.source) && f.pendingContacts === 0 ? fail('campaign_no_pending_contacts') : null),
+    check: (f) => (LIST_SOURCES.includes(f.campaign.source) && f.contactsWithWorkLeft === 0 ? fail('campaign_no_pending_contacts') : null),
   },
   {
     name: 'outbound campaign does not use an inbound agent without contacts',

@@ -54,10 +54,10 @@ export class SqlContactRepository extends ContactRepository {
     return rows[0].inserted;
   }
 
-  async count(campaignId: string, status?: ContactStatus): Promise<number> {
+  async count(campaignId: string, statuses?: readonly ContactStatus[]): Promise<number> {
     const rows: Array<{ n: number }> = await this.tx.manager.query(
-      `SELECT count(*)::int AS n FROM ${CC.name} WHERE ${CC.c.campaignId} = $1${status ? ` AND ${CC.c.status} = $2` : ''}`,
-      status ? [campaignId, status] : [campaignId],
+      `SELECT count(*)::int AS n FROM ${CC.name} WHERE ${CC.c.campaignId} = $1${statuses ? ` AND ${CC.c.status} = ANY($2::text[])` : ''}`,
+      statuses ? [campaignId, statuses] : [campaignId],
     );
     return rows[0].n;
   }

@@ -268,8 +268,8 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     return created;
   }
 
-  async count(campaignId: string, status?: ContactStatus): Promise<number> {
-    return this.inCampaign(campaignId).filter((c) => status === undefined || c.status === status).length;
+  async count(campaignId: string, statuses?: readonly ContactStatus[]): Promise<number> {
+    return this.inCampaign(campaignId).filter((c) => statuses === undefined || statuses.includes(c.status)).length;
   }
 
   async hasAny(campaignId: string): Promise<boolean> {

@@ -28,6 +28,8 @@ module.exports = {
   ],
   moduleNameMapper,
   setupFiles: ['<rootDir>/test/support/jest-env.ts'],
+  // dist/ is built once, before the workers start (test/support/global-setup.js).
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 30000,
   maxWorkers: 2,
 };

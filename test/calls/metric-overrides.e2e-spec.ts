@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { AnalyseCall, OverrideCallMetric } from '@outreach/calls';
 import { AppError, Clock, FixedClock } from '@outreach/platform';
@@ -43,7 +43,6 @@ describe('metric overrides (operator only)', () => {
   let analysed: Record<string, string>;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
     t = await TestApp.create({ configure: (b) => b.overrideProvider(Clock).useValue(clock) });
   }, 90_000);
   afterAll(() => t?.close());

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiKeyAdministration } from '@outreach/workspaces';
@@ -62,7 +62,7 @@ describe('operator CLI (apps/cli)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    // dist/ is built once per jest run (test/support/global-setup.js).
     t = await TestApp.create();
   }, SLOW);
   afterAll(() => t?.close());

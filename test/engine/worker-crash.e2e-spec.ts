@@ -2,7 +2,7 @@
 // flight, then restarted: every contact ends with exactly one final outcome, nobody is dialled
 // twice, and the reaper recovers the attempts the dead worker held (run here with a clock past
 // their deadline: claim + maxCallDurationSecs + REAPER_GRACE_SECONDS).
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { EngineCoreModule, ReapStuckAttempts } from '@outreach/engine';
@@ -71,7 +71,7 @@ describe('a worker killed mid-campaign', () => {
   let reaperApp: WorkerApp | null = null;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 240_000 });
+    // dist/ is built once per jest run (test/support/global-setup.js).
     t = await TestApp.create(); // real clock: the child workers use the system clock
     await t.reset();
     ws = await t.seed({ concurrency: LINES });

@@ -45,6 +45,7 @@ describe('security checks', () => {
   let a: Tenant;
 
   beforeAll(async () => {
+    // dist/ is built once per jest run (test/support/global-setup.js).
     t = await TestApp.create();
     await t.reset();
     a = await createTenant(t, 'S');
@@ -57,7 +58,6 @@ describe('security checks', () => {
     let base = '';
 
     beforeAll(async () => {
-      execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
       const preload = join(tmpdir(), `outreach-security-preload-${process.pid}.js`);
       writeFileSync(preload, PRELOAD);
       const port = await freePort();

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
@@ -28,7 +28,7 @@ describe('operator CLI: number:add and carrier:set', () => {
   let ws: Seeded;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    // dist/ is built once per jest run (test/support/global-setup.js).
     t = await TestApp.create();
   }, 60_000);
   afterAll(() => t?.close());

@@ -31,36 +31,42 @@ export interface LedgerQuery {
   limit: number;
 }
 
+/** A credit as the wallet repository writes it (idempotent by reference when one is given). */
+export interface WalletCredit {
+  workspaceId: string;
+  amountMinor: number;
+  currency: string;
+  reference: string | null;
+  description: string | null;
+  at: Date;
+  entryId?: string;
+}
+
+/** A debit as the wallet repository writes it (idempotent by kind and reference). */
+export interface WalletDebit {
+  workspaceId: string;
+  amountMinor: number;
+  currency: string;
+  debitKind: DebitKind;
+  reference: string;
+  description: string;
+  at: Date;
+}
+
 export abstract class WalletRepository {
   /**
    * Adds a credit and its ledger row atomically. With a reference already used for a credit of
    * this workspace, nothing changes and the existing entry is returned (`replayed`).
    * `entryId` names the ledger row (a pending recharge's id when it is credited).
    */
-  abstract credit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    reference: string | null;
-    description: string | null;
-    at: Date;
-    entryId?: string;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean }>;
+  abstract credit(input: WalletCredit): Promise<{ entry: LedgerEntryView; replayed: boolean }>;
 
   /**
    * Subtracts a debit and writes its ledger row, in the caller's transaction, under the wallet's
    * row lock. The balance may go below 0. Idempotent by (workspace, kind, reference): a second
    * call returns the first entry (`replayed`) and changes nothing.
    */
-  abstract debit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    debitKind: DebitKind;
-    reference: string;
-    description: string;
-    at: Date;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
+  abstract debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
 
   abstract balance(workspaceId: string): Promise<{ balanceMinor: number; currency: string | null }>;
 

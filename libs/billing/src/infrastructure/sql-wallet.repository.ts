@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
 import type { DebitKind } from '../domain/money';
-import { LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletRepository } from '../application/wallet.ports';
+import { LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import { LEDGER_ENTRIES, LedgerEntryRecord } from './persistence/ledger-entry.table';
 import { WALLETS } from './persistence/wallet.table';
 
@@ -23,15 +23,7 @@ export class SqlWalletRepository extends WalletRepository {
     super();
   }
 
-  async credit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    reference: string | null;
-    description: string | null;
-    at: Date;
-    entryId?: string;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean }> {
+  async credit(input: WalletCredit): Promise<{ entry: LedgerEntryView; replayed: boolean }> {
     const m = this.tx.manager;
     await this.lockWallet(input.workspaceId, input.currency);
     if (input.reference !== null) {
@@ -57,15 +49,7 @@ export class SqlWalletRepository extends WalletRepository {
     return { entry, replayed: false };
   }
 
-  async debit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    debitKind: DebitKind;
-    reference: string;
-    description: string;
-    at: Date;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
+  async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const m = this.tx.manager;
     const current = await this.lockWallet(input.workspaceId, input.currency);
     // Under the wallet lock, the look-up and the insert cannot interleave with another debit.

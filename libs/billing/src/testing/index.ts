@@ -1,7 +1,7 @@
 // In-memory fakes of the billing module's ports, for use-case specs (no Nest, no database).
 // Other modules' specs and fakes import this file by relative path; production code never does.
 import { randomUUID } from 'node:crypto';
-import { LedgerEntryView, LedgerPageEntry, LedgerQuery, RechargeRepository, TariffOverride, TariffRepository, WalletRepository } from '../application/wallet.ports';
+import { LedgerEntryView, LedgerPageEntry, LedgerQuery, RechargeRepository, TariffOverride, TariffRepository, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import type { DebitKind } from '../domain/money';
 import type { RechargeProps } from '../domain/recharge';
 
@@ -17,15 +17,7 @@ export class InMemoryWalletRepository extends WalletRepository {
   readonly wallets = new Map<string, { balanceMinor: number; currency: string }>();
   readonly entries: LedgerPageEntry[] = [];
 
-  async credit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    reference: string | null;
-    description: string | null;
-    at: Date;
-    entryId?: string;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean }> {
+  async credit(input: WalletCredit): Promise<{ entry: LedgerEntryView; replayed: boolean }> {
     const wallet = this.walletOf(input.workspaceId, input.currency);
     if (input.reference !== null) {
       const existing = this.entries.find((e) => e.workspaceId === input.workspaceId && e.kind === 'credit' && e.reference === input.reference);
@@ -36,15 +28,7 @@ export class InMemoryWalletRepository extends WalletRepository {
     return { entry: view(entry), replayed: false };
   }
 
-  async debit(input: {
-    workspaceId: string;
-    amountMinor: number;
-    currency: string;
-    debitKind: DebitKind;
-    reference: string;
-    description: string;
-    at: Date;
-  }): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
+  async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const wallet = this.walletOf(input.workspaceId, input.currency);
     const existing = this.entries.find(
       (e) => e.workspaceId === input.workspaceId && e.kind === 'debit' && e.debitKind === input.debitKind && e.reference === input.reference,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
-import type { DebitKind } from '../domain/money';
 import { LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import { LEDGER_ENTRIES, LedgerEntryRecord } from './persistence/ledger-entry.table';
 import { WALLETS } from './persistence/wallet.table';

@@ -2,7 +2,8 @@ import { Type } from '@nestjs/common';
 import { TestingModuleBuilder } from '@nestjs/testing';
 import { DispatchCampaign, DispatchReport, ReapStuckAttempts } from '@outreach/engine';
 import { Clock } from '@outreach/platform';
-import { SandboxVoiceProvider, VoiceCallRequest, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
+import { SandboxVoiceProvider, VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
+import { InMemorySandboxCallRecords } from '../../libs/telephony/src/testing';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { addContacts, attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
@@ -21,7 +22,7 @@ export class CountingVoiceProvider extends VoiceProvider {
   maxInFlight = 0;
   private flying = 0;
   private gated = false;
-  private readonly waiting: Array<{ to: string; release: () => void }> = [];
+  private readonly waiting: Array<{ to: string; callId: string; release: () => void }> = [];
 
   constructor(private readonly sandbox: VoiceProvider) {
     super();
@@ -35,12 +36,18 @@ export class CountingVoiceProvider extends VoiceProvider {
     this.flying++;
     this.maxInFlight = Math.max(this.maxInFlight, this.flying);
     try {
-      if (this.gated) await new Promise<void>((release) => this.waiting.push({ to: request.to, release }));
+      if (this.gated) await new Promise<void>((release) => this.waiting.push({ to: request.to, callId: request.callId, release }));
       return await this.sandbox.placeCall(request);
     } finally {
       this.flying--;
       this.inFlight.set(request.to, (this.inFlight.get(request.to) ?? 1) - 1);
     }
+  }
+
+  /** A call held at the gate is in flight at the provider; the others are the sandbox's to answer. */
+  async lookupCall(callId: string): Promise<VoiceCallStatus> {
+    if (this.waiting.some((w) => w.callId === callId)) return { state: 'in_progress' };
+    return this.sandbox.lookupCall(callId);
   }
 
   /** From now on calls wait at the gate until released. */
@@ -94,7 +101,7 @@ export async function startWorker(options: { clock?: Clock; voice?: VoiceProvide
 
 /** The sandbox as the worker would build it (for wrapping). */
 export function sandboxFor(clock: Clock, latencyMs = 0): SandboxVoiceProvider {
-  return new SandboxVoiceProvider(clock, { sandboxVoiceLatencyMs: latencyMs } as never);
+  return new SandboxVoiceProvider(clock, { sandboxVoiceLatencyMs: latencyMs } as never, new InMemorySandboxCallRecords());
 }
 
 export async function waitFor<T>(

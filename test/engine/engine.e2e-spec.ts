@@ -6,6 +6,7 @@ process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselv
 
 import { Tariffs } from '@outreach/billing';
 import { ExecuteAttempt } from '@outreach/engine';
+import { isRetryLater } from '@outreach/core';
 import { Clock, FixedClock } from '@outreach/platform';
 import { sandboxScript } from '@outreach/telephony';
 import { bearer, Seeded, TestApp } from '../support/test-app';
@@ -387,7 +388,7 @@ describe('execution engine', () => {
     expect(wallet.debits).toBe(Math.ceil(calls[0].duration_ms! / MIN) * 10);
   });
 
-  it('the reaper takes back an attempt stuck past maxCallDurationSecs + grace; the late result changes nothing; replays never dial', async () => {
+  it('past maxCallDurationSecs + grace the reaper asks the provider before it fails: a call still in progress waits; replays never dial', async () => {
     const number = sandboxNumber(4, 5);
     const { campaignId } = await runnableCampaign(t, ws, {
       phones: [number],
@@ -400,42 +401,32 @@ describe('execution engine', () => {
     const [contact] = await probe.contacts(campaignId);
     expect(contact).toMatchObject({ status: 'IN_PROGRESS', attempts: 1, attempt_seq: 1 });
 
-    // A replayed job (or a stale one) does not dial again.
+    // A replayed job asks the provider and comes back later while the call is in flight; a stale one does nothing.
     const attempt = worker.get(ExecuteAttempt);
-    expect(await attempt.execute(contact.id, 1)).toEqual({ state: 'already_started' });
+    const replay = await attempt.execute(contact.id, 1).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isRetryLater(replay)).toBe(true);
     expect(await attempt.execute(contact.id, 0)).toEqual({ state: 'stale' });
     expect(voice.placed.get(number)).toBe(1);
 
-    // Not yet past the deadline (claim + 300 s + 120 s grace).
+    // Not yet past the deadline (claim + 300 s + 120 s grace): not even asked.
     clock.advance((300 + 120) * 1000);
-    expect(await reaper(worker).execute()).toEqual({ reaped: 0, released: 0 });
+    expect(await reaper(worker).execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
+    // Past it: the provider still has the call, so the attempt keeps its slot; nothing is failed.
     clock.advance(1000);
-    expect(await reaper(worker).execute()).toEqual({ reaped: 1, released: 0 });
-    const reapedAt = clock.now();
-    let calls = await probe.calls(campaignId);
-    expect(calls).toEqual([expect.objectContaining({ status: 'FAILED', outcome: 'carrier_failure', provider_disposition: 'reaped' })]);
-    expect((await probe.contacts(campaignId))[0]).toMatchObject({
-      status: 'RETRY_SCHEDULED',
-      attempts: 1,
-      next_attempt_at: new Date(reapedAt.getTime() + 10 * MIN),
-    });
+    expect(await reaper(worker).execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 1 });
+    expect(await probe.calls(campaignId)).toEqual([expect.objectContaining({ status: 'IN_PROGRESS' })]);
 
-    // The lost call's late result is ignored: no second outcome, no debit.
+    // The call ends: its outcome is the provider's, settled once; the contact is never dialled again.
     voice.openGate();
-    await waitFor('the late call to return', async () => voice.inFlight.get(number), (n) => n === 0);
-    await new Promise((r) => setTimeout(r, 300));
-    calls = await probe.calls(campaignId);
-    expect(calls).toHaveLength(1);
-    expect(calls[0].provider_disposition).toBe('reaped');
-    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(0);
-    expect((await probe.contacts(campaignId))[0].status).toBe('RETRY_SCHEDULED');
-
-    // The retry dials once more and completes.
-    clock.advance(10 * MIN);
-    await kick(campaignId);
     await statusesBecome(campaignId, { COMPLETED: 1 });
-    expect(voice.placed.get(number)).toBe(2);
-    expect(await probe.calls(campaignId)).toHaveLength(2);
+    const calls = await probe.calls(campaignId);
+    expect(calls).toEqual([expect.objectContaining({ status: 'ENDED', outcome: 'completed', provider_disposition: 'completed' })]);
+    expect(await reaper(worker).execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
+    expect(voice.placed.get(number)).toBe(1);
     expect(voice.maxConcurrentPerNumber).toBe(1);
   });
 });

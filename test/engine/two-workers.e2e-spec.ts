@@ -6,7 +6,7 @@ process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
 
 import { Clock, FixedClock } from '@outreach/platform';
-import { VoiceCallRequest, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
+import { VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import {
@@ -31,6 +31,10 @@ class WorkerTally extends VoiceProvider {
   placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
     this.placed++;
     return this.shared.placeCall(request);
+  }
+
+  lookupCall(callId: string): Promise<VoiceCallStatus> {
+    return this.shared.lookupCall(callId);
   }
 }
 

@@ -11,3 +11,4 @@ export * from './config-fragments';
 export * from './phone';
 export * from './outbox';
 export * from './app-config';
+export * from './retry-later';

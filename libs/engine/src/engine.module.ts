@@ -9,18 +9,19 @@ import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { DirectEnqueue, DispatchScheduler } from './application/engine.ports';
+import { DirectEnqueue, DispatchScheduler, SettlementQueue } from './application/engine.ports';
 import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
-import { BullmqDirectEnqueue, BullmqDispatchScheduler } from './infrastructure/bullmq-dispatch-scheduler';
+import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
+import { BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, ReapStuckAttempts];
+const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts];
 
 /**
- * The execution engine's use cases (dispatch, attempt, settlement, reaper), without processors.
+ * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
  * Needs the worker's platform (QueueProducer) for its wake-ups.
  */
 @Module({
@@ -29,6 +30,7 @@ const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, ReapStuck
     ...useCases,
     { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
+    { provide: SettlementQueue, useClass: BullmqSettlementQueue },
   ],
   exports: useCases,
 })

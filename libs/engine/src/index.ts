@@ -4,8 +4,9 @@ export { EngineCoreModule, EngineWorkerModule } from './engine.module';
 export { DispatchCampaign, DispatchReport, DispatchState } from './application/dispatch-campaign.use-case';
 export { ExecuteAttempt, AttemptReport } from './application/execute-attempt.use-case';
 export { AttemptSettlement, SettledAttempt } from './application/attempt-settlement';
-export { ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
-export { DispatchScheduler } from './application/engine.ports';
+export { NO_PROVIDER_RECORD, ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
+export { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
+export { DeferredSettlement, DispatchScheduler, SettlementQueue } from './application/engine.ports';
 export {
   AttemptPayload,
   attemptJobId,

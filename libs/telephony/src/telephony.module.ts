@@ -4,6 +4,7 @@ import { PhoneNumberAdministration, PhoneNumberDirectory } from './application/p
 import { CarrierSettingsRepository, PhoneNumberRepository } from './application/telephony.ports';
 import { VoiceProvider } from './application/voice-provider.port';
 import { PhoneNumbersController } from './http/phone-numbers.controller';
+import { RedisSandboxCallRecords, SandboxCallRecords } from './infrastructure/sandbox-call-records';
 import { SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infrastructure/persistence/sql-phone-number.repository';
 
@@ -15,6 +16,7 @@ import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infras
     PhoneNumberDirectory,
     { provide: PhoneNumberRepository, useClass: SqlPhoneNumberRepository },
     { provide: CarrierSettingsRepository, useClass: SqlCarrierSettingsRepository },
+    { provide: SandboxCallRecords, useClass: RedisSandboxCallRecords },
     { provide: VoiceProvider, useClass: SandboxVoiceProvider },
   ],
   exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider],

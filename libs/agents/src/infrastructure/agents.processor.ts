@@ -11,7 +11,7 @@ export class AgentsProcessor extends QueueWorkerHost {
     super(AgentQueue.Agents);
   }
 
-  async process(job: Job): Promise<void> {
+  protected async handle(job: Job): Promise<void> {
     switch (job.name as AgentJob) {
       case AgentJob.Provision:
         return this.provision.execute((job.data as ProvisionAgentPayload).agentId);

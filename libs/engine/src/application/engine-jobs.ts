@@ -1,11 +1,14 @@
 import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import type { OutboxJob } from '@outreach/core';
+import type { VoiceCallResult } from '@outreach/telephony';
+import type { DeferredSettlement } from './engine.ports';
 
 /**
  * The engine's queues and jobs, in one place (payloads carry ids only):
  * - campaigns / dispatch `{ campaignId }`: claim due contacts of a RUNNING campaign, start attempts;
  * - campaigns / reap `{}`: the repeatable tick (reaper + sweep of RUNNING campaigns);
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
+ * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
@@ -16,6 +19,7 @@ export enum EngineQueue {
 export enum EngineJob {
   Dispatch = CampaignJob.Dispatch,
   Attempt = 'attempt',
+  Settle = 'settle',
 }
 
 export interface DispatchPayload {
@@ -26,6 +30,35 @@ export interface AttemptPayload {
   contactId: string;
   /** The contact's attempt sequence number (never reset, unlike the per-run attempt count). */
   attemptSeq: number;
+}
+
+/** A deferred settlement as job data: the outcome travels with it (dates as ISO strings). */
+export interface SettlePayload {
+  contactId: string;
+  attemptSeq: number;
+  callId: string;
+  campaignId: string;
+  result: Omit<VoiceCallResult, 'answeredAt' | 'endedAt'> & { answeredAt: string | null; endedAt: string };
+}
+
+export function settleJobId(callId: string): string {
+  return `settle-${callId}`;
+}
+
+export function toSettlePayload(settlement: DeferredSettlement): SettlePayload {
+  const { result } = settlement;
+  return { ...settlement, result: { ...result, answeredAt: result.answeredAt?.toISOString() ?? null, endedAt: result.endedAt.toISOString() } };
+}
+
+export function fromSettlePayload(payload: SettlePayload): DeferredSettlement {
+  const { result } = payload;
+  return {
+    contactId: payload.contactId,
+    attemptSeq: payload.attemptSeq,
+    callId: payload.callId,
+    campaignId: payload.campaignId,
+    result: { ...result, answeredAt: result.answeredAt === null ? null : new Date(result.answeredAt), endedAt: new Date(result.endedAt) },
+  };
 }
 
 /** BullMQ refuses ids with ':' and all-digit ids; these are neither. */

@@ -1,3 +1,5 @@
+import type { VoiceCallResult } from '@outreach/telephony';
+
 /**
  * Wakes a campaign's dispatcher later (a delayed BullMQ job). Only a hint: due times live in
  * Postgres and the dispatcher re-reads them, so a lost or early wake-up is harmless.
@@ -18,4 +20,22 @@ export abstract class DispatchScheduler {
  */
 export abstract class DirectEnqueue {
   abstract enqueue(jobs: ReadonlyArray<{ queue: string; name: string; payload: Record<string, unknown>; jobId?: string }>): Promise<void>;
+}
+
+/** An ended call whose outcome could not be stored when it ended (the database was unreachable). */
+export interface DeferredSettlement {
+  contactId: string;
+  attemptSeq: number;
+  callId: string;
+  campaignId: string;
+  result: VoiceCallResult;
+}
+
+/**
+ * Keeps an ended call's outcome outside the database until it is settled (decisions.md 16.18): a job
+ * of its own (`attempts`/`settle`, job id `settle-<callId>`) carrying the outcome, re-run for as
+ * long as the database is unreachable. Rejects when the job could not be stored.
+ */
+export abstract class SettlementQueue {
+  abstract defer(settlement: DeferredSettlement): Promise<void>;
 }

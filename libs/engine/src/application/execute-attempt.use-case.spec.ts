@@ -1,8 +1,9 @@
-import { AppError } from '@outreach/core';
+import { AppError, isRetryLater, RetryLater } from '@outreach/core';
 import { leadFinalJob } from '@outreach/results';
 import { VoiceCallResult } from '@outreach/telephony';
 import { ENGINE_AGENT, ENGINE_NOW, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
-import { dispatchJob } from './engine-jobs';
+import { dispatchJob, fromSettlePayload, SettlePayload, toSettlePayload } from './engine-jobs';
+import { IN_PROGRESS_RECHECK_MS } from './execute-attempt.use-case';
 
 /* ExecuteAttempt over in-memory fakes: re-checks, the call through the VoiceProvider port, the settlement, duplicates. */
 
@@ -88,7 +89,7 @@ describe('ExecuteAttempt', () => {
     expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
   });
 
-  it('a replayed job whose call has started leaves the attempt to the reaper: nobody is dialled twice', async () => {
+  it('a replayed job while the provider still has the call in progress comes back later (RetryLater): nobody is dialled twice', async () => {
     const id = await claimed();
     let release!: (r: VoiceCallResult) => void;
     const scripted = bed.voice.next;
@@ -96,12 +97,72 @@ describe('ExecuteAttempt', () => {
     const first = bed.attempt.execute(id, 1);
     await new Promise((r) => setImmediate(r));
 
-    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'already_started' });
+    const replay = await bed.attempt.execute(id, 1).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isRetryLater(replay)).toBe(true);
+    expect((replay as RetryLater).delayMs).toBe(IN_PROGRESS_RECHECK_MS);
     expect(bed.voice.requests).toHaveLength(1);
     expect(bed.calls.rows.size).toBe(1);
 
     release(undefined as never);
     expect((await first).state).toBe('settled');
+    // Run again once the call ended: the attempt has moved on, nothing happens twice.
+    expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'stale' });
+    expect(bed.debits.debits).toHaveLength(1);
+  });
+
+  /** The attempt's Call was started by a run whose worker then died (nothing settled). */
+  async function startedByADeadWorker(id: string): Promise<string> {
+    const { callId } = await bed.callLog.start({
+      workspaceId: ENGINE_WS,
+      campaignId: CID,
+      contactId: id,
+      agentId: ENGINE_AGENT,
+      fromNumber: ENGINE_NUMBER,
+      toNumber: PHONE,
+      attemptNumber: 1,
+      kind: 'campaign',
+    });
+    await bed.executionRepo.markCallStarted(id, 1, callId);
+    return callId;
+  }
+
+  it('a job re-run after its worker died, the call ended at the provider: settled with the provider\'s outcome, no second dial', async () => {
+    const id = await claimed();
+    const callId = await startedByADeadWorker(id);
+    const ended = await bed.voice.next({ callId, from: ENGINE_NUMBER, to: PHONE, agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
+    bed.voice.placed.set(callId, ended); // the provider's record
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(bed.voice.lookups).toEqual([callId]);
+    expect(bed.voice.requests).toEqual([]);
+    expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'ENDED', outcome: 'completed', durationMs: 61_000, transcript: 'Agent: hello' });
+  });
+
+  it('a job re-run for a call the provider never accepted: placed now, once, with the same call id', async () => {
+    const id = await claimed();
+    const callId = await startedByADeadWorker(id);
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED' } });
+    expect(bed.voice.requests.map((r) => ({ callId: r.callId, to: r.to, from: r.from }))).toEqual([{ callId, to: PHONE, from: ENGINE_NUMBER }]);
+    expect(bed.calls.rows.size).toBe(1);
+  });
+
+  it('a job re-run for a call never accepted, its campaign since stopped: the call FAILS as not placed, no dial', async () => {
+    const id = await claimed();
+    const callId = await startedByADeadWorker(id);
+    bed.campaigns.rows.get(CID)!.status = 'CANCELED';
+
+    await bed.attempt.execute(id, 1);
+
+    expect(bed.voice.requests).toEqual([]);
+    expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure', providerDisposition: 'not_placed' });
   });
 
   it('still dials for a PAUSED campaign (attempts in flight finish)', async () => {
@@ -165,15 +226,46 @@ describe('ExecuteAttempt', () => {
     expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
   });
 
-  it('retries a settlement that failed on a transient error, so the placed call is not lost', async () => {
-    const id = await claimed();
-    const debit = bed.debits.debit.bind(bed.debits);
-    let failures = 1;
-    bed.debits.debit = async (input) => {
-      if (failures-- > 0) throw new Error('deadlock detected');
-      return debit(input);
+  /** Makes every settlement fail as if the database were gone, until `restore()` is called. */
+  function databaseDown(): { restore: () => void } {
+    const settle = bed.settlement.settle.bind(bed.settlement);
+    bed.settlement.settle = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     };
+    return { restore: () => (bed.settlement.settle = settle) };
+  }
 
+  it('a settlement that fails (database unreachable) hands the outcome to a settle job; that job settles it once', async () => {
+    const id = await claimed({ source: 'API' });
+    const outage = databaseDown();
+
+    const report = await bed.attempt.execute(id, 1);
+
+    expect(report).toEqual({ state: 'deferred' });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS' }); // the slot is held, the contact is not retried
+    const [deferred] = bed.settlements.deferred;
+    expect(deferred).toMatchObject({ contactId: id, attemptSeq: 1, campaignId: CID, result: { outcome: 'completed', durationMs: 61_000, transcript: 'Agent: hello' } });
+    // The payload survives the queue (JSON) intact.
+    expect(fromSettlePayload(JSON.parse(JSON.stringify(toSettlePayload(deferred))) as SettlePayload)).toEqual(deferred);
+
+    outage.restore();
+    const settled = await bed.settleDeferred.execute(deferred);
+    expect(settled).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(bed.calls.rows.get(deferred.callId)).toMatchObject({ status: 'ENDED', outcome: 'completed', durationMs: 61_000 });
+    expect(bed.outbox.jobs).toContainEqual(leadFinalJob(id, deferred.callId));
+    // A second run of the job (or the reaper got there first) changes nothing.
+    await bed.settleDeferred.execute(deferred);
+    expect(bed.debits.debits).toHaveLength(1);
+    expect(bed.voice.requests).toHaveLength(1);
+  });
+
+  it('when the settle job cannot be stored either, the attempt job fails; its re-run settles from the provider\'s record, no second dial', async () => {
+    const id = await claimed();
+    const outage = databaseDown();
+    bed.settlements.failing = true;
+
+    await expect(bed.attempt.execute(id, 1)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    outage.restore();
     const report = await bed.attempt.execute(id, 1);
 
     expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory, AgentSummary } from '@outreach/agents';
 import { CallLog } from '@outreach/calls';
 import { AttemptContact, CampaignExecution, ExecutionCampaign } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core';
+import { Clock, isAppError, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { DateTime } from 'luxon';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
-import { dispatchJob } from './engine-jobs';
+import { dispatchJob, settleJobId } from './engine-jobs';
+import { SettlementQueue } from './engine.ports';
 import { ShortLivedCache } from './short-lived-cache';
 
 const FALLBACK_MAX_CALL_SECS = 600;
@@ -18,19 +18,30 @@ const FALLBACK_MAX_CALL_SECS = 600;
 const DIALABLE_STATUSES = new Set(['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED']);
 /** How long a campaign's caller ids and agent are reused between attempts (number/carrier changes apply within it). */
 const LOOKUP_TTL_MS = 1000;
-/** Settling a placed call is retried this often (back-off 100 ms, doubling: about 3 s in all). */
-const SETTLE_TRIES = 6;
-const SETTLE_BACKOFF_MS = 100;
+/** A recovered attempt whose call the provider still has in progress is asked about again after this long. */
+export const IN_PROGRESS_RECHECK_MS = 2_000;
 
 export type AttemptReport =
-  | { state: 'stale' | 'already_started' | 'released' | 'do_not_call' }
-  | { state: 'settled'; settled: SettledAttempt };
+  | { state: 'stale' | 'released' | 'do_not_call' }
+  | { state: 'settled'; settled: SettledAttempt }
+  /** The call ended but its outcome could not be stored: it waits in its own settle job. */
+  | { state: 'deferred' };
+
+type Started = { callId: string; from: string | null; contact: AttemptContact; campaign: ExecutionCampaign; agent: AgentSummary | null };
 
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
- * the do-not-call list, picks a caller id, records the Call as started (once: a replayed job finds
- * it and leaves the attempt to the reaper, so nobody is dialled twice), places the call through
+ * the do-not-call list, picks a caller id, records the Call as started, places the call through
  * the VoiceProvider port, then settles the outcome in one transaction (AttemptSettlement).
+ *
+ * The provider's record is the truth, not this process (decisions.md 16.18):
+ * - an outcome that cannot be stored (the database unreachable) goes to its own settle job,
+ *   which carries it until the database is back;
+ * - a job that runs again for an attempt whose Call was already started (its worker died, or
+ *   it could not defer) asks the provider: an ended call is settled with what the provider
+ *   says, a call still in progress is asked about again shortly, and a call the provider never
+ *   accepted is placed now with the same call id (the provider's idempotency key), so nobody is
+ *   dialled twice and nobody waits for a timer.
  */
 @Injectable()
 export class ExecuteAttempt {
@@ -46,6 +57,7 @@ export class ExecuteAttempt {
     private readonly agents: AgentDirectory,
     private readonly dnc: DoNotCallList,
     private readonly settlement: AttemptSettlement,
+    private readonly settlements: SettlementQueue,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -55,8 +67,11 @@ export class ExecuteAttempt {
     const started = await this.uow.run(async () => {
       const contact = await this.execution.lockContact(contactId);
       if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' as const };
-      if (contact.currentCallId) return { state: 'already_started' as const };
       const campaign = await this.execution.campaign(contact.campaignId);
+      if (contact.currentCallId) {
+        if (!campaign) return { state: 'stale' as const };
+        return { state: 'recover' as const, callId: contact.currentCallId, contact, campaign };
+      }
       if (!campaign || !DIALABLE_STATUSES.has(campaign.status)) {
         await this.execution.release(contactId, attemptSeq);
         return { state: 'released' as const };
@@ -67,8 +82,7 @@ export class ExecuteAttempt {
         return { state: 'do_not_call' as const };
       }
       const from = await this.pickFromNumber(campaign, contact);
-      const agentId = campaign.agentId;
-      const agent = agentId ? await this.agentsById.get(agentId, () => this.agents.find(campaign.workspaceId, agentId)) : null;
+      const agent = await this.agentOf(campaign);
       const { callId } = await this.callLog.start({
         workspaceId: campaign.workspaceId,
         campaignId: campaign.id,
@@ -82,47 +96,68 @@ export class ExecuteAttempt {
       await this.execution.markCallStarted(contactId, attemptSeq, callId);
       return { state: 'started' as const, callId, from, contact, campaign, agent };
     });
+    if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
     if (started.state !== 'started') return started;
+    return this.finish(started, await this.place(started));
+  }
 
-    const { callId, from, contact, campaign, agent } = started;
-    let result: VoiceCallResult;
-    if (!from) {
-      result = this.notPlaced('no_usable_number');
-    } else {
-      try {
-        result = await this.voice.placeCall({
-          callId,
-          from,
-          to: contact.phone,
-          agentId: campaign.agentId,
-          maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
-          variables: this.variables(campaign, contact, from, agent?.name ?? null),
-        });
-      } catch (error) {
-        this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
-        result = this.notPlaced('provider_error');
-      }
+  /** An attempt whose Call was started by an earlier run: the provider says what became of it. */
+  private async recover(callId: string, contact: AttemptContact, campaign: ExecutionCampaign): Promise<AttemptReport> {
+    const status = await this.voice.lookupCall(callId);
+    if (status.state === 'in_progress') throw new RetryLater(IN_PROGRESS_RECHECK_MS, `call ${callId} is still in progress at the provider`);
+    const from = await this.pickFromNumber(campaign, contact);
+    const attempt: Started = { callId, from, contact, campaign, agent: await this.agentOf(campaign) };
+    if (status.state === 'ended') return this.finish(attempt, status.result);
+    // Never accepted by the provider: the earlier run died before its request got through.
+    if (!DIALABLE_STATUSES.has(campaign.status)) return this.finish(attempt, this.notPlaced('not_placed'));
+    this.logger.log(`call ${callId} was never accepted by the provider: placing it now with the same call id`);
+    return this.finish(attempt, await this.place(attempt));
+  }
+
+  private async place({ callId, from, contact, campaign, agent }: Started): Promise<VoiceCallResult> {
+    if (!from) return this.notPlaced('no_usable_number');
+    try {
+      return await this.voice.placeCall({
+        callId,
+        from,
+        to: contact.phone,
+        agentId: campaign.agentId,
+        maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
+        variables: this.variables(campaign, contact, from, agent?.name ?? null),
+      });
+    } catch (error) {
+      this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
+      return this.notPlaced('provider_error');
     }
-    const settled = await this.settleWithRetries({ contactId, attemptSeq, callId, campaign, result });
-    return { state: 'settled', settled };
   }
 
   /**
-   * The call has happened and its result exists only in this process: a transient database
-   * failure (no free connection, deadlock, a blip) must not lose it, because a replayed job finds
-   * the call started and leaves it to the reaper, which can only mark it failed. Settling is
-   * idempotent, so it is simply tried again, with back-off, before the job gives up.
+   * Settles the ended call. When that fails for any reason but a business rule (the database
+   * unreachable, a deadlock), the outcome goes to a settle job of its own instead of being lost;
+   * only when that job cannot be stored either does the attempt job fail, and its next run asks
+   * the provider again (recover).
    */
-  private async settleWithRetries(input: Parameters<AttemptSettlement['settle']>[0]): Promise<SettledAttempt> {
-    for (let attempt = 1; ; attempt++) {
+  private async finish({ callId, contact, campaign }: Started, result: VoiceCallResult): Promise<AttemptReport> {
+    const input = { contactId: contact.id, attemptSeq: contact.attemptSeq, callId, campaign, result };
+    try {
+      return { state: 'settled', settled: await this.settlement.settle(input) };
+    } catch (error) {
+      if (isAppError(error)) throw error;
       try {
-        return await this.settlement.settle(input);
-      } catch (error) {
-        if (isAppError(error) || attempt >= SETTLE_TRIES) throw error;
-        this.logger.warn(`settling call ${input.callId} failed (try ${attempt} of ${SETTLE_TRIES}): ${(error as Error).message}`);
-        await sleep(SETTLE_BACKOFF_MS * 2 ** (attempt - 1));
+        await this.settlements.defer({ contactId: contact.id, attemptSeq: contact.attemptSeq, callId, campaignId: campaign.id, result });
+      } catch (deferError) {
+        this.logger.warn(`call ${callId}: settling failed (${(error as Error).message}) and so did deferring it (${(deferError as Error).message})`);
+        throw error;
       }
+      this.logger.warn(`call ${callId}: settling failed (${(error as Error).message}); its outcome waits in job ${settleJobId(callId)}`);
+      return { state: 'deferred' };
     }
+  }
+
+  private agentOf(campaign: ExecutionCampaign): Promise<AgentSummary | null> {
+    const agentId = campaign.agentId;
+    if (!agentId) return Promise.resolve(null);
+    return this.agentsById.get(agentId, () => this.agents.find(campaign.workspaceId, agentId));
   }
 
   /** A call that never reached the network: a carrier failure, retried like one. */

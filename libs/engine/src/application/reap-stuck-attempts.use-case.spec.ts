@@ -1,7 +1,8 @@
 import { ENGINE_AGENT, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
 import { dispatchJob } from './engine-jobs';
+import { NO_PROVIDER_RECORD } from './reap-stuck-attempts.use-case';
 
-/* ReapStuckAttempts over in-memory fakes: attempts past their deadline go back to the retry path; the others stay. */
+/* ReapStuckAttempts over in-memory fakes: attempts past their deadline are settled from the provider's record of the call; the others stay. */
 
 const CID = 'campaign-1';
 /** Claim deadline: the agent's 300 s + REAPER_GRACE_SECONDS 120. */
@@ -44,14 +45,35 @@ describe('ReapStuckAttempts', () => {
     return { id: contact.id, attemptSeq, callId };
   }
 
-  it('an attempt whose call started and whose deadline passed: the call FAILS as reaped, the contact goes to a retry', async () => {
+  it('an attempt past its deadline whose call ENDED at the provider: settled with the provider\'s outcome, not failed', async () => {
+    const attempt = await stuck('+14155551001', { dialled: true });
+    const ended = await bed.voice.next({ callId: attempt.callId!, from: ENGINE_NUMBER, to: '+14155551001', agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
+    bed.voice.placed.set(attempt.callId!, ended);
+    bed.clock.advance(DEADLINE_MS + 1000);
+
+    expect(await bed.reaper.execute()).toEqual({ recovered: 1, reaped: 0, released: 0, waiting: 0 });
+
+    expect(bed.voice.lookups).toEqual([attempt.callId]);
+    expect(bed.calls.rows.get(attempt.callId!)).toMatchObject({ status: 'ENDED', outcome: 'completed', durationMs: 61_000, transcript: 'Agent: hello' });
+    expect(bed.contacts.stored(attempt.id)).toMatchObject({ status: 'COMPLETED', lastOutcome: 'completed', attemptDeadlineAt: null });
+    expect(bed.debits.debits).toHaveLength(1); // the conversation is billed, and its contact is never called again
+    expect(bed.scheduler.wakeNows).toEqual([CID]);
+  });
+
+  it('an attempt past its deadline whose call the provider has no record of: the call FAILS as no_provider_record, the contact goes to a retry', async () => {
     const attempt = await stuck('+14155551001', { dialled: true });
     bed.clock.advance(DEADLINE_MS + 1000);
     const now = bed.clock.now();
 
-    expect(await bed.reaper.execute()).toEqual({ reaped: 1, released: 0 });
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 1, released: 0, waiting: 0 });
 
-    expect(bed.calls.rows.get(attempt.callId!)).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure', providerDisposition: 'reaped', durationMs: 0, endedAt: now });
+    expect(bed.calls.rows.get(attempt.callId!)).toMatchObject({
+      status: 'FAILED',
+      outcome: 'carrier_failure',
+      providerDisposition: NO_PROVIDER_RECORD,
+      durationMs: 0,
+      endedAt: now,
+    });
     expect(bed.contacts.stored(attempt.id)).toMatchObject({
       status: 'RETRY_SCHEDULED',
       lastOutcome: 'carrier_failure',
@@ -60,6 +82,23 @@ describe('ReapStuckAttempts', () => {
     });
     expect(bed.debits.debits).toEqual([]);
     expect(bed.scheduler.wakeNows).toEqual([CID]);
+  });
+
+  it('an attempt whose call is still in progress at the provider, or whose provider does not answer, is left for the next run', async () => {
+    const inProgress = await stuck('+14155551001', { dialled: true });
+    const unanswered = await stuck('+14155551002', { dialled: true });
+    bed.voice.lookup = async (callId) => {
+      if (callId === unanswered.callId) throw new Error('provider timeout');
+      return { state: 'in_progress' };
+    };
+    bed.clock.advance(DEADLINE_MS + 1000);
+
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 2 });
+
+    for (const attempt of [inProgress, unanswered]) {
+      expect(bed.contacts.stored(attempt.id)).toMatchObject({ status: 'IN_PROGRESS', currentCallId: attempt.callId });
+      expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
+    }
   });
 
   it('a reaped attempt with no retries left FAILS the contact', async () => {
@@ -78,7 +117,7 @@ describe('ReapStuckAttempts', () => {
     bed.clock.advance(DEADLINE_MS + 1000);
     const now = bed.clock.now();
 
-    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 2 });
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 2, waiting: 0 });
 
     expect(bed.contacts.stored(first.id)).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: null, attemptDeadlineAt: null });
     expect(bed.contacts.stored(retry.id)).toMatchObject({ status: 'RETRY_SCHEDULED', attempts: 1, nextAttemptAt: now.toISOString() });
@@ -91,7 +130,7 @@ describe('ReapStuckAttempts', () => {
     const waiting = await stuck('+14155551002', { dialled: false });
     bed.clock.advance(DEADLINE_MS);
 
-    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
 
     expect(bed.contacts.stored(dialled.id)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: 1, currentCallId: dialled.callId });
     expect(bed.contacts.stored(waiting.id)!.status).toBe('IN_PROGRESS');
@@ -104,7 +143,7 @@ describe('ReapStuckAttempts', () => {
     bed.clock.advance(DEADLINE_MS + 1000);
     bed.executionRepo.findStuck = async () => [{ contactId: attempt.id, attemptSeq: attempt.attemptSeq - 1 }];
 
-    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
     expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
   });
 
@@ -113,7 +152,7 @@ describe('ReapStuckAttempts', () => {
     bed.clock.advance(DEADLINE_MS - 1000);
     bed.executionRepo.findStuck = async () => [{ contactId: attempt.id, attemptSeq: attempt.attemptSeq }];
 
-    expect(await bed.reaper.execute()).toEqual({ reaped: 0, released: 0 });
+    expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
     expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
     expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
   });

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CampaignExecution } from '@outreach/campaigns';
 import { Clock, Outbox, UnitOfWork } from '@outreach/core';
-import { VoiceCallResult } from '@outreach/telephony';
+import { VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
 import { dispatchJob } from './engine-jobs';
 import { DispatchScheduler } from './engine.ports';
@@ -11,25 +11,38 @@ const BATCH = 200;
 const MAX_ROUNDS = 10;
 
 export interface ReapReport {
-  /** Attempts whose call had started: call FAILED (carrier_failure, 'reaped'), contact on the retry path. */
+  /** Attempts whose call the provider reports ended: settled with the provider's outcome. */
+  recovered: number;
+  /** Attempts whose call the provider has no record of: call FAILED ('no_provider_record'), contact on the retry path. */
   reaped: number;
   /** Claimed attempts that never dialled: given back (due again, the attempt not counted). */
   released: number;
+  /** Attempts left for the next run: the call is still in progress, or the provider did not answer. */
+  waiting: number;
 }
 
+/** The disposition of a call the provider has no record of: it never reached the network. */
+export const NO_PROVIDER_RECORD = 'no_provider_record';
+
 /**
- * The reaper (decisions.md 16.9): attempts IN_PROGRESS past their deadline (claim + the agent's
- * maxCallDurationSecs + REAPER_GRACE_SECONDS) belong to a worker that died. Their call is marked
- * FAILED with outcome carrier_failure and disposition 'reaped', and the contact follows the retry
- * path; an attempt that never dialled is simply given back. By then the lost call has surely ended,
- * so nobody is dialled twice at once. Also sweeps RUNNING campaigns with a dispatch wake-up, in
- * case a scheduled one was lost.
+ * The reaper (decisions.md 16.9, 16.18): attempts IN_PROGRESS past their deadline (claim + the
+ * agent's maxCallDurationSecs + REAPER_GRACE_SECONDS) were lost by their worker. The reaper asks
+ * before it fails: the provider's record of the call is the truth, not the timer.
+ * - ended at the provider: settled with the provider's outcome, transcript and duration;
+ * - still in progress, or the provider unreachable: left for the next run;
+ * - unknown to the provider: the call never happened; FAILED with outcome carrier_failure and
+ *   disposition 'no_provider_record', and the contact follows the retry path;
+ * - claimed but never dialled: simply given back.
+ * Also sweeps RUNNING campaigns with a dispatch wake-up, in case a scheduled one was lost.
  */
 @Injectable()
 export class ReapStuckAttempts {
+  private readonly logger = new Logger('ReapStuckAttempts');
+
   constructor(
     private readonly execution: CampaignExecution,
     private readonly settlement: AttemptSettlement,
+    private readonly voice: VoiceProvider,
     private readonly scheduler: DispatchScheduler,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
@@ -37,12 +50,13 @@ export class ReapStuckAttempts {
   ) {}
 
   async execute(): Promise<ReapReport> {
-    const report: ReapReport = { reaped: 0, released: 0 };
+    const report: ReapReport = { recovered: 0, reaped: 0, released: 0, waiting: 0 };
     const now = this.clock.now();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const batch = await this.execution.findStuck(now, BATCH);
       await this.reapBatch(batch, now, report);
-      if (batch.length < BATCH) break;
+      // Attempts left waiting are found again: only a full batch of new ones asks for another round.
+      if (batch.length < BATCH || report.waiting >= BATCH) break;
     }
     return report;
   }
@@ -69,21 +83,39 @@ export class ReapStuckAttempts {
         return contact;
       });
       if (!found || !found.currentCallId) continue;
+      const callId = found.currentCallId;
       const campaign = await this.execution.campaign(found.campaignId);
       if (!campaign) continue;
-      const reaped: VoiceCallResult = {
-        outcome: 'carrier_failure',
-        providerDisposition: 'reaped',
-        providerCallId: '',
-        answeredAt: null,
-        endedAt: now,
-        durationMs: 0,
-        transcript: null,
-        recordingUrl: null,
-      };
-      await this.settlement.settle({ contactId: found.id, attemptSeq: found.attemptSeq, callId: found.currentCallId, campaign, result: reaped });
-      report.reaped++;
+      let result: VoiceCallResult;
+      try {
+        const status = await this.voice.lookupCall(callId);
+        if (status.state === 'in_progress') {
+          report.waiting++;
+          continue;
+        }
+        result = status.state === 'ended' ? status.result : this.noRecord(now);
+      } catch (error) {
+        this.logger.warn(`call ${callId}: the provider did not answer (${(error as Error).message}); asking again next run`);
+        report.waiting++;
+        continue;
+      }
+      await this.settlement.settle({ contactId: found.id, attemptSeq: found.attemptSeq, callId, campaign, result });
+      if (result.providerDisposition === NO_PROVIDER_RECORD) report.reaped++;
+      else report.recovered++;
     }
+  }
+
+  private noRecord(now: Date): VoiceCallResult {
+    return {
+      outcome: 'carrier_failure',
+      providerDisposition: NO_PROVIDER_RECORD,
+      providerCallId: '',
+      answeredAt: null,
+      endedAt: now,
+      durationMs: 0,
+      transcript: null,
+      recordingUrl: null,
+    };
   }
 
   /** A wake-up for every RUNNING campaign (the safety net behind scheduled ticks). */

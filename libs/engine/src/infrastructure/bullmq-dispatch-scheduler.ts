@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { DirectEnqueue, DispatchScheduler } from '../application/engine.ports';
-import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue } from '../application/engine-jobs';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
+import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
  * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
@@ -52,5 +52,17 @@ export class BullmqDirectEnqueue extends DirectEnqueue {
     for (const [queue, list] of byQueue) {
       await this.producer.addBulk(queue, list.map((j) => ({ name: j.name, payload: j.payload, jobId: j.jobId! })));
     }
+  }
+}
+
+/** Deferred settlements as `attempts`/`settle` jobs; the job id makes a second defer of one call a no-op. */
+@Injectable()
+export class BullmqSettlementQueue extends SettlementQueue {
+  constructor(private readonly producer: QueueProducer) {
+    super();
+  }
+
+  async defer(settlement: DeferredSettlement): Promise<void> {
+    await this.producer.add(EngineQueue.Attempts, EngineJob.Settle, toSettlePayload(settlement), settleJobId(settlement.callId));
   }
 }

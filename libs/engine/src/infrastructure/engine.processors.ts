@@ -3,8 +3,9 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
-import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue } from '../application/engine-jobs';
+import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, SettlePayload } from '../application/engine-jobs';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
+import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
 
 /** Dispatch runs of different campaigns in parallel per process (one workspace's runs serialise in Postgres). */
 const DISPATCH_CONCURRENCY = 4;
@@ -19,7 +20,7 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
     this.worker.concurrency = DISPATCH_CONCURRENCY;
   }
 
-  async process(job: Job): Promise<unknown> {
+  protected async handle(job: Job): Promise<unknown> {
     switch (job.name as EngineJob) {
       case EngineJob.Dispatch:
         return this.dispatch.execute((job.data as DispatchPayload).campaignId);
@@ -29,11 +30,15 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
   }
 }
 
-/** Queue `attempts`: one call per job; ATTEMPT_CONCURRENCY calls in flight per process. */
+/**
+ * Queue `attempts`: one call per `attempt` job (ATTEMPT_CONCURRENCY calls in flight per process);
+ * `settle` jobs store an ended call's outcome an attempt could not store (decisions.md 16.18).
+ */
 @Processor(EngineQueue.Attempts)
 export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
   constructor(
     private readonly attempt: ExecuteAttempt,
+    private readonly settle: SettleDeferredAttempt,
     private readonly config: AppConfig,
   ) {
     super(EngineQueue.Attempts);
@@ -43,11 +48,15 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
     this.worker.concurrency = this.config.attemptConcurrency;
   }
 
-  async process(job: Job): Promise<unknown> {
+  protected async handle(job: Job): Promise<unknown> {
     switch (job.name as EngineJob) {
       case EngineJob.Attempt: {
         const { contactId, attemptSeq } = job.data as AttemptPayload;
         const report = await this.attempt.execute(contactId, attemptSeq);
+        return { state: report.state };
+      }
+      case EngineJob.Settle: {
+        const report = await this.settle.execute(fromSettlePayload(job.data as SettlePayload));
         return { state: report.state };
       }
       default:

@@ -22,7 +22,8 @@ import { AttemptSettlement } from '../application/attempt-settlement';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
-import { RecordingDirectEnqueue, RecordingDispatchScheduler } from './recording-engine-ports';
+import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
+import { RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingSettlementQueue } from './recording-engine-ports';
 
 /** A Wednesday, 10:00 UTC: inside the default 09:00–18:00 window on every dial day. */
 export const ENGINE_NOW = new Date('2026-11-18T10:00:00Z');
@@ -59,12 +60,14 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const voice = new ScriptedVoiceProvider();
   const scheduler = new RecordingDispatchScheduler();
   const direct = new RecordingDirectEnqueue();
+  const settlements = new RecordingSettlementQueue();
   const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120 } as AppConfig;
 
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, dnc, outbox, uow, clock, scheduler, direct, config);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, dnc, settlement, outbox, uow, clock);
-  const reaper = new ReapStuckAttempts(execution, settlement, scheduler, outbox, uow, clock);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, dnc, settlement, settlements, outbox, uow, clock);
+  const settleDeferred = new SettleDeferredAttempt(execution, settlement);
+  const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock);
 
   workspaces.add({ id: ENGINE_WS, concurrency: 10 });
   wallet.balances.set(ENGINE_WS, 10_000);
@@ -104,10 +107,12 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     voice,
     scheduler,
     direct,
+    settlements,
     config,
     settlement,
     dispatch,
     attempt,
+    settleDeferred,
     reaper,
     addCampaign,
   };

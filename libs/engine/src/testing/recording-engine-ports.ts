@@ -1,4 +1,4 @@
-import { DirectEnqueue, DispatchScheduler } from '../application/engine.ports';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
 
 /** Keeps every wake-up asked for; `failing` makes them reject (a lost hint). */
 export class RecordingDispatchScheduler extends DispatchScheduler {
@@ -27,5 +27,16 @@ export class RecordingDirectEnqueue extends DirectEnqueue {
   async enqueue(jobs: ReadonlyArray<DirectJob>): Promise<void> {
     if (this.failing) throw new Error('queue unavailable');
     this.batches.push([...jobs]);
+  }
+}
+
+/** Keeps every deferred settlement; `failing` makes defer reject (the queue unreachable too). */
+export class RecordingSettlementQueue extends SettlementQueue {
+  readonly deferred: DeferredSettlement[] = [];
+  failing = false;
+
+  async defer(settlement: DeferredSettlement): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.deferred.push(settlement);
   }
 }

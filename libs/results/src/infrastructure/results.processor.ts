@@ -28,7 +28,7 @@ export class ResultsProcessor extends QueueWorkerHost implements OnApplicationBo
     this.worker.concurrency = CONCURRENCY;
   }
 
-  async process(job: Job): Promise<unknown> {
+  protected async handle(job: Job): Promise<unknown> {
     switch (job.name as ResultsJob) {
       case ResultsJob.LeadFinal: {
         const { contactId, callId } = job.data as LeadFinalPayload;

@@ -42,7 +42,22 @@ export interface VoiceCallResult {
   recordingUrl: string | null;
 }
 
+/**
+ * The provider's own record of a call, asked by our call id (decisions.md 16.18):
+ * - unknown: the provider never accepted it (the worker died before the request reached it);
+ * - in_progress: it is still ringing or talking;
+ * - ended: how it ended, exactly as placeCall would have answered.
+ */
+export type VoiceCallStatus = { state: 'unknown' } | { state: 'in_progress' } | { state: 'ended'; result: VoiceCallResult };
+
 export abstract class VoiceProvider {
-  /** Places the call and resolves when it has ended. Never rejects for a call outcome (busy etc.). */
+  /**
+   * Places the call and resolves when it has ended. Never rejects for a call outcome (busy etc.).
+   * Idempotent on `request.callId`: placing a call id again never dials a second time, it
+   * answers the first call's ending.
+   */
   abstract placeCall(request: VoiceCallRequest): Promise<VoiceCallResult>;
+
+  /** What the provider knows of the call placed with this call id: the truth when ours was lost. */
+  abstract lookupCall(callId: string): Promise<VoiceCallStatus>;
 }

@@ -1,4 +1,5 @@
 import { FixedClock } from '@outreach/core';
+import { InMemorySandboxCallRecords } from '../testing';
 import { sandboxScript, SandboxVoiceProvider } from './sandbox-voice.provider';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
@@ -30,7 +31,7 @@ describe('sandbox voice provider', () => {
   });
 
   it('places a call with timestamps from the clock: answeredAt = start + ring, endedAt = answeredAt + talk time', async () => {
-    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never);
+    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords());
     const request = { callId: 'c1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
     const answered = await provider.placeCall({ ...request, to: number(7) });
     const script = sandboxScript(number(7), 600);
@@ -44,7 +45,45 @@ describe('sandbox voice provider', () => {
       transcript: script.transcript,
       recordingUrl: 'https://sandbox.invalid/recordings/c1.mp3',
     });
-    const busy = await provider.placeCall({ ...request, to: number(1) });
+    const busy = await provider.placeCall({ ...request, callId: 'c2', to: number(1) });
     expect(busy).toMatchObject({ outcome: 'busy', answeredAt: null, durationMs: 0, recordingUrl: null });
+  });
+
+  describe('the provider\'s record of its calls (decisions.md 16.18)', () => {
+    const request = { callId: 'c9', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} };
+    const sandbox = (store: InMemorySandboxCallRecords, latencyMs = 0) =>
+      new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: latencyMs } as never, store);
+
+    it('placing a call id twice dials once and answers the same ending', async () => {
+      const store = new InMemorySandboxCallRecords();
+      const provider = sandbox(store);
+      const first = await provider.placeCall(request);
+      const again = await sandbox(store).placeCall({ ...request, to: number(1) }); // another process, same call id
+      expect(again).toEqual(first);
+      expect(again.outcome).toBe('completed');
+      expect([...store.records.keys()]).toEqual(['c9']);
+    });
+
+    it('lookupCall: unknown before it is placed, in progress during its latency, then ended — from any process', async () => {
+      const store = new InMemorySandboxCallRecords();
+      const placing = sandbox(store, 300);
+      expect(await placing.lookupCall('c9')).toEqual({ state: 'unknown' });
+      const placed = placing.placeCall(request);
+      await new Promise((r) => setTimeout(r, 20));
+      const elsewhere = sandbox(store, 300); // a restarted worker asks the provider
+      expect(await elsewhere.lookupCall('c9')).toEqual({ state: 'in_progress' });
+      const result = await placed;
+      expect(await elsewhere.lookupCall('c9')).toEqual({ state: 'ended', result });
+    });
+
+    it('a store that cannot be written keeps the call in memory: the call still happens and this process can answer for it', async () => {
+      const store = new InMemorySandboxCallRecords();
+      store.failing = true;
+      const provider = sandbox(store);
+      const result = await provider.placeCall(request);
+      expect(result.outcome).toBe('completed');
+      expect(await provider.lookupCall('c9')).toEqual({ state: 'ended', result });
+      await expect(sandbox(store).lookupCall('c9')).rejects.toThrow('unreachable'); // elsewhere: cannot tell, so it says nothing
+    });
   });
 });

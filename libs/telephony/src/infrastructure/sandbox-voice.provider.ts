@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
 import { Clock } from '@outreach/core';
-import { CallOutcome, VoiceCallRequest, VoiceCallResult, VoiceProvider } from '../application/voice-provider.port';
+import { CallOutcome, VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '../application/voice-provider.port';
+import { SandboxCallRecord, SandboxCallRecords } from './sandbox-call-records';
 
 /** What the sandbox does with a number: everything derives from the number alone. */
 export interface SandboxScript {
@@ -83,36 +84,82 @@ export function sandboxScript(to: string, maxDurationSecs = 3600): SandboxScript
   }
 }
 
+/** Calls remembered in this process (the Redis store is the lasting copy). */
+const MEMORY_LIMIT = 10_000;
+
 /**
  * The default VoiceProvider: deterministic outcomes from the number (see sandboxScript), timestamps
  * from the Clock port (answeredAt = start + ring, endedAt = answeredAt + talk time), and an optional
  * real-time latency (SANDBOX_VOICE_LATENCY_MS) standing for the call being in flight.
+ *
+ * Like a real provider it keeps a record of every call it accepted (SandboxCallRecords, in Redis,
+ * plus a copy in memory), so placing a call id twice dials once, and lookupCall answers how a call
+ * ended after the process that placed it died or could not store the outcome (decisions.md 16.18).
+ * A record that could not be written to Redis is kept in memory only: the call still happens.
  */
 @Injectable()
 export class SandboxVoiceProvider extends VoiceProvider {
+  private readonly logger = new Logger('SandboxVoiceProvider');
+  private readonly memory = new Map<string, SandboxCallRecord>();
+
   constructor(
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly records: SandboxCallRecords,
   ) {
     super();
   }
 
   async placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
-    const startedAt = this.clock.now().getTime();
-    const script = sandboxScript(request.to, request.maxDurationSecs);
-    if (this.config.sandboxVoiceLatencyMs > 0) await sleep(this.config.sandboxVoiceLatencyMs);
+    const record = (await this.find(request.callId).catch(() => null)) ?? (await this.accept(request));
+    const waitMs = record.endsAtMs - Date.now();
+    if (waitMs > 0) await sleep(waitMs);
+    return this.ending(record);
+  }
+
+  async lookupCall(callId: string): Promise<VoiceCallStatus> {
+    const record = await this.find(callId);
+    if (!record) return { state: 'unknown' };
+    if (Date.now() < record.endsAtMs) return { state: 'in_progress' };
+    return { state: 'ended', result: this.ending(record) };
+  }
+
+  private async accept(request: VoiceCallRequest): Promise<SandboxCallRecord> {
+    const record: SandboxCallRecord = {
+      callId: request.callId,
+      to: request.to,
+      maxDurationSecs: request.maxDurationSecs,
+      acceptedAt: this.clock.now().toISOString(),
+      endsAtMs: Date.now() + this.config.sandboxVoiceLatencyMs,
+    };
+    this.remember(record);
+    await this.records.put(record).catch((error: Error) => this.logger.warn(`sandbox call ${request.callId} kept in memory only: ${error.message}`));
+    return record;
+  }
+
+  private async find(callId: string): Promise<SandboxCallRecord | null> {
+    return this.memory.get(callId) ?? (await this.records.get(callId));
+  }
+
+  private remember(record: SandboxCallRecord): void {
+    if (this.memory.size >= MEMORY_LIMIT) this.memory.delete(this.memory.keys().next().value as string);
+    this.memory.set(record.callId, record);
+  }
+
+  /** How the recorded call ended: derived from the number and the acceptance time alone. */
+  private ending(record: SandboxCallRecord): VoiceCallResult {
+    const startedAt = new Date(record.acceptedAt).getTime();
+    const script = sandboxScript(record.to, record.maxDurationSecs);
     const answered = script.outcome === 'voicemail' || script.outcome === 'transferred' || script.outcome === 'completed';
-    const answeredAt = answered ? new Date(startedAt + script.ringMs) : null;
-    const endedAt = new Date(startedAt + script.ringMs + script.durationMs);
     return {
       outcome: script.outcome,
       providerDisposition: script.providerDisposition,
-      providerCallId: `sbx_call_${request.callId}`,
-      answeredAt,
-      endedAt,
+      providerCallId: `sbx_call_${record.callId}`,
+      answeredAt: answered ? new Date(startedAt + script.ringMs) : null,
+      endedAt: new Date(startedAt + script.ringMs + script.durationMs),
       durationMs: script.durationMs,
       transcript: script.transcript,
-      recordingUrl: answered ? `https://sandbox.invalid/recordings/${request.callId}.mp3` : null,
+      recordingUrl: answered ? `https://sandbox.invalid/recordings/${record.callId}.mp3` : null,
     };
   }
 }

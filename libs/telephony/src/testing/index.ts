@@ -1,3 +1,4 @@
 export * from './in-memory-carrier-settings';
 export * from './in-memory-phone-numbers';
 export { ScriptedVoiceProvider } from './scripted-voice.provider';
+export { InMemorySandboxCallRecords } from './in-memory-sandbox-call-records';

@@ -19,7 +19,7 @@ export class CallsProcessor extends QueueWorkerHost {
     super(CallsQueue.Calls);
   }
 
-  async process(job: Job): Promise<AnalysisRun['outcome']> {
+  protected async handle(job: Job): Promise<AnalysisRun['outcome']> {
     switch (job.name as CallsJob) {
       case CallsJob.Analyse:
         return this.analyseCall(job);

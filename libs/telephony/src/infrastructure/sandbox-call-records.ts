@@ -1,0 +1,62 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, redisOptions } from '@outreach/platform';
+import Redis from 'ioredis';
+
+/** What the sandbox provider remembers of a call it accepted: enough to answer it again. */
+export interface SandboxCallRecord {
+  callId: string;
+  to: string;
+  maxDurationSecs: number;
+  /** When the call was accepted, by the Clock port (the call's timestamps derive from it). */
+  acceptedAt: string;
+  /** Epoch ms (real time) from which the call has ended: acceptance + SANDBOX_VOICE_LATENCY_MS. */
+  endsAtMs: number;
+}
+
+/**
+ * The sandbox provider's own store of accepted calls: the "provider side", kept apart from our
+ * database, so a call's ending can be asked again after the worker that placed it died or the
+ * database was unreachable when it ended (decisions.md 16.18).
+ */
+export abstract class SandboxCallRecords {
+  abstract put(record: SandboxCallRecord): Promise<void>;
+  abstract get(callId: string): Promise<SandboxCallRecord | null>;
+}
+
+/** Kept a week, like a provider's call log. */
+const RECORD_TTL_SECS = 7 * 24 * 3600;
+
+/** The records in Redis (one key per call), on a lazily opened connection of their own. */
+@Injectable()
+export class RedisSandboxCallRecords extends SandboxCallRecords implements OnApplicationShutdown {
+  private client: Redis | null = null;
+
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
+
+  async put(record: SandboxCallRecord): Promise<void> {
+    await this.redis().set(this.key(record.callId), JSON.stringify(record), 'EX', RECORD_TTL_SECS);
+  }
+
+  async get(callId: string): Promise<SandboxCallRecord | null> {
+    const raw = await this.redis().get(this.key(callId));
+    return raw === null ? null : (JSON.parse(raw) as SandboxCallRecord);
+  }
+
+  onApplicationShutdown(): void {
+    this.client?.disconnect();
+  }
+
+  private key(callId: string): string {
+    return `${this.config.redisPrefix}:sandbox-voice:${callId}`;
+  }
+
+  private redis(): Redis {
+    if (!this.client) {
+      this.client = new Redis(redisOptions(this.config, { maxRetriesPerRequest: 1, commandTimeout: 1000 }));
+      this.client.on('error', () => undefined); // failures surface on the commands; callers decide
+    }
+    return this.client;
+  }
+}

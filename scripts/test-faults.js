@@ -18,6 +18,7 @@ const DRILLS = [
   'test/reliability/redis-drill.e2e-spec.ts',
   'test/engine/worker-crash.e2e-spec.ts',
   'test/results/webhooks.e2e-spec.ts',
+  'test/reliability/outage-drill.e2e-spec.ts',
 ];
 /** The drills that end with a count line (the others assert availability, not delivery). */
 const EXPECTED = [
@@ -28,6 +29,7 @@ const EXPECTED = [
   'redis-down-during-push-and-dispatch',
   'worker-sigkill-mid-campaign',
   'webhook-receiver-down-then-up',
+  'postgres-cut-10s-during-calls',
 ];
 
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'drills-')), 'drills.jsonl');

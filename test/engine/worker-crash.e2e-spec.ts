@@ -3,8 +3,7 @@
 // twice, and the reaper recovers the attempts the dead worker held from the provider's record of
 // their calls (run here with a clock past their deadline: claim + maxCallDurationSecs +
 // REAPER_GRACE_SECONDS).
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { ChildProcess } from 'node:child_process';
 import { Module } from '@nestjs/common';
 import { EngineCoreModule, NO_PROVIDER_RECORD, ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock, PlatformModule } from '@outreach/platform';
@@ -12,9 +11,9 @@ import { serviceMigrations } from '../support/service-modules';
 import { extraOccurrences, reportDrill } from '../support/drill';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
+import { killProcess, spawnWorker as spawnChild } from '../support/worker-process';
 import { EngineProbe, runnableCampaign, sandboxNumber, startCampaign, waitFor } from './engine-harness';
 
-const ROOT = join(__dirname, '..', '..');
 const MAX_CALL_SECS = 60;
 const GRACE_SECS = 120;
 const CONTACTS = 40;
@@ -26,43 +25,9 @@ const LINES = 10;
 })
 class ReaperOnly {}
 
-function spawnWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/worker/src/main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SANDBOX_VOICE_LATENCY_MS: '400',
-      DISPATCH_TICK_MS: '100',
-      OUTBOX_POLL_MS: '50',
-      REAPER_GRACE_SECONDS: String(GRACE_SECS),
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start in time: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('Worker started')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited early (${code}): ${stderr}`));
-    });
-  });
-}
-
-function kill(child: ChildProcess | null, signal: NodeJS.Signals): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
+const spawnWorker = () =>
+  spawnChild({ SANDBOX_VOICE_LATENCY_MS: '400', DISPATCH_TICK_MS: '100', REAPER_GRACE_SECONDS: String(GRACE_SECS) });
+const kill = killProcess;
 
 describe('a worker killed mid-campaign', () => {
   let t: TestApp;

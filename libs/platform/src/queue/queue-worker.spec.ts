@@ -23,7 +23,7 @@ describe('RateLimitedLog', () => {
   });
 });
 
-describe('waitBeforeRerun and QueueWorkerHost.process (decisions.md 2.8)', () => {
+describe('waitBeforeRerun and QueueWorkerHost.process (decisions.md 2.7)', () => {
   const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   const job = (attemptsStarted: number, attemptsMade = 0) => ({ attemptsStarted, attemptsMade });
 

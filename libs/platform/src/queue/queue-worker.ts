@@ -40,7 +40,7 @@ export const OUTAGE_MAX_WAITS = 2_000;
  * attempts, or null when the failure is a real one (BullMQ's attempts and back-off apply):
  * - RetryLater: the use case's own delay (a call still in progress);
  * - the database unreachable (outage, failover, pool exhausted): a wait that doubles from 500 ms
- *   to 5 s, for as long as the outage lasts (decisions.md 2.8). A job's attempts are for its own
+ *   to 5 s, for as long as the outage lasts (decisions.md 2.7). A job's attempts are for its own
  *   failures; an outage is nobody's failure, and spending them would lose the job's work.
  */
 export function waitBeforeRerun(job: Pick<Job, 'attemptsStarted' | 'attemptsMade'>, error: unknown): number | null {

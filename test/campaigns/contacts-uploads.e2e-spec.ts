@@ -272,7 +272,23 @@ describe('contacts: uploads, imports, JSON contacts, leads, retry', () => {
       expect(failed.total).toBe(2);
       expect(failed.items.every((i: { status: string }) => i.status === 'FAILED')).toBe(true);
       expect(Object.keys(failed.items[0]).sort()).toEqual(
-        ['altPhones', 'attempts', 'campaignId', 'createdAt', 'fields', 'id', 'lastAttemptAt', 'lastOutcome', 'name', 'nextAttemptAt', 'phone', 'status', 'updatedAt'].sort(),
+        [
+          'altPhones',
+          'attempts',
+          'campaignId',
+          'connectedPhone',
+          'createdAt',
+          'fields',
+          'id',
+          'lastAttemptAt',
+          'lastOutcome',
+          'name',
+          'nextAttemptAt',
+          'phone',
+          'phoneIndex',
+          'status',
+          'updatedAt',
+        ].sort(),
       );
       for (const bad of ['?limit=0', '?limit=501', '?offset=-1', '?status=LOST', '?limit=ten', '?color=red']) {
         expectError(await t.http.get(`/campaigns/${c.id}/leads${bad}`).set(bearer(ws.key)), 400, 'invalid_query');

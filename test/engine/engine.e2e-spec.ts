@@ -160,6 +160,40 @@ describe('execution engine', () => {
     await campaignBecomes(campaignId, 'COMPLETED');
   });
 
+  it('alternate numbers: a number left unanswered after its retries hands over to the next; the contact records where a person answered', async () => {
+    const primary = sandboxNumber(30, 0); // no answer
+    const busyAlt = sandboxNumber(31, 1); // busy
+    const answers = sandboxNumber(32, 7); // completed
+    const { campaignId } = await runnableCampaign(t, ws, { phones: [], settings: { retryCount: 1, retryDelaysMinutes: [10], cooldownMinutes: 5 } });
+    const added = await t.http.post(`/campaigns/${campaignId}/contacts`).set(bearer(ws.key)).send([{ phone: primary, altPhones: [busyAlt, answers] }]);
+    expect(added.status).toBe(201);
+    await startCampaign(t, ws, campaignId);
+
+    // Each number: its first attempt, its retry 10 min later, then the next number after the 5 min cooldown.
+    await statusesBecome(campaignId, { RETRY_SCHEDULED: 1 });
+    for (const wait of [10, 5, 10, 5]) {
+      clock.advance(wait * MIN);
+      await kick(campaignId);
+      await waitFor('the attempt to settle', () => probe.settled(campaignId), (settled) => settled);
+    }
+    await statusesBecome(campaignId, { COMPLETED: 1 });
+
+    expect([voice.placed.get(primary), voice.placed.get(busyAlt), voice.placed.get(answers)]).toEqual([2, 2, 1]);
+    const calls = await probe.calls(campaignId);
+    expect(calls.map((c) => [c.to_number, c.outcome])).toEqual([
+      [primary, 'no_answer'],
+      [primary, 'no_answer'],
+      [busyAlt, 'busy'],
+      [busyAlt, 'busy'],
+      [answers, 'completed'],
+    ]);
+    const leads = await t.http.get(`/campaigns/${campaignId}/leads`).set(bearer(ws.key));
+    expect(leads.body.items).toEqual([
+      expect.objectContaining({ phone: primary, altPhones: [busyAlt, answers], status: 'COMPLETED', attempts: 5, phoneIndex: 2, connectedPhone: answers }),
+    ]);
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1); // billed as any answered call
+  });
+
   it('skipRetryOnFirstVoicemail ends a contact on voicemail; other outcomes still retry', async () => {
     const voicemail = sandboxNumber(1, 2);
     const busy = sandboxNumber(2, 1);
@@ -368,7 +402,7 @@ describe('execution engine', () => {
     expect(await probe.campaignStatus(campaignId)).toBe('RUNNING');
   });
 
-  it('a placed call survives a transient database failure while it is settled (retried in the job; billed once)', async () => {
+  it('a placed call survives a transient database failure while it is settled (its outcome goes to a settle job; billed once)', async () => {
     const number = sandboxNumber(21, 6);
     const { campaignId } = await runnableCampaign(t, ws, { phones: [number] });
     const tariffs = worker.get(Tariffs);

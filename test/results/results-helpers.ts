@@ -73,8 +73,8 @@ export async function finishLead(
     recordingUrl: null,
   });
   await t.dataSource.query(
-    `UPDATE campaign_contacts SET status = $2, attempts = 1, last_outcome = $3, last_attempt_at = $4, updated_at = now() WHERE id = $1`,
-    [leadId, status, outcome, endedAt],
+    `UPDATE campaign_contacts SET status = $2, attempts = 1, last_outcome = $3, last_attempt_at = $4, connected_phone = $5, updated_at = now() WHERE id = $1`,
+    [leadId, status, outcome, endedAt, outcome === 'completed' || outcome === 'transferred' ? phone : null],
   );
   const resultId = await t.get(RecordLeadResult).execute(leadId, callId);
   if (!resultId) throw new Error(`finishLead: no result for ${leadId}`);

@@ -5,6 +5,7 @@ export * from './campaigns.config';
 import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
 import { CampaignExecution1763700004100 } from './infrastructure/migrations/1763700004100-campaign-execution';
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
+import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
 
 export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
@@ -36,7 +37,8 @@ export {
   ContactStatus,
   FINAL_CONTACT_STATUSES,
 } from './domain/contact-state-machine';
+export { numbersLeftAfter, numberToDial } from './domain/contact';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100]);

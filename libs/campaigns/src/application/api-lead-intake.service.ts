@@ -24,6 +24,7 @@ export const API_LEAD_CONTACT_FIELDS = [
   'attempts',
   'lastOutcome',
   'lastAttemptAt',
+  'connectedPhone',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;

@@ -15,7 +15,7 @@ export interface CampaignLoad extends Pick<CampaignProps, 'status' | 'reservedCo
 }
 
 /** A contact just claimed for an attempt (IN_PROGRESS, attempts + 1, attemptSeq + 1). */
-export type ClaimedContact = Pick<ContactRecord, 'id' | 'phone' | 'attempts' | 'attemptSeq'>;
+export type ClaimedContact = Pick<ContactRecord, 'id' | 'phone' | 'altPhones' | 'phoneIndex' | 'attempts' | 'attemptSeq'>;
 
 /** What an attempt reads of its contact. */
 export const ATTEMPT_CONTACT_FIELDS = [
@@ -23,6 +23,9 @@ export const ATTEMPT_CONTACT_FIELDS = [
   'campaignId',
   'workspaceId',
   'phone',
+  'altPhones',
+  'phoneIndex',
+  'phoneFirstAttempt',
   'name',
   'fields',
   'status',
@@ -46,6 +49,10 @@ export interface AttemptOutcomeUpdate {
   lastAttemptAt: Date;
   /** This retry is an incomplete-call retry (counted separately from retryCount). */
   incompleteRetry: boolean;
+  /** The retry moves on to the contact's next alternate number, with attempts of its own (decisions.md 16.19). */
+  nextNumber: boolean;
+  /** The number a person answered on (set when the attempt connected, else left as it was). */
+  connectedPhone: string | null;
 }
 
 /** How much work a campaign has left. */
@@ -76,6 +83,11 @@ export abstract class CampaignExecutionRepository {
   abstract recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean>;
   /** Gives an attempt that never dialled back: due again now, the attempt not counted. */
   abstract release(contactId: string, attemptSeq: number, now: Date): Promise<void>;
+  /**
+   * The attempt did not dial: its number is on the do-not-call list but the contact has another
+   * number; it moves on to that one, due at once, the attempt not counted (decisions.md 16.19).
+   */
+  abstract skipToNextNumber(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>, now: Date): Promise<void>;
   /** The attempt did not dial: the number is on the do-not-call list. */
   abstract markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void>;
   abstract findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>>;

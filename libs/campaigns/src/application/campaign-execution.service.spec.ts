@@ -133,7 +133,7 @@ describe('CampaignExecution', () => {
   it('recordOutcome applies only to the attempt in flight', async () => {
     s.add(CID);
     const c = s.contacts.seed(WS, CID, { phone: '+14155550101', status: 'IN_PROGRESS', attempts: 1, attemptSeq: 3 });
-    const update = { status: 'COMPLETED' as const, nextAttemptAt: null, lastOutcome: 'completed', lastAttemptAt: NOW, incompleteRetry: false };
+    const update = { status: 'COMPLETED' as const, nextAttemptAt: null, lastOutcome: 'completed', lastAttemptAt: NOW, incompleteRetry: false, nextNumber: false, connectedPhone: null };
 
     expect(await s.execution.recordOutcome(c.id, 2, update)).toBe(false);
     expect(s.contacts.stored(c.id)!.status).toBe('IN_PROGRESS');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@outreach/core';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
+import { numbersLeftAfter } from '../domain/contact';
 import {
   AttemptContact,
   AttemptOutcomeUpdate,
@@ -81,6 +82,19 @@ export class CampaignExecution {
 
   markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void> {
     return this.execution.markDoNotCall(contacts);
+  }
+
+  /**
+   * Claimed attempts whose number is on the do-not-call list (decisions.md 16.19): a contact with
+   * another number moves on to it (due at once, the attempt not counted); the others end
+   * DO_NOT_CALL. Returns those that ended (final: an API lead's result is due).
+   */
+  async numberListed<T extends Pick<ClaimedContact, 'id' | 'attemptSeq' | 'altPhones' | 'phoneIndex'>>(contacts: readonly T[]): Promise<T[]> {
+    const moving = contacts.filter((c) => numbersLeftAfter(c) > 0);
+    const ending = contacts.filter((c) => numbersLeftAfter(c) === 0);
+    await this.execution.skipToNextNumber(moving.map(({ id, attemptSeq }) => ({ id, attemptSeq })), this.clock.now());
+    await this.execution.markDoNotCall(ending.map(({ id, attemptSeq }) => ({ id, attemptSeq })));
+    return ending;
   }
 
   findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {

@@ -63,6 +63,8 @@ export const CONTACT_VIEW_FIELDS = [
   'lastAttemptAt',
   'nextAttemptAt',
   'lastOutcome',
+  'phoneIndex',
+  'connectedPhone',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;

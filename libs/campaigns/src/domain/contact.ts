@@ -26,8 +26,24 @@ export interface ContactRecord {
   /** The attempt's call once it has started. */
   currentCallId: string | null;
   incompleteRetries: number;
+  /** The number being dialled: 0 the primary `phone`, n the n-th of `altPhones` (decisions.md 16.19). */
+  phoneIndex: number;
+  /** Attempts made on earlier numbers in this run: this number's attempts are `attempts - phoneFirstAttempt`. */
+  phoneFirstAttempt: number;
+  /** The number on which a person answered (transferred or completed), null until one did. */
+  connectedPhone: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The number an attempt of the contact dials: its primary, or the alternate it has moved on to. */
+export function numberToDial(contact: Pick<ContactRecord, 'phone' | 'altPhones' | 'phoneIndex'>): string {
+  return contact.phoneIndex === 0 ? contact.phone : (contact.altPhones[contact.phoneIndex - 1] ?? contact.phone);
+}
+
+/** How many of the contact's numbers come after the one being dialled. */
+export function numbersLeftAfter(contact: Pick<ContactRecord, 'altPhones' | 'phoneIndex'>): number {
+  return Math.max(0, contact.altPhones.length - contact.phoneIndex);
 }
 
 /** Only contacts the `retry` transition leaves from (FAILED) can be retried one by one (400 contact_not_failed). */

@@ -19,7 +19,7 @@ import { RESERVATION_LOCK_NAMESPACE } from './sql-campaign.repository';
 
 type Row = Record<string, unknown>;
 
-const CLAIMED: ReadonlyArray<keyof ClaimedContact> = ['id', 'phone', 'attempts', 'attemptSeq'];
+const CLAIMED: ReadonlyArray<keyof ClaimedContact> = ['id', 'phone', 'altPhones', 'phoneIndex', 'attempts', 'attemptSeq'];
 
 /**
  * The claim of `event` (claim or claimRetry): the due contacts picked by `due` (a SELECT … FOR
@@ -179,7 +179,11 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const result: unknown = await this.tx.manager.query(
       `UPDATE ${CC.name}
           SET ${CC.c.status} = $3, ${CC.c.nextAttemptAt} = $4, ${CC.c.lastOutcome} = $5, ${CC.c.lastAttemptAt} = $6,
-              ${CC.c.incompleteRetries} = ${CC.c.incompleteRetries} + $7, ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
+              ${CC.c.incompleteRetries} = CASE WHEN $9 THEN 0 ELSE ${CC.c.incompleteRetries} + $7 END,
+              ${CC.c.phoneIndex} = ${CC.c.phoneIndex} + CASE WHEN $9 THEN 1 ELSE 0 END,
+              ${CC.c.phoneFirstAttempt} = CASE WHEN $9 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
+              ${CC.c.connectedPhone} = COALESCE($10, ${CC.c.connectedPhone}),
+              ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($8::text[])`,
       [
         contactId,
@@ -190,6 +194,8 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
         update.lastAttemptAt,
         update.incompleteRetry ? 1 : 0,
         allowedFrom(event),
+        update.nextNumber,
+        update.connectedPhone,
       ],
     );
     return affectedOf(result) > 0;
@@ -205,6 +211,20 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
         WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2
           AND CASE WHEN ${CC.c.attempts} <= 1 THEN ${CC.c.status} = ANY($5::text[]) ELSE ${CC.c.status} = ANY($7::text[]) END`,
       [contactId, attemptSeq, now, targetOf('release'), allowedFrom('release'), targetOf('releaseRetry'), allowedFrom('releaseRetry')],
+    );
+  }
+
+  async skipToNextNumber(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>, now: Date): Promise<void> {
+    if (contacts.length === 0) return;
+    await this.tx.manager.query(
+      `UPDATE ${CC.name} c
+          SET ${CC.c.status} = $4, ${CC.c.attempts} = GREATEST(c.${CC.c.attempts} - 1, 0), ${CC.c.lastOutcome} = 'do_not_call',
+              ${CC.c.phoneIndex} = c.${CC.c.phoneIndex} + 1, ${CC.c.phoneFirstAttempt} = GREATEST(c.${CC.c.attempts} - 1, 0),
+              ${CC.c.incompleteRetries} = 0, ${CC.c.nextAttemptAt} = $3, ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
+         FROM unnest($1::uuid[], $2::int[]) AS t(id, seq)
+        WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY($5::text[])
+          AND c.${CC.c.phoneIndex} < cardinality(c.${CC.c.altPhones})`,
+      [contacts.map((c) => c.id), contacts.map((c) => c.attemptSeq), now, targetOf('scheduleRetry'), allowedFrom('scheduleRetry')],
     );
   }
 

@@ -74,7 +74,7 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       c.currentCallId = null;
       c.nextAttemptAt = null;
       c.updatedAt = input.now.toISOString();
-      return { id: c.id, phone: c.phone, attempts: c.attempts, attemptSeq: c.attemptSeq };
+      return { id: c.id, phone: c.phone, altPhones: [...c.altPhones], phoneIndex: c.phoneIndex, attempts: c.attempts, attemptSeq: c.attemptSeq };
     };
     return [...retries.map((c) => claim(c, 'claimRetry')), ...pending.map((c) => claim(c, 'claim'))];
   }
@@ -108,6 +108,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       campaignId: c.campaignId,
       workspaceId: c.workspaceId,
       phone: c.phone,
+      altPhones: c.altPhones,
+      phoneIndex: c.phoneIndex,
+      phoneFirstAttempt: c.phoneFirstAttempt,
       name: c.name,
       fields: c.fields,
       status: c.status,
@@ -133,7 +136,12 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     c.nextAttemptAt = update.nextAttemptAt?.toISOString() ?? null;
     c.lastOutcome = update.lastOutcome;
     c.lastAttemptAt = update.lastAttemptAt.toISOString();
-    c.incompleteRetries += update.incompleteRetry ? 1 : 0;
+    c.incompleteRetries = update.nextNumber ? 0 : c.incompleteRetries + (update.incompleteRetry ? 1 : 0);
+    if (update.nextNumber) {
+      c.phoneIndex += 1;
+      c.phoneFirstAttempt = c.attempts;
+    }
+    c.connectedPhone = update.connectedPhone ?? c.connectedPhone;
     c.attemptDeadlineAt = null;
     return true;
   }
@@ -148,6 +156,21 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     c.nextAttemptAt = event === 'release' ? null : now.toISOString();
     c.attempts = Math.max(c.attempts - 1, 0);
     c.attemptDeadlineAt = null;
+  }
+
+  async skipToNextNumber(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>, now: Date): Promise<void> {
+    for (const { id, attemptSeq } of contacts) {
+      const c = this.current(id, attemptSeq, allowedFrom('scheduleRetry'));
+      if (!c || c.phoneIndex >= c.altPhones.length) continue;
+      c.status = targetOf('scheduleRetry');
+      c.attempts = Math.max(c.attempts - 1, 0);
+      c.lastOutcome = 'do_not_call';
+      c.phoneIndex += 1;
+      c.phoneFirstAttempt = c.attempts;
+      c.incompleteRetries = 0;
+      c.nextAttemptAt = now.toISOString();
+      c.attemptDeadlineAt = null;
+    }
   }
 
   async markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void> {

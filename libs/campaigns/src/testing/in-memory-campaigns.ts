@@ -183,7 +183,10 @@ export class InMemoryCampaignTypeRepository extends CampaignTypeRepository imple
 }
 
 /** The columns of a contact only the execution engine reads and writes (not in the leads view). */
-export type ContactAttemptColumns = Pick<ContactRecord, 'attemptSeq' | 'attemptStartedAt' | 'attemptDeadlineAt' | 'currentCallId' | 'incompleteRetries'>;
+export type ContactAttemptColumns = Pick<
+  ContactRecord,
+  'attemptSeq' | 'attemptStartedAt' | 'attemptDeadlineAt' | 'currentCallId' | 'incompleteRetries' | 'phoneFirstAttempt'
+>;
 
 /** One row of the contacts table: the view (ISO dates) plus the engine's columns. */
 export interface StoredContact extends ContactView, ContactAttemptColumns {
@@ -222,6 +225,9 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       attemptDeadlineAt: null,
       currentCallId: null,
       incompleteRetries: 0,
+      phoneIndex: 0,
+      phoneFirstAttempt: 0,
+      connectedPhone: null,
       createdAt: now,
       updatedAt: now,
       ...contact,
@@ -296,6 +302,9 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       c.status = to;
       c.attempts = 0;
       c.incompleteRetries = 0;
+      c.phoneIndex = 0;
+      c.phoneFirstAttempt = 0;
+      c.connectedPhone = null;
       c.nextAttemptAt = null;
       c.attemptDeadlineAt = null;
       c.updatedAt = this.clockNow().toISOString();
@@ -361,6 +370,7 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
       attempts: c.attempts,
       lastOutcome: c.lastOutcome,
       lastAttemptAt: c.lastAttemptAt,
+      connectedPhone: c.connectedPhone,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
     };

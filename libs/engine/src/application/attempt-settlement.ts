@@ -1,12 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
-import { CampaignExecution, ContactStatus, ExecutionCampaign } from '@outreach/campaigns';
+import { CampaignExecution, ContactStatus, ExecutionCampaign, numbersLeftAfter } from '@outreach/campaigns';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
-import { isAnswered, VoiceCallResult } from '@outreach/telephony';
+import { CONNECTED_OUTCOMES, isAnswered, VoiceCallResult } from '@outreach/telephony';
 import { nextStep } from '../domain/retry-policy';
 import { DispatchScheduler } from './engine.ports';
+
+const isConnected = (outcome: string) => (CONNECTED_OUTCOMES as readonly string[]).includes(outcome);
 
 export interface SettledAttempt {
   call: CallView;
@@ -61,10 +63,11 @@ export class AttemptSettlement {
         contact.currentCallId === input.callId;
       if (current && call.outcome) {
         const step = nextStep(campaign.settings, {
-          attempts: contact.attempts,
+          attempts: contact.attempts - contact.phoneFirstAttempt,
           incompleteRetries: contact.incompleteRetries,
           outcome: call.outcome,
           durationMs: call.durationMs ?? 0,
+          numbersLeft: numbersLeftAfter(contact),
         });
         await this.execution.recordOutcome(input.contactId, input.attemptSeq, {
           status: step.status,
@@ -72,6 +75,8 @@ export class AttemptSettlement {
           lastOutcome: call.outcome,
           lastAttemptAt: now,
           incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
+          nextNumber: step.status === 'RETRY_SCHEDULED' && step.nextNumber,
+          connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
         });
         contactStatus = step.status;
         // An API lead that reached its final state gets its immutable result (results module).

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { CreditStatus, WalletBalance } from '@outreach/billing';
-import { CampaignExecution, ExecutionCampaign, hasVoiceLeg } from '@outreach/campaigns';
+import { CampaignExecution, ExecutionCampaign, hasVoiceLeg, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
@@ -148,17 +148,18 @@ export class DispatchCampaign {
           deadlineAt,
         });
         if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false };
+        // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
         const listed = await this.dnc.blockedAmong(
           campaign.workspaceId,
-          contacts.map((c) => c.phone),
+          contacts.map((c) => numberToDial(c)),
         );
-        const blocked = contacts.filter((c) => listed.has(c.phone));
-        const dialing = contacts.filter((c) => !listed.has(c.phone));
-        await this.execution.markDoNotCall(blocked.map((c) => ({ id: c.id, attemptSeq: c.attemptSeq })));
+        const blocked = contacts.filter((c) => listed.has(numberToDial(c)));
+        const dialing = contacts.filter((c) => !listed.has(numberToDial(c)));
+        const ended = await this.execution.numberListed(blocked);
         await this.execution.addDials(campaignId, window.localDay, dialing.length);
         const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
         // Do-not-call API leads are final without a call: their result is written too.
-        const results = campaign.source === 'API' ? blocked.map((c) => leadFinalJob(c.id)) : [];
+        const results = campaign.source === 'API' ? ended.map((c) => leadFinalJob(c.id)) : [];
         await this.outbox.enqueue(...jobs, ...results);
         return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, jobs };
       });

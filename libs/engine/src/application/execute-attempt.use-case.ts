@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory, AgentSummary } from '@outreach/agents';
 import { CallLog } from '@outreach/calls';
-import { AttemptContact, CampaignExecution, ExecutionCampaign } from '@outreach/campaigns';
+import { AttemptContact, CampaignExecution, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, isAppError, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
@@ -76,9 +76,10 @@ export class ExecuteAttempt {
         await this.execution.release(contactId, attemptSeq);
         return { state: 'released' as const };
       }
-      if (await this.dnc.isBlocked(campaign.workspaceId, contact.phone)) {
-        await this.execution.markDoNotCall([{ id: contactId, attemptSeq }]);
-        await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' ? [leadFinalJob(contactId)] : []));
+      if (await this.dnc.isBlocked(campaign.workspaceId, numberToDial(contact))) {
+        // Listed since the claim: the contact moves on to its next number, or ends DO_NOT_CALL.
+        const ended = await this.execution.numberListed([contact]);
+        await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' && ended.length > 0 ? [leadFinalJob(contactId)] : []));
         return { state: 'do_not_call' as const };
       }
       const from = await this.pickFromNumber(campaign, contact);
@@ -89,7 +90,7 @@ export class ExecuteAttempt {
         contactId,
         agentId: campaign.agentId,
         fromNumber: from,
-        toNumber: contact.phone,
+        toNumber: numberToDial(contact),
         attemptNumber: contact.attempts,
         kind: 'campaign',
       });
@@ -120,7 +121,7 @@ export class ExecuteAttempt {
       return await this.voice.placeCall({
         callId,
         from,
-        to: contact.phone,
+        to: numberToDial(contact),
         agentId: campaign.agentId,
         maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
         variables: this.variables(campaign, contact, from, agent?.name ?? null),
@@ -198,7 +199,7 @@ export class ExecuteAttempt {
       agent_name: agentName ?? '',
       caller_phone: from,
       contact_name: contact.name ?? '',
-      contact_phone: contact.phone,
+      contact_phone: numberToDial(contact),
       timezone: campaign.timezone,
       current_date: local.toISODate() ?? '',
       current_day: local.toFormat('cccc'),

@@ -11,11 +11,12 @@ const settings: RetrySettings = {
   incompleteRetryDelaysMinutes: [],
   incompleteCallSeconds: 20,
 };
-const facts = (outcome: string, attempts: number, extra: Partial<{ durationMs: number; incompleteRetries: number }> = {}) => ({
+const facts = (outcome: string, attempts: number, extra: Partial<{ durationMs: number; incompleteRetries: number; numbersLeft: number }> = {}) => ({
   outcome,
   attempts,
   durationMs: extra.durationMs ?? 0,
   incompleteRetries: extra.incompleteRetries ?? 0,
+  numbersLeft: extra.numbersLeft ?? 0,
 });
 
 describe('retry policy', () => {
@@ -51,6 +52,7 @@ describe('retry policy', () => {
       status: 'RETRY_SCHEDULED',
       delayMinutes: 7,
       incompleteRetry: true,
+      nextNumber: false,
       reason: 'incomplete_call',
     });
     // Second incomplete retry: past the delay list → incompleteRetryIntervalMinutes.
@@ -59,5 +61,28 @@ describe('retry policy', () => {
     expect(nextStep(on, facts('completed', 1, { durationMs: 20_000 }))).toMatchObject({ status: 'COMPLETED' });
     // A failed attempt after an incomplete retry still has retryCount (0) regular retries: none.
     expect(nextStep(on, facts('busy', 2, { incompleteRetries: 1 }))).toMatchObject({ status: 'FAILED' });
+  });
+
+  describe('alternate numbers (decisions.md 16.19)', () => {
+    it('a number left unreached after its retries moves on to the next number, after the cooldown, as a fresh number', () => {
+      for (const outcome of ['no_answer', 'busy', 'carrier_failure']) {
+        expect(nextStep(settings, facts(outcome, 3, { numbersLeft: 1 }))).toEqual({
+          status: 'RETRY_SCHEDULED',
+          delayMinutes: 5,
+          incompleteRetry: false,
+          nextNumber: true,
+          reason: 'next_number',
+        });
+      }
+      // Retries on the current number come first.
+      expect(nextStep(settings, facts('busy', 2, { numbersLeft: 1 }))).toMatchObject({ status: 'RETRY_SCHEDULED', nextNumber: false, delayMinutes: 30 });
+    });
+
+    it('no next number, a voicemail, or a person reached: no move', () => {
+      expect(nextStep(settings, facts('no_answer', 3, { numbersLeft: 0 }))).toMatchObject({ status: 'FAILED', reason: 'retries_exhausted' });
+      expect(nextStep(settings, facts('voicemail', 3, { numbersLeft: 2 }))).toMatchObject({ status: 'FAILED', reason: 'retries_exhausted' });
+      expect(nextStep({ ...settings, skipRetryOnFirstVoicemail: true }, facts('voicemail', 1, { numbersLeft: 2 }))).toMatchObject({ status: 'FAILED' });
+      expect(nextStep(settings, facts('completed', 1, { durationMs: 60_000, numbersLeft: 2 }))).toMatchObject({ status: 'COMPLETED' });
+    });
   });
 });

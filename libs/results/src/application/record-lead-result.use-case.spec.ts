@@ -66,7 +66,7 @@ describe('RecordLeadResult (use case, ports faked)', () => {
     s.calls.calls.set('call-1', {
       workspaceId: WS,
       contactId: contact.id,
-      call: { id: 'call-1', status: 'COMPLETED', outcome: 'answered', providerDisposition: 'human', attemptNumber: 2, answeredAt: NOW, endedAt: NOW, durationMs: 61_000 },
+      call: { id: 'call-1', toNumber: '+14155550100', status: 'COMPLETED', outcome: 'answered', providerDisposition: 'human', attemptNumber: 2, answeredAt: NOW, endedAt: NOW, durationMs: 61_000 },
       analysis: { status: 'PENDING', evaluation: {}, extraction: {} },
     });
 
@@ -128,7 +128,7 @@ describe('RecordLeadResult (use case, ports faked)', () => {
     s.calls.calls.set('call-x', {
       workspaceId: WS,
       contactId: 'someone-else',
-      call: { id: 'call-x', status: 'COMPLETED', outcome: 'answered', providerDisposition: null, attemptNumber: 1, answeredAt: null, endedAt: null, durationMs: 0 },
+      call: { id: 'call-x', toNumber: '+14155550100', status: 'COMPLETED', outcome: 'answered', providerDisposition: null, attemptNumber: 1, answeredAt: null, endedAt: null, durationMs: 0 },
       analysis: null,
     });
     const id = await s.record.execute(contact.id, 'call-x');

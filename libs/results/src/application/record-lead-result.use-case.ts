@@ -55,6 +55,7 @@ export class RecordLeadResult {
       contactStatus: contact.status,
       lastOutcome: contact.lastOutcome,
       attempts: contact.attempts,
+      connectedPhone: contact.connectedPhone,
       finalCall: final?.call ?? null,
       analysis: final?.analysis ?? null,
     });

@@ -10,8 +10,10 @@ const facts: LeadResultFacts = {
   contactStatus: 'COMPLETED',
   lastOutcome: null,
   attempts: 2,
+  connectedPhone: '+14155552671',
   finalCall: {
     id: 'call-1',
+    toNumber: '+14155552671',
     status: 'ENDED',
     outcome: 'transferred',
     providerDisposition: 'transferred',
@@ -48,9 +50,11 @@ describe('api.lead.result envelope', () => {
           answeredAt: '2026-11-21T09:58:00.000Z',
           endedAt: '2026-11-21T09:59:00.000Z',
           durationMs: 60_000,
+          toNumber: '+14155552671',
         },
         analysis: { status: 'PENDING', evaluation: {}, extraction: {} },
         journey: null,
+        connectedPhone: '+14155552671',
       },
     });
   });

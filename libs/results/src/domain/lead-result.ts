@@ -7,6 +7,8 @@ export const LEAD_RESULT_API_VERSION = '1.0';
 
 export interface FinalCallFacts {
   id: string;
+  /** The number the call dialled: the lead's phone, or one of its alternates (decisions.md 16.19). */
+  toNumber: string;
   status: string;
   outcome: string | null;
   providerDisposition: string | null;
@@ -44,10 +46,14 @@ export interface LeadResultEnvelope {
       answeredAt: string | null;
       endedAt: string | null;
       durationMs: number;
+      /** The number the call dialled: the lead's phone or one of its alternates (decisions.md 16.19). */
+      toNumber: string;
     } | null;
     analysis: AnalysisFacts;
     /** Journeys (workflows) are not built: always null until they are. */
     journey: null;
+    /** The number on which a person answered (the lead's phone or an alternate), null when nobody did. */
+    connectedPhone: string | null;
   };
 }
 
@@ -73,6 +79,7 @@ export interface LeadResultFacts {
   /** The contact's last outcome as the engine recorded it. */
   lastOutcome: string | null;
   attempts: number;
+  connectedPhone: string | null;
   finalCall: FinalCallFacts | null;
   analysis: AnalysisFacts | null;
 }
@@ -109,10 +116,12 @@ export function buildLeadResult(f: LeadResultFacts): LeadResultEnvelope {
             answeredAt: call.answeredAt?.toISOString() ?? null,
             endedAt: call.endedAt?.toISOString() ?? null,
             durationMs: call.durationMs,
+            toNumber: call.toNumber,
           }
         : null,
       analysis: f.analysis ?? NO_ANALYSIS,
       journey: null,
+      connectedPhone: f.connectedPhone,
     },
   };
 }
@@ -147,10 +156,13 @@ export function envelopeInSpecOrder(e: LeadResultEnvelope): LeadResultEnvelope {
             answeredAt: c.answeredAt,
             endedAt: c.endedAt,
             durationMs: c.durationMs,
+            toNumber: c.toNumber,
           }
         : null,
       analysis: { status: d.analysis.status, evaluation: d.analysis.evaluation, extraction: d.analysis.extraction },
       journey: d.journey,
+      // Beyond the spec's members (decisions.md 16.19), after them; absent from results written before.
+      connectedPhone: d.connectedPhone,
     },
   };
 }

@@ -48,6 +48,10 @@ class FinalCallDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) answeredAt: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) endedAt: string | null;
   @ApiProperty() durationMs: number;
+  @ApiPropertyOptional({
+    description: "The number this call dialled: the lead's phone or one of its alternates (absent from results written before alternates were dialled)",
+  })
+  toNumber?: string;
 }
 
 class AnalysisDto {
@@ -67,6 +71,12 @@ class LeadResultDataDto {
   @ApiProperty({ type: FinalCallDto, nullable: true }) finalCall: FinalCallDto | null;
   @ApiProperty({ type: AnalysisDto }) analysis: AnalysisDto;
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Journey runs (workflows): null until journeys exist' }) journey: null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: "The number on which a person answered (the lead's phone or an alternate); null when nobody did; absent from results written before alternates were dialled",
+  })
+  connectedPhone?: string | null;
 }
 
 export class LeadResultResponse {

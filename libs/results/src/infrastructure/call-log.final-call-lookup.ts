@@ -17,6 +17,7 @@ export class CallLogFinalCallLookup extends FinalCallLookup {
     return {
       call: {
         id: view.id,
+        toNumber: view.toNumber,
         status: view.status,
         outcome: view.outcome,
         providerDisposition: view.providerDisposition,

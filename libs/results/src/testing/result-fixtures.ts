@@ -13,6 +13,7 @@ export function aLeadResult(input: { campaignId: string; leadId?: string; result
     contactStatus: input.status ?? 'COMPLETED',
     lastOutcome: 'interested',
     attempts: 1,
+    connectedPhone: null,
     finalCall: null,
     analysis: null,
   });

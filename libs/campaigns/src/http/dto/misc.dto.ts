@@ -125,6 +125,13 @@ export class ContactResponse {
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) lastAttemptAt: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt: string | null;
   @ApiProperty({ type: String, nullable: true }) lastOutcome: string | null;
+  @ApiProperty({
+    minimum: 0,
+    description: 'The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one',
+  })
+  phoneIndex: number;
+  @ApiProperty({ type: String, nullable: true, description: 'The number on which a person answered (phone or an alternate); null until one did' })
+  connectedPhone: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

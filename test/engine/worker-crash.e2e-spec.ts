@@ -136,4 +136,55 @@ describe('a worker killed mid-campaign', () => {
     expect(wallet.debits).toBe(answered.reduce((sum, c) => sum + Math.ceil(c.duration_ms! / 60_000) * 10, 0));
     expect(wallet.credits - wallet.debits).toBe(wallet.balance);
   }, 180_000);
+
+  it('SIGKILL and restart without the reaper: the new worker takes the dead attempts back within seconds (lease) and settles them from the provider', async () => {
+    await kill(second, 'SIGTERM'); // the previous test's worker
+    second = null;
+    const ws = await t.seed({ concurrency: LINES }); // its own wallet
+    const phones = Array.from({ length: CONTACTS }, (_, i) => sandboxNumber(100 + i, i % 10));
+    const { campaignId } = await runnableCampaign(t, ws, {
+      phones,
+      agent: { maxCallDurationSecs: MAX_CALL_SECS },
+      settings: { retryCount: 0 },
+    });
+    const probe = new EngineProbe(t);
+    const inFlight = async () => {
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM calls WHERE campaign_id = $1 AND status = 'IN_PROGRESS'`, [campaignId]);
+      return n as number;
+    };
+
+    first = await spawnWorker();
+    await startCampaign(t, ws, campaignId, { reservedConcurrency: LINES });
+    await waitFor('calls in flight', inFlight, (n) => n >= 3, 30_000);
+    await kill(first, 'SIGKILL');
+    first = null;
+    const killedAt = Date.now();
+    const stuck = (await probe.contacts(campaignId)).filter((c) => c.status === 'IN_PROGRESS').map((c) => c.id);
+    expect(stuck.length).toBeGreaterThan(0);
+
+    second = await spawnWorker();
+    // Every attempt the dead worker held is settled long before the reaper's deadline (60 s + 120 s).
+    await waitFor(
+      "the dead worker's attempts to be settled",
+      async () => (await probe.contacts(campaignId)).filter((c) => stuck.includes(c.id) && c.status === 'IN_PROGRESS').length,
+      (n) => n === 0,
+      30_000,
+    );
+    const recoverySecs = (Date.now() - killedAt) / 1000;
+    process.stdout.write(`worker SIGKILL + restart: the dead worker's ${stuck.length} attempts settled ${recoverySecs.toFixed(1)} s after the kill\n`);
+    expect(recoverySecs).toBeLessThan(30);
+    await waitFor('the campaign to complete', () => probe.campaignStatus(campaignId), (s) => s === 'COMPLETED', 60_000);
+
+    const contacts = await probe.contacts(campaignId);
+    const calls = await probe.calls(campaignId);
+    expect(calls.filter((c) => c.provider_disposition === NO_PROVIDER_RECORD)).toEqual([]);
+    for (const [i, phone] of phones.entries()) {
+      const contact = contacts.find((c) => c.phone === phone)!;
+      const own = calls.filter((c) => c.to_number === phone);
+      expect({ phone, attempts: contact.attempts, calls: own.length }).toEqual({ phone, attempts: 1, calls: 1 });
+      expect({ phone, status: contact.status }).toEqual({ phone, status: i % 10 <= 3 ? 'FAILED' : 'COMPLETED' });
+    }
+    const answered = calls.filter((c) => ['voicemail', 'transferred', 'completed'].includes(c.outcome!));
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(answered.length);
+  }, 180_000);
 });

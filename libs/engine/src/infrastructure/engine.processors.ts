@@ -31,10 +31,19 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
 }
 
 /**
+ * An attempt job's lock is its lease (decisions.md 16.20): renewed every 5 s while the worker holds
+ * the job (the call is in flight); a worker that died stops renewing, and within one lease plus
+ * one stalled check (10 + 5 s) another worker takes the job again, asks the provider what became of
+ * the call (ExecuteAttempt.recover) and settles it or places it with the same call id. BullMQ's
+ * defaults (30 s, checked every 30 s) let a crash hold lines for up to a minute.
+ */
+export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 } as const;
+
+/**
  * Queue `attempts`: one call per `attempt` job (ATTEMPT_CONCURRENCY calls in flight per process);
  * `settle` jobs store an ended call's outcome an attempt could not store (decisions.md 16.18).
  */
-@Processor(EngineQueue.Attempts)
+@Processor(EngineQueue.Attempts, ATTEMPT_LEASE)
 export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
   constructor(
     private readonly attempt: ExecuteAttempt,

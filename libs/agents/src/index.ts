@@ -11,5 +11,5 @@ export { ProvisionAgent } from './application/provision-agent.use-case';
 export { CompileAgentPrompt } from './application/compile-agent-prompt.use-case';
 export { AgentQueue, AgentJob, ProvisionAgentPayload } from './application/agent-jobs';
 export { AGENT_STATUSES, AGENT_TYPES, AgentStatus, AgentType } from './domain/agent.types';
-export { SYSTEM_VARIABLES } from './domain/template-variables';
+export { SYSTEM_VARIABLES, SystemVariable, CallFacts, callVariables, systemVariableValues } from './domain/template-variables';
 export const AGENTS_MIGRATIONS = defineMigrations('agents', [Agents1763700001000]);

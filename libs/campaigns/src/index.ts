@@ -38,6 +38,7 @@ export {
   FINAL_CONTACT_STATUSES,
 } from './domain/contact-state-machine';
 export { numbersLeftAfter, numberToDial } from './domain/contact';
+export { calleeName } from './domain/callee-name';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';

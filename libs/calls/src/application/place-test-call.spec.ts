@@ -73,7 +73,28 @@ describe('PlaceTestCall', () => {
 
   it('places the call to the E.164 number from SANDBOX_FROM_NUMBER, records it, debits the started minutes, enqueues the analysis', async () => {
     const call = await place({ variables: { name: 'Ada' } });
-    expect(voice.requests).toEqual([{ callId: call.id, from: SANDBOX_FROM, to: '+14155552671', agentId: 'a1', maxDurationSecs: 120, variables: { name: 'Ada' } }]);
+    expect(voice.requests).toEqual([
+      {
+        callId: call.id,
+        from: SANDBOX_FROM,
+        to: '+14155552671',
+        agentId: 'a1',
+        maxDurationSecs: 120,
+        variables: {
+          name: 'Ada',
+          agent_name: 'Agent a1',
+          caller_phone: SANDBOX_FROM,
+          campaign_name: '',
+          contact_name: '',
+          contact_phone: '+14155552671',
+          current_date: '2026-01-01',
+          current_day: 'Thursday',
+          current_time: '00:00',
+          timezone: 'UTC',
+          workspace_name: 'Workspace w1',
+        },
+      },
+    ]);
     expect(call).toMatchObject({ kind: 'test', status: 'ENDED', outcome: 'completed', fromNumber: SANDBOX_FROM, toNumber: '+14155552671', durationMs: 61_000, analysisStatus: 'PENDING' });
     expect(debits.debits).toEqual([
       { workspaceId: W, amountMinor: 20, kind: 'test_call', reference: call.id, description: 'Test call to +14155552671 (2 started min)' },

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AgentDirectory } from '@outreach/agents';
+import { AgentDirectory, callVariables } from '@outreach/agents';
 import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { DoNotCallList } from '@outreach/dnc';
 import { AppConfig, AppError, Clock, normalisePhone, Outbox, UnitOfWork } from '@outreach/core';
@@ -110,7 +110,19 @@ export class PlaceTestCall {
       kind: 'test',
       idempotencyKey: input.idempotencyKey,
     });
-    const result = await this.place({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables: input.variables ?? {} });
+    // The system variables join the caller's (decisions.md 16.21): a test call has no campaign (campaign_name
+    // empty, times in UTC) and no contact (contact_name is the caller's own variable when given).
+    const variables = callVariables(input.variables ?? {}, {
+      agentName: agent.name,
+      callerPhone: from,
+      campaignName: '',
+      contactName: input.variables?.contact_name ?? '',
+      contactPhone: to,
+      timezone: 'UTC',
+      workspaceName: workspace.name,
+      now: this.clock.now(),
+    });
+    const result = await this.place({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables });
 
     // The ending, its debit and the analysis job commit together.
     await this.uow.run(async () => {

@@ -45,6 +45,8 @@ describe('ExecuteAttempt', () => {
         first_name: 'Ann',
         agent_name: 'Ava',
         caller_phone: ENGINE_NUMBER,
+        campaign_name: 'Campaign campaign-1',
+        workspace_name: 'Workspace ws-engine',
         contact_name: 'Ann Lee',
         contact_phone: PHONE,
         timezone: 'UTC',

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { AgentDirectory, AgentSummary } from '@outreach/agents';
+import { AgentDirectory, AgentSummary, callVariables } from '@outreach/agents';
 import { CallLog } from '@outreach/calls';
-import { AttemptContact, CampaignExecution, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
+import { AttemptContact, calleeName, CampaignExecution, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, isAppError, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
-import { DateTime } from 'luxon';
+import { WorkspaceAdministration } from '@outreach/workspaces';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { dispatchJob, settleJobId } from './engine-jobs';
 import { SettlementQueue } from './engine.ports';
@@ -48,6 +48,7 @@ export class ExecuteAttempt {
   private readonly logger = new Logger('ExecuteAttempt');
   private readonly callerIds = new ShortLivedCache<PhoneNumberView[]>(LOOKUP_TTL_MS);
   private readonly agentsById = new ShortLivedCache<AgentSummary | null>(LOOKUP_TTL_MS);
+  private readonly workspaceNames = new ShortLivedCache<string>(LOOKUP_TTL_MS);
 
   constructor(
     private readonly execution: CampaignExecution,
@@ -55,6 +56,7 @@ export class ExecuteAttempt {
     private readonly voice: VoiceProvider,
     private readonly numbers: PhoneNumberDirectory,
     private readonly agents: AgentDirectory,
+    private readonly workspaces: WorkspaceAdministration,
     private readonly dnc: DoNotCallList,
     private readonly settlement: AttemptSettlement,
     private readonly settlements: SettlementQueue,
@@ -117,6 +119,7 @@ export class ExecuteAttempt {
 
   private async place({ callId, from, contact, campaign, agent }: Started): Promise<VoiceCallResult> {
     if (!from) return this.notPlaced('no_usable_number');
+    const variables = await this.variables(campaign, contact, from, agent?.name ?? null);
     try {
       return await this.voice.placeCall({
         callId,
@@ -124,7 +127,7 @@ export class ExecuteAttempt {
         to: numberToDial(contact),
         agentId: campaign.agentId,
         maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
-        variables: this.variables(campaign, contact, from, agent?.name ?? null),
+        variables,
       });
     } catch (error) {
       this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
@@ -186,24 +189,30 @@ export class ExecuteAttempt {
     return usable[index].e164;
   }
 
-  private variables(campaign: ExecutionCampaign, contact: AttemptContact, from: string, agentName: string | null): Record<string, string> {
-    const local = DateTime.fromJSDate(this.clock.now(), { zone: campaign.timezone });
+  /**
+   * The agent's variables for this call (decisions.md 16.21): the contact's fields and the campaign's
+   * variable mapping, joined by every system variable (times in the campaign's timezone).
+   */
+  private async variables(campaign: ExecutionCampaign, contact: AttemptContact, from: string, agentName: string | null): Promise<Record<string, string>> {
     const mapped: Record<string, string> = {};
     for (const [variable, column] of Object.entries(campaign.variableMap)) {
       const value = contact.fields[column];
       if (value !== undefined) mapped[variable] = value;
     }
-    return {
-      ...contact.fields,
-      ...mapped,
-      agent_name: agentName ?? '',
-      caller_phone: from,
-      contact_name: contact.name ?? '',
-      contact_phone: numberToDial(contact),
-      timezone: campaign.timezone,
-      current_date: local.toISODate() ?? '',
-      current_day: local.toFormat('cccc'),
-      current_time: local.toFormat('HH:mm'),
-    };
+    const workspaceName = await this.workspaceNames.get(campaign.workspaceId, async () => (await this.workspaces.get(campaign.workspaceId)).name);
+    return callVariables(
+      { ...contact.fields, ...mapped },
+      {
+        agentName: agentName ?? '',
+        callerPhone: from,
+        campaignName: campaign.name,
+        contactName: calleeName(contact.name, campaign.settings.transliterateCalleeNames),
+        contactPhone: numberToDial(contact),
+        timezone: campaign.timezone,
+        workspaceName,
+        now: this.clock.now(),
+      },
+    );
   }
+
 }

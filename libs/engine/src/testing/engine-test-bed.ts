@@ -65,7 +65,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
 
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, dnc, outbox, uow, clock, scheduler, direct, config);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, dnc, settlement, settlements, outbox, uow, clock);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, settlement, settlements, outbox, uow, clock);
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
   const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock);
 

@@ -5,7 +5,11 @@ import Redis from 'ioredis';
 /** What the sandbox provider remembers of a call it accepted: enough to answer it again. */
 export interface SandboxCallRecord {
   callId: string;
+  /** What the provider was asked, as a real provider's call log keeps it (the agent's variables included). */
+  from: string;
   to: string;
+  agentId: string | null;
+  variables: Record<string, string>;
   maxDurationSecs: number;
   /** When the call was accepted, by the Clock port (the call's timestamps derive from it). */
   acceptedAt: string;

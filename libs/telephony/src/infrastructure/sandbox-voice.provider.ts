@@ -127,7 +127,10 @@ export class SandboxVoiceProvider extends VoiceProvider {
   private async accept(request: VoiceCallRequest): Promise<SandboxCallRecord> {
     const record: SandboxCallRecord = {
       callId: request.callId,
+      from: request.from,
       to: request.to,
+      agentId: request.agentId,
+      variables: request.variables,
       maxDurationSecs: request.maxDurationSecs,
       acceptedAt: this.clock.now().toISOString(),
       endsAtMs: Date.now() + this.config.sandboxVoiceLatencyMs,

@@ -55,7 +55,7 @@ const BOUNDS: Array<[string, string, unknown[], unknown]> = [
   ['1', 'description', ['x'.repeat(281), 5], 'x'.repeat(280)],
   ['2', 'agentId', ['', 7], null], // an existing agent id is tested separately
   ['3', 'dailyMessageCap', [0, 100001, 1.5, '10'], 100000],
-  ['4', 'notificationUserIds', [times(21, (i) => `u${i}`), 'u1'], times(20, (i) => `u${i}`)],
+  ['4', 'notificationUserIds', [times(21, (i) => `u${i}`), 'u1'], null], // 20 active members are tested separately
   ['5', 'reservedConcurrency', [0, 11, null], 10],
   ['6', 'countryCode', ['91', '+1234', '+', '+999'], '+91'],
   ['6', 'altPhoneColumns', [times(6, (i) => `alt${i}`), [''], 'alt'], times(5, (i) => `alt${i}`)],
@@ -283,6 +283,28 @@ describe('campaigns: create, read, PATCH (36 bounds), custom keys, delete', () =
         else if (field === 'evaluationMetrics') expect(stored.map((m: { key: string }) => m.key)).toEqual((good as Array<{ key: string }>).map((m) => m.key));
         else expect(stored).toEqual(good);
       }
+    });
+
+    it('bound #4: notificationUserIds name at most 20 ACTIVE members of the workspace (400 invalid_body naming each other entry)', async () => {
+      const c = await createCampaign(t, ws.key);
+      const members = [];
+      for (let i = 0; i < 20; i++) members.push(await t.members.add({ workspaceId: ws.workspaceId, email: `m${i}@example.com` }));
+      const ids = members.map((m) => m.id);
+      expect((await patch(c.id, { notificationUserIds: ids })).body.notificationUserIds).toEqual(ids);
+
+      const other = await t.seed();
+      const foreign = await t.members.add({ workspaceId: other.workspaceId, email: 'x@example.com' });
+      await t.members.setStatus(ids[3], 'SUSPENDED');
+      const before = await readCampaign(t, ws.key, c.id);
+      const res = await patch(c.id, { notificationUserIds: [ids[0], ids[3], foreign.id, UNKNOWN] });
+      expectError(res, 400, 'invalid_body');
+      expect(res.body.issues).toEqual([
+        { path: 'notificationUserIds.1', message: `"${ids[3]}" is not an active member of the workspace` },
+        { path: 'notificationUserIds.2', message: `"${foreign.id}" is not an active member of the workspace` },
+        { path: 'notificationUserIds.3', message: `"${UNKNOWN}" is not an active member of the workspace` },
+      ]);
+      expect(await readCampaign(t, ws.key, c.id)).toEqual(before);
+      expectError(await create({ notificationUserIds: [ids[3]] }), 400, 'invalid_body');
     });
 
     it('bound #2: agentId names an agent of the workspace (404 agent_not_found on PATCH)', async () => {

@@ -9,6 +9,8 @@ import { CampaignsModule } from '@outreach/campaigns';
 import { TelephonyModule } from '@outreach/telephony';
 import { ResultsModule } from '@outreach/results';
 import { CallsModule } from '@outreach/calls';
+// Modules without HTTP routes, loaded for what they declare (migrations, error codes, configuration).
+import '@outreach/notifications';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.

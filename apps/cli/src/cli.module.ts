@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@outreach/billing';
 import { CallsServicesModule } from '@outreach/calls';
+import { NotificationsCoreModule } from '@outreach/notifications';
 import { PlatformModule } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
@@ -21,6 +22,7 @@ import { KeyRevokeCommand } from './commands/key-revoke.command';
 import { MemberAddCommand } from './commands/member-add.command';
 import { MemberSetStatusCommand } from './commands/member-set-status.command';
 import { MigrateCommand } from './commands/migrate.command';
+import { NotificationListCommand } from './commands/notification-list.command';
 import { NumberAddCommand } from './commands/number-add.command';
 import { WalletCreditCommand } from './commands/wallet-credit.command';
 import { WorkspaceCreateCommand } from './commands/workspace-create.command';
@@ -30,7 +32,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
 
 /** The operator CLI: what the spec calls "issued by the service operator", over the same use cases. */
 @Module({
-  imports: [PlatformModule.forRoot({ role: 'cli' }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule, CallsServicesModule],
+  imports: [PlatformModule.forRoot({ role: 'cli' }), WorkspacesCoreModule, BillingModule, TelephonyCoreModule, CallsServicesModule, NotificationsCoreModule],
   providers: [
     CliProgram,
     WorkspaceCreateCommand,
@@ -42,6 +44,7 @@ import { WorkspaceUpdateCommand } from './commands/workspace-update.command';
     KeyCreateCommand,
     KeyRevokeCommand,
     KeyListCommand,
+    NotificationListCommand,
     WalletCreditCommand,
     MigrateCommand,
     NumberAddCommand,

@@ -4,6 +4,7 @@ import { AgentsWorkerModule } from '@outreach/agents';
 import { EngineWorkerModule } from '@outreach/engine';
 import { CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
+import { NotificationsWorkerModule } from '@outreach/notifications';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -16,6 +17,7 @@ import { ResultsWorkerModule } from '@outreach/results';
     EngineWorkerModule,
     CallsAnalysisWorkerModule,
     ResultsWorkerModule,
+    NotificationsWorkerModule,
   ],
 })
 export class WorkerModule {}

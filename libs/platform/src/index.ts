@@ -22,6 +22,7 @@ export * from './http/configure-app';
 export * from './http/error-response';
 export * from './http/error-status.decorator';
 export * from './http/validation.pipe';
+export * from './http/stored-no-effect';
 export * from './http/route-inventory';
 export * from './observability/metrics';
 export * from './outbox/outbox';

@@ -3,7 +3,7 @@ import { defineMigrations } from '@outreach/platform';
 export * from './workspaces.config';
 export { WorkspacesCoreModule, WorkspacesModule } from './workspaces.module';
 export { WorkspaceAdministration, WorkspaceView } from './application/workspace-administration';
-export { MemberAdministration, MemberView } from './application/member-administration';
+export { MemberAdministration, MemberContact, MemberDirectory, MemberView } from './application/member-administration';
 export { ApiKeyAdministration, IssuedApiKey } from './application/api-key-administration';
 export { WORKSPACE_FEATURES, WORKSPACE_STATUSES, WorkspaceFeature } from './domain/workspace';
 export { MEMBER_STATUSES } from './domain/member';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyResolver } from '@outreach/platform';
 import { ApiKeyAdministration } from './application/api-key-administration';
-import { MemberAdministration } from './application/member-administration';
+import { MemberAdministration, MemberDirectory } from './application/member-administration';
 import { ApiKeyRepository, MemberRepository, WorkspaceRepository } from './application/workspace.ports';
 import { WorkspaceAdministration } from './application/workspace-administration';
 import { WorkspaceController } from './http/workspace.controller';
@@ -18,8 +18,9 @@ const applicationServices = [WorkspaceAdministration, MemberAdministration, ApiK
     { provide: MemberRepository, useClass: SqlMemberRepository },
     { provide: ApiKeyRepository, useClass: SqlApiKeyRepository },
     { provide: ApiKeyResolver, useClass: SqlApiKeyResolver },
+    { provide: MemberDirectory, useExisting: MemberAdministration },
   ],
-  exports: [...applicationServices, ApiKeyResolver],
+  exports: [...applicationServices, ApiKeyResolver, MemberDirectory],
 })
 export class WorkspacesCoreModule {}
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { markStoredNoEffect } from '@outreach/platform';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -408,6 +409,24 @@ function declarePresence(target: Function, rules: Record<string, Presence>): voi
     decorator(target.prototype as object, key);
   }
 }
+
+const REAL_VOICE = 'issue 11 (real voice: the provider runtime)';
+
+/**
+ * Agent fields accepted and stored whose effect open work still owes (docs/settings.md): their
+ * OpenAPI description says so. The others reach the assembled system prompt, provisioning, the
+ * engine or the analysis.
+ */
+export const AGENT_FIELDS_OWED: Readonly<Record<string, string>> = {
+  enableRecording: REAL_VOICE,
+  backgroundAudioId: REAL_VOICE,
+  backgroundAudioVolume: REAL_VOICE,
+  screenerHandlingEnabled: REAL_VOICE,
+  transferNumber: REAL_VOICE,
+  flowGraph: REAL_VOICE,
+  abilities: 'issue 11 (transfer and booking at the voice runtime) and issue 12 (WhatsApp)',
+};
+markStoredNoEffect(AgentFieldsDto, AGENT_FIELDS_OWED);
 
 /** PATCH /agents/{id}: every member optional (at least one required); nullable ones accept null. */
 export class UpdateAgentDto extends AgentFieldsDto {}

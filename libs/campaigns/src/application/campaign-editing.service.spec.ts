@@ -1,6 +1,7 @@
 import { AppError } from '@outreach/core';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
 import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { inMemoryMemberDirectory, seedMember } from '../../../workspaces/src/testing';
 import { CampaignType } from '../domain/campaign-type.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
 import { EvaluationMetric } from '../domain/extraction-keys';
@@ -43,6 +44,7 @@ function setup() {
   const uow = new RollbackUnitOfWork([campaigns, contacts]);
   // The upload-import path (ContactImporter) is covered by its own spec: nothing here reaches it.
   const importer = {} as ContactImporter;
+  const { directory: members, members: memberRepo } = inMemoryMemberDirectory(clock);
   const editing = new CampaignEditing(
     campaigns,
     contacts,
@@ -51,6 +53,7 @@ function setup() {
     agents,
     workflows,
     crm,
+    members,
     uploads,
     importer,
     uow,
@@ -66,7 +69,7 @@ function setup() {
       now: NOW,
     }),
   );
-  return { clock, contacts, campaigns, typeRepo, agents, workflows, crm, uploads, uow, editing, ownType };
+  return { clock, contacts, campaigns, typeRepo, agents, workflows, crm, uploads, uow, editing, ownType, memberRepo, members };
 }
 
 type Setup = ReturnType<typeof setup>;
@@ -76,6 +79,33 @@ function seedCampaign(s: Setup, status: CampaignStatus = 'DRAFT', extra: Paramet
 }
 
 describe('CampaignEditing (use case, ports faked)', () => {
+  describe('notificationUserIds', () => {
+    it('each id must be an ACTIVE member of the workspace: the offending entries are named, nothing is stored', async () => {
+      const s = setup();
+      const active = await seedMember(s.memberRepo, { workspaceId: WS });
+      const suspended = await seedMember(s.memberRepo, { workspaceId: WS });
+      await s.members.setStatus(suspended.id, 'SUSPENDED');
+      const foreign = await seedMember(s.memberRepo, { workspaceId: OTHER_WS });
+      const refused = await s.editing
+        .create(WS, { name: 'N', channel: 'VOICE', source: 'CSV', notificationUserIds: [active.id, suspended.id, foreign.id, 'nobody'] })
+        .catch((e: AppError) => e);
+      expect(refused).toBeInstanceOf(AppError);
+      expect((refused as AppError).code).toBe('invalid_body');
+      expect((refused as AppError).options.issues).toEqual([
+        { path: 'notificationUserIds.1', message: `"${suspended.id}" is not an active member of the workspace` },
+        { path: 'notificationUserIds.2', message: `"${foreign.id}" is not an active member of the workspace` },
+        { path: 'notificationUserIds.3', message: '"nobody" is not an active member of the workspace' },
+      ]);
+      expect(s.campaigns.rows.size).toBe(0);
+
+      const { campaign } = await s.editing.create(WS, { name: 'N', channel: 'VOICE', source: 'CSV', notificationUserIds: [active.id] });
+      expect(campaign.notificationUserIds).toEqual([active.id]);
+      const patched = await s.editing.update(WS, campaign.id, { notificationUserIds: [suspended.id] }).catch((e: AppError) => e);
+      expect((patched as AppError).code).toBe('invalid_body');
+      expect((await s.editing.update(WS, campaign.id, { notificationUserIds: [] })).campaign.notificationUserIds).toEqual([]);
+    });
+  });
+
   describe('create', () => {
     it('stores a DRAFT campaign and answers its view', async () => {
       const s = setup();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
+import { MemberDirectory } from '@outreach/workspaces';
 import { AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { Campaign, CampaignChanges, CampaignDraft } from '../domain/campaign.aggregate';
 import { ExtractionKey, ExtractionKeyInput, toExtractionKeys } from '../domain/extraction-keys';
@@ -32,6 +33,7 @@ export class CampaignEditing {
     private readonly agents: AgentDirectory,
     private readonly workflows: WorkflowDirectory,
     private readonly crm: CrmDirectory,
+    private readonly members: MemberDirectory,
     private readonly uploads: UploadStore,
     private readonly importer: ContactImporter,
     private readonly uow: UnitOfWork,
@@ -129,6 +131,15 @@ export class CampaignEditing {
       const status = isUuid(input.workflowId) ? await this.workflows.status(workspaceId, input.workflowId) : null;
       if (status === null) throw new AppError('workflow_not_found', { message: `no workflow ${input.workflowId}` });
       if (status !== 'ACTIVE') throw new AppError('workflow_not_active', { message: `the workflow is ${status}` });
+    }
+    if (input.notificationUserIds?.length) {
+      // Each id names an ACTIVE member of the workspace (decisions.md 13.13).
+      const ids = input.notificationUserIds;
+      const active = new Set((await this.members.activeAmong(workspaceId, ids)).map((m) => m.id));
+      const issues = ids.flatMap((id, i) =>
+        active.has(id) ? [] : [{ path: `notificationUserIds.${i}`, message: `${JSON.stringify(id)} is not an active member of the workspace` }],
+      );
+      if (issues.length > 0) throw new AppError('invalid_body', { message: issues.map((issue) => issue.message).join('; '), issues });
     }
     if (input.defaultCrmConnectionId) {
       const status = await this.crm.connectionStatus(workspaceId, input.defaultCrmConnectionId);

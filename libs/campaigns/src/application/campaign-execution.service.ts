@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@outreach/core';
+import { Clock, Outbox, UnitOfWork } from '@outreach/core';
+import { campaignEventJob, CampaignNotificationEvent } from '@outreach/notifications';
+import { Campaign } from '../domain/campaign.aggregate';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
 import { numbersLeftAfter } from '../domain/contact';
 import {
@@ -16,8 +18,10 @@ import { CampaignPhoneNumberRepository, CampaignRepository } from './campaigns.p
 /**
  * What the execution engine (libs/engine) may do to campaigns and their contacts: read a
  * campaign's run settings, claim due contacts, record attempt outcomes, and raise the automatic
- * transitions (complete, exhaustCredit) through the aggregate. Methods that must be atomic with
- * the engine's other writes join the caller's UnitOfWork transaction.
+ * transitions (complete, exhaustCredit, a pause by the service) through the aggregate. Methods that
+ * must be atomic with the engine's other writes join the caller's UnitOfWork transaction. Each
+ * automatic transition writes the campaign's notification job (decisions.md 13.13) in the same
+ * transaction, for the members named in its notificationUserIds.
  */
 @Injectable()
 export class CampaignExecution {
@@ -27,6 +31,7 @@ export class CampaignExecution {
     private readonly numbers: CampaignPhoneNumberRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   campaign(campaignId: string): Promise<ExecutionCampaign | null> {
@@ -126,6 +131,7 @@ export class CampaignExecution {
       if (!ended && !allFinal) return false;
       campaign.complete(now);
       await this.campaigns.update(campaign);
+      await this.notify(campaign, 'campaign_completed', null, now);
       return true;
     });
   }
@@ -140,9 +146,38 @@ export class CampaignExecution {
         if (!campaign || campaign.status !== 'RUNNING') continue;
         campaign.exhaustCredit(now);
         await this.campaigns.update(campaign);
+        await this.notify(campaign, 'campaign_credit_exhausted', null, now);
         exhausted.push(id);
       }
       return exhausted;
     });
+  }
+
+  /**
+   * RUNNING → PAUSED by the service, because the campaign cannot go on as configured (`reason`, a
+   * snake_case word such as no_usable_caller_id). In-flight attempts finish; the members named in
+   * notificationUserIds are told why. True when it paused.
+   */
+  pauseForService(campaignId: string, reason: string): Promise<boolean> {
+    return this.uow.run(async () => {
+      const snapshot = await this.execution.findCampaign(campaignId);
+      if (!snapshot || snapshot.status !== 'RUNNING') return false;
+      const campaign = await this.campaigns.findByIdForUpdate(snapshot.workspaceId, campaignId);
+      if (!campaign || campaign.status !== 'RUNNING') return false;
+      const now = this.clock.now();
+      campaign.pause(now);
+      await this.campaigns.update(campaign);
+      await this.notify(campaign, 'campaign_paused', reason, now);
+      return true;
+    });
+  }
+
+  private async notify(campaign: Campaign, event: CampaignNotificationEvent, reason: string | null, at: Date): Promise<void> {
+    const p = campaign.toProps();
+    const memberIds = p.settings.notificationUserIds;
+    if (memberIds.length === 0) return;
+    await this.outbox.enqueue(
+      campaignEventJob({ workspaceId: p.workspaceId, campaignId: p.id, campaignName: p.name, event, reason, occurredAt: at.toISOString(), memberIds: [...memberIds] }),
+    );
   }
 }

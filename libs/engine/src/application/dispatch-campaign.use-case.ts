@@ -5,23 +5,29 @@ import { CampaignExecution, ExecutionCampaign, hasVoiceLeg, numberToDial } from 
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
+import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
 import { freeSlots } from '../domain/dispatch-slots';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler } from './engine.ports';
+import { ShortLivedCache } from './short-lived-cache';
 
 /** An agent's call length when the agent cannot be read (the agents module's default). */
 const FALLBACK_MAX_CALL_SECS = 600;
 /** Claim rounds per run when do-not-call contacts used up the slots of a round. */
 const MAX_ROUNDS = 5;
+/** Why the service pauses a campaign none of whose caller ids can place a call (decisions.md 13.13). */
+export const NO_USABLE_CALLER_ID = 'no_usable_caller_id';
 
 export type DispatchState =
   | 'not_running'
   | 'not_dialable'
   | 'completed'
   | 'credit_exhausted'
+  /** Paused by the service: no caller id of the campaign is on an enabled carrier. */
+  | 'paused'
   | 'outside_window'
   | 'daily_cap_reached'
   | 'dispatched';
@@ -64,6 +70,7 @@ export class DispatchCampaign {
     private readonly wallet: WalletBalance,
     private readonly workspaces: WorkspaceAdministration,
     private readonly agents: AgentDirectory,
+    private readonly numbers: PhoneNumberDirectory,
     private readonly dnc: DoNotCallList,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
@@ -74,6 +81,7 @@ export class DispatchCampaign {
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
+  private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
 
   /** Runs per campaign in this process: at most one running and one waiting to start. */
   private readonly runs = new CoalescedRuns<DispatchReport>();
@@ -115,6 +123,16 @@ export class DispatchCampaign {
     const window = dialWindowAt(schedule, now);
     if (!window.open) {
       return report('outside_window', await this.wakeAt(campaign, window.nextOpening, now));
+    }
+
+    // Every caller id on a carrier the operator switched off: dialling would only fail. The service
+    // pauses the campaign and tells its notification members why; resume once a number is usable.
+    if (!(await this.callerIdUsable.get(campaignId, () => this.hasUsableCallerId(campaign)))) {
+      if (await this.execution.pauseForService(campaignId, NO_USABLE_CALLER_ID)) {
+        this.logger.warn(`campaign ${campaignId} paused: ${NO_USABLE_CALLER_ID}`);
+        return report('paused');
+      }
+      return report('not_running');
     }
 
     const settings = campaign.settings;
@@ -192,6 +210,12 @@ export class DispatchCampaign {
     }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  private async hasUsableCallerId(campaign: ExecutionCampaign): Promise<boolean> {
+    const ids = await this.execution.phoneNumberIds(campaign.id);
+    if (ids.length === 0) return false;
+    return (await this.numbers.findByIds(campaign.workspaceId, ids)).some((n) => n.carrierEnabled);
   }
 
   /** Asks for a wake-up at `at` (or at scheduledEndAt when that comes first); returns the instant. */

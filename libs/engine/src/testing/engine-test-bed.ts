@@ -46,7 +46,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const outbox = new RecordingOutbox();
   const calls = new InMemoryCallRepository();
   const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, jobsRollback(outbox)]);
-  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock);
+  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock, outbox);
   const callLog = new CallLog(calls, uow, clock);
   const debits = new RecordingWalletDebits();
   const tariffs = new FixedTariffs({ voiceMinuteMinor: 10, messageMinor: 1 });
@@ -64,7 +64,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120 } as AppConfig;
 
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
-  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, dnc, outbox, uow, clock, scheduler, direct, config);
+  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config);
   const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, settlement, settlements, outbox, uow, clock);
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
   const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock);

@@ -13,6 +13,8 @@ export abstract class MemberRepository {
   abstract update(member: Member): Promise<void>;
   abstract findById(id: string): Promise<Member | null>;
   abstract findOwner(workspaceId: string): Promise<Member | null>;
+  /** The workspace's members among `ids` (ids of other workspaces and unknown ids are left out). */
+  abstract findAmong(workspaceId: string, ids: readonly string[]): Promise<Member[]>;
 }
 
 export interface ApiKeyListing {

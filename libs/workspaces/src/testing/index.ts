@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { AppConfig, AppConfigValues, loadConfig } from '@outreach/core';
 import { Clock } from '@outreach/core';
 import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
+import { MemberAdministration } from '../application/member-administration';
 import { WorkspaceAdministration } from '../application/workspace-administration';
 import { ApiKeyListing, ApiKeyRepository, MemberRepository, WorkspaceRepository } from '../application/workspace.ports';
 import { ApiKey, ApiKeyProps } from '../domain/api-key';
@@ -60,6 +61,13 @@ export class InMemoryMemberRepository extends MemberRepository {
       .filter((m) => m.workspaceId === workspaceId && m.role === 'owner')
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
     return owner ? Member.restore(owner) : null;
+  }
+
+  async findAmong(workspaceId: string, ids: readonly string[]): Promise<Member[]> {
+    return ids.flatMap((id) => {
+      const props = this.rows.get(id);
+      return props && props.workspaceId === workspaceId ? [Member.restore(props)] : [];
+    });
   }
 }
 
@@ -166,6 +174,15 @@ export function inMemoryWorkspaceAdministration(options: { clock?: Clock; config
     options.config ?? testAppConfig(),
   );
   return { administration, workspaces, members, uow };
+}
+
+/** The real MemberAdministration (a MemberDirectory) over in-memory members, seeded with `seedMember(members, …)`. */
+export function inMemoryMemberDirectory(clock: Clock = new FixedClock(new Date('2026-01-01T00:00:00Z'))): {
+  directory: MemberAdministration;
+  members: InMemoryMemberRepository;
+} {
+  const members = new InMemoryMemberRepository();
+  return { directory: new MemberAdministration(new InMemoryWorkspaceRepository(), members, clock), members };
 }
 
 export * from './stub-workspace-administration';

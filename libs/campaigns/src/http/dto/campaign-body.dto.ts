@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { markStoredNoEffect } from '@outreach/platform';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -411,6 +412,46 @@ export class CampaignFieldsDto {
   @ApiPropertyOptional() @Optional() @IsBoolean() messageRetryTieredEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() autoReseedEnabled?: boolean;
 }
+
+const MESSAGING = 'issue 12 (WhatsApp and email legs)';
+const LIVE_OPS = 'issue 15 (live operations, DESIGN §14.5)';
+
+/**
+ * Campaign fields accepted and stored whose effect open work still owes (docs/settings.md): their
+ * OpenAPI description says so. A field leaves this list with the work that makes it take effect.
+ */
+export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
+  dailyMessageCap: MESSAGING,
+  messageRetryEnabled: MESSAGING,
+  messageRetryTieredEnabled: MESSAGING,
+  messageRetryMaxAttempts: MESSAGING,
+  messageRetryIntervalSeconds: MESSAGING,
+  messageRetryDelaysSeconds: MESSAGING,
+  messageRetryWindowSeconds: MESSAGING,
+  messageRetryTransientMaxAttempts: MESSAGING,
+  whatsappEnabled: MESSAGING,
+  whatsappOutreachTemplateId: MESSAGING,
+  whatsappAgentTemplateIds: MESSAGING,
+  whatsappPaymentLinkEnabled: MESSAGING,
+  recoveryLinkEnabled: MESSAGING,
+  messageDeclinedLeads: MESSAGING,
+  workflowId: 'issue 13 (workflows)',
+  defaultCrmConnectionId: 'issue 14 (CRM)',
+  defaultCrmSegmentId: 'issue 14 (CRM)',
+  retryConcurrencyPercent: LIVE_OPS,
+  followupEnabled: LIVE_OPS,
+  followupMaxAttempts: LIVE_OPS,
+  churnEnabled: LIVE_OPS,
+  churnMaxAttempts: LIVE_OPS,
+  churnIntervalHours: LIVE_OPS,
+  churnDelaysHours: LIVE_OPS,
+  referralMaxDepth: LIVE_OPS,
+  autoReseedEnabled: LIVE_OPS,
+  goal: 'issue 18 (AI assist: the campaign brief reaches the agent)',
+  briefText: 'issue 18 (AI assist: the campaign brief reaches the agent)',
+  briefFileName: 'issue 18 (AI assist: the campaign brief reaches the agent)',
+};
+markStoredNoEffect(CampaignFieldsDto, CAMPAIGN_FIELDS_OWED);
 
 /** POST /v1/campaigns: a DRAFT campaign. */
 export class CreateCampaignDto extends CampaignFieldsDto {

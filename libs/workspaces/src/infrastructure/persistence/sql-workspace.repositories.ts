@@ -73,6 +73,16 @@ export class SqlMemberRepository extends MemberRepository {
     );
     return row ? Member.restore(MEMBERS.fromRow(row)) : null;
   }
+
+  async findAmong(workspaceId: string, ids: readonly string[]): Promise<Member[]> {
+    if (ids.length === 0) return [];
+    const m = MEMBERS.c;
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${MEMBERS.select()} FROM ${MEMBERS.name} WHERE ${m.workspaceId} = $1 AND ${m.id}::text = ANY($2::text[])`,
+      [workspaceId, [...ids]],
+    );
+    return rows.map((row) => Member.restore(MEMBERS.fromRow(row)));
+  }
 }
 
 /** What a listing shows of a key: everything but its hash and workspace. */

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the SDK is loaded only when tracing is on (no cost when off) */
 import type { Context, SpanKind as SpanKindType } from '@opentelemetry/api';
-import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Sampler, SamplingResult, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Telemetry } from 'bullmq';
@@ -20,7 +20,7 @@ export interface TracingOptions {
 
 export interface Tracing {
   /** The instrumentations the SDK enabled (http, express, pg, ioredis). */
-  readonly instrumentations: Instrumentation[];
+  readonly instrumentations: InstrumentationBase[];
   /** Flushes and stops the SDK. */
   shutdown(): Promise<void>;
 }
@@ -74,7 +74,7 @@ export function startTracing(options: TracingOptions): Tracing | null {
   }
 
   const untraced = (url: string | undefined) => /^\/(health|metrics)(\/|\?|$)/.test(url ?? '');
-  const instrumentations: Instrumentation[] = [
+  const instrumentations: InstrumentationBase[] = [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => untraced(req.url),
       requireParentforOutgoingSpans: true,

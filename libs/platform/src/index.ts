@@ -24,6 +24,7 @@ export * from './http/error-status.decorator';
 export * from './http/validation.pipe';
 export * from './http/route-inventory';
 export * from './observability/metrics';
+export * from './admin/queues-dashboard.module';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './outbox/outbox-listener';

@@ -26,6 +26,8 @@ export interface Tracing {
 }
 
 let started: Tracing | null = null;
+/** One BullMQ telemetry object for every queue and worker of the process. */
+let bullmq: Telemetry | undefined;
 
 /** Whether this process exports traces (so BullMQ queues and workers get their telemetry). */
 export function tracingEnabled(): boolean {
@@ -109,6 +111,7 @@ export async function stopTracing(): Promise<void> {
   if (!tracing) return;
   await tracing.shutdown();
   started = null;
+  bullmq = undefined;
 }
 
 /**
@@ -118,6 +121,9 @@ export async function stopTracing(): Promise<void> {
  */
 export function bullmqTelemetry(): Telemetry | undefined {
   if (!started) return undefined;
-  const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel');
-  return new BullMQOtel({ tracerName: 'bullmq' });
+  if (!bullmq) {
+    const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel');
+    bullmq = new BullMQOtel({ tracerName: 'bullmq' });
+  }
+  return bullmq;
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@outreach/core';
 import { takeTraceContext } from '@outreach/telemetry';
-import { JobToAdd as OutboxJobToAdd, QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
+import { JobToAdd, QueueProducer, QueueTimeoutError, traceJobOptions } from '../queue/queue-producer';
 import { RateLimitedLog } from '../queue/queue-worker';
 import { RepeatingTask } from '../scheduling/repeating-task';
 import { outboxJobId } from './outbox';
@@ -119,7 +119,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       for (const row of group) {
         try {
           const job = toJob(row);
-          await this.producer.add(queue, job.name, job.payload, job.jobId, job.telemetryMetadata ? { telemetry: { metadata: job.telemetryMetadata } } : {});
+          await this.producer.add(queue, job.name, job.payload, job.jobId, traceJobOptions(job.telemetryMetadata));
           done.push(row.id);
         } catch (error) {
           if (!(await this.rowAtFault(queue, error))) return { done, refused, unreachable: { row, error: error as Error } };
@@ -137,7 +137,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 }
 
 /** The row as a job: its trace context, if it has one, leaves the payload for the job's telemetry metadata. */
-function toJob(row: PendingRow): OutboxJobToAdd {
+function toJob(row: PendingRow): JobToAdd {
   const { data, telemetryMetadata } = takeTraceContext(row.payload);
   return { name: row.name, payload: data, jobId: row.jobId ?? outboxJobId(row.id), telemetryMetadata };
 }

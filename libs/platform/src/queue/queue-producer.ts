@@ -26,6 +26,11 @@ export interface JobToAdd {
   telemetryMetadata?: string | null;
 }
 
+/** Job options that make a job continue the trace in `metadata` (none without one). */
+export function traceJobOptions(metadata: string | null | undefined): Pick<JobsOptions, 'telemetry'> {
+  return metadata ? { telemetry: { metadata } } : {};
+}
+
 /** Longest an add() may take before the caller (the outbox relay) gives up and retries later. */
 export const ENQUEUE_TIMEOUT_MS = 2000;
 
@@ -99,7 +104,7 @@ export class QueueProducer implements OnApplicationShutdown {
         jobs.map((j) => ({
           name: j.name,
           data: j.payload,
-          opts: j.telemetryMetadata ? { jobId: j.jobId, telemetry: { metadata: j.telemetryMetadata } } : { jobId: j.jobId },
+          opts: { jobId: j.jobId, ...traceJobOptions(j.telemetryMetadata) },
         })),
       ),
     );

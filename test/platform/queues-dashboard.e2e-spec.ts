@@ -1,5 +1,6 @@
 // The queues dashboard (Bull Board) at /admin/queues: absent without ADMIN_TOKEN, behind it with it,
 // and beside the API's own authentication without touching it.
+import { registeredWorkerQueues } from '@outreach/platform';
 import { bearer, TestApp } from '../support/test-app';
 
 const TOKEN = 'admin-token-for-tests-0123456789';
@@ -67,6 +68,12 @@ describe('queues dashboard with ADMIN_TOKEN', () => {
     const queues = await t.http.get('/admin/queues/api/queues').set(bearer(TOKEN));
     expect(queues.status).toBe(200);
     expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['agents', 'attempts', 'calls', 'campaigns', 'results']);
+  });
+
+  it('shows every queue the worker consumes (apps/api lists them: a new queue must be added there)', async () => {
+    require('../../apps/worker/src/worker.module'); // its modules declare their queues with workerQueues()
+    const queues = await t.http.get('/admin/queues/api/queues').set(bearer(TOKEN));
+    expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual([...registeredWorkerQueues()].sort());
   });
 
   it('its actions work through the API’s pipeline (helmet, JSON body): pause and resume a queue', async () => {

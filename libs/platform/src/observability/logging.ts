@@ -34,23 +34,28 @@ function logDestination(format: LogFormat): DestinationStream | undefined {
   return pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: false });
 }
 
+/** pino(-http) options of the API and the worker: level, trace ids, request ids, redaction. */
+export function pinoOptions(config: Pick<AppConfig, 'logLevel'>) {
+  return {
+    level: config.logLevel,
+    // traceId / spanId of the active span (a request's or a job's) when tracing is on.
+    mixin: activeTraceFields,
+    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
+    customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
 export function loggerModule() {
   return LoggerModule.forRootAsync({
     inject: [AppConfig],
     useFactory: (config: AppConfig) => {
-      const options = {
-        level: config.logLevel,
-        // traceId / spanId of the active span (a request's or a job's) when tracing is on.
-        mixin: activeTraceFields,
-        genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
-        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-        autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-        customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
-        serializers: {
-          req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        },
-      };
+      const options = pinoOptions(config);
       const destination = logDestination(logFormat(Boolean(process.stdout.isTTY), config.nodeEnv));
       return { pinoHttp: destination ? ([options, destination] as const) : options };
     },

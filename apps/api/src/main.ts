@@ -1,3 +1,4 @@
+import './instrument'; // first: tracing must patch modules before they are loaded
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigError, configureApiApp, loadConfig } from '@outreach/platform';

@@ -1,3 +1,4 @@
+import './instrument'; // first: tracing must patch modules before they are loaded
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';

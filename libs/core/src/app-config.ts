@@ -20,6 +20,8 @@ export interface AppConfigValues extends ConfigValues {
   rateLimitPerMinute: number;
   rateLimitWindowSeconds: number;
   metricsToken: string | null;
+  /** Opens the queues dashboard at /admin/queues (ADMIN_TOKEN); null: no dashboard. */
+  adminToken: string | null;
   outboxPollMs: number;
   bodyLimitBytes: number;
   /** AES-256 key (32 bytes) sealing custom-function header values at rest (FUNCTION_SECRETS_KEY). */
@@ -69,6 +71,13 @@ export interface ConfigDefaults {
  */
 export const WORKER_CONFIG_DEFAULTS: ConfigDefaults = { dbQueryTimeoutMs: 60_000, dbConnectTimeoutMs: 5_000 };
 
+/** ADMIN_TOKEN guards a page that can retry and delete jobs: at least 16 characters. */
+function readAdminToken(read: EnvReader): string | null {
+  const token = read.optional('ADMIN_TOKEN');
+  if (token !== null && token.length < 16) read.problem('ADMIN_TOKEN: expected at least 16 characters (e.g. openssl rand -hex 32)');
+  return token;
+}
+
 export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}): AppConfig {
   const read = new EnvReader(env);
   const functionSecrets = read.key32('FUNCTION_SECRETS_KEY', 'outreach development function-secrets key');
@@ -86,6 +95,7 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 10000000),
     rateLimitWindowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
     metricsToken: read.optional('METRICS_TOKEN'),
+    adminToken: readAdminToken(read),
     outboxPollMs: read.int('OUTBOX_POLL_MS', 200, 10, 60000),
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     functionSecretsKey: functionSecrets.key,

@@ -25,6 +25,7 @@ export * from './http/validation.pipe';
 export * from './http/stored-no-effect';
 export * from './http/route-inventory';
 export * from './observability/metrics';
+export * from './admin/queues-dashboard.module';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './outbox/outbox-listener';

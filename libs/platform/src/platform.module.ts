@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
+import { bullmqTelemetry } from '@outreach/telemetry';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AppConfig, ConfigDefaults } from '@outreach/core';
 import { ConfigModule } from './config/config.module';
@@ -70,6 +71,8 @@ export class PlatformModule {
             // A connection that went silent (dropped by the network) is closed and reopened; 30 s is
             // longer than any blocking wait of a BullMQ worker.
             connection: redisOptions(config, { maxRetriesPerRequest: null, socketTimeout: 30_000 }),
+            // When tracing is on: each job runs in a consumer span continuing its producer's trace.
+            telemetry: bullmqTelemetry(),
           }),
         }),
       );

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { AppConfig } from '@outreach/core';
+import { activeTraceFields } from '@outreach/telemetry';
 
 /** Paths pino blanks out wherever they appear: keys and secrets never reach the logs. */
 export const REDACTED_PATHS = [
@@ -15,21 +18,46 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
+export type LogFormat = 'pretty' | 'json';
+
+/**
+ * Human-readable lines (pino-pretty) for a person at a terminal outside production; JSON lines,
+ * one object each, for everything else (a pipe, a file, a log shipper, production).
+ */
+export function logFormat(stdoutIsTty: boolean, nodeEnv: string): LogFormat {
+  return stdoutIsTty && nodeEnv !== 'production' ? 'pretty' : 'json';
+}
+
+/** Where log lines go: pino's own stdout writer for JSON, a pino-pretty stream otherwise. */
+function logDestination(format: LogFormat): DestinationStream | undefined {
+  if (format === 'json') return undefined;
+  return pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: false });
+}
+
+/** pino(-http) options of the API and the worker: level, trace ids, request ids, redaction. */
+export function pinoOptions(config: Pick<AppConfig, 'logLevel'>) {
+  return {
+    level: config.logLevel,
+    // traceId / spanId of the active span (a request's or a job's) when tracing is on.
+    mixin: activeTraceFields,
+    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
+    customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
 export function loggerModule() {
   return LoggerModule.forRootAsync({
     inject: [AppConfig],
-    useFactory: (config: AppConfig) => ({
-      pinoHttp: {
-        level: config.logLevel,
-        genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
-        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-        autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-        customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
-        serializers: {
-          req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        },
-      },
-    }),
+    useFactory: (config: AppConfig) => {
+      const options = pinoOptions(config);
+      const destination = logDestination(logFormat(Boolean(process.stdout.isTTY), config.nodeEnv));
+      return { pinoHttp: destination ? ([options, destination] as const) : options };
+    },
   });
 }

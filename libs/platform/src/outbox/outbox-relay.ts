@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@outreach/core';
-import { QueueProducer, QueueTimeoutError } from '../queue/queue-producer';
+import { takeTraceContext } from '@outreach/telemetry';
+import { JobToAdd, QueueProducer, QueueTimeoutError, traceJobOptions } from '../queue/queue-producer';
 import { RateLimitedLog } from '../queue/queue-worker';
 import { RepeatingTask } from '../scheduling/repeating-task';
 import { outboxJobId } from './outbox';
@@ -118,7 +119,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       for (const row of group) {
         try {
           const job = toJob(row);
-          await this.producer.add(queue, job.name, job.payload, job.jobId);
+          await this.producer.add(queue, job.name, job.payload, job.jobId, traceJobOptions(job.telemetryMetadata));
           done.push(row.id);
         } catch (error) {
           if (!(await this.rowAtFault(queue, error))) return { done, refused, unreachable: { row, error: error as Error } };
@@ -133,10 +134,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private async rowAtFault(queue: string, error: unknown): Promise<boolean> {
     return !(error instanceof QueueTimeoutError) && (await this.producer.reachable(queue));
   }
-
-
 }
 
-function toJob(row: PendingRow): { name: string; payload: unknown; jobId: string } {
-  return { name: row.name, payload: row.payload, jobId: row.jobId ?? outboxJobId(row.id) };
+/** The row as a job: its trace context, if it has one, leaves the payload for the job's telemetry metadata. */
+function toJob(row: PendingRow): JobToAdd {
+  const { data, telemetryMetadata } = takeTraceContext(row.payload);
+  return { name: row.name, payload: data, jobId: row.jobId ?? outboxJobId(row.id), telemetryMetadata };
 }

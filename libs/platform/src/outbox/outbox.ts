@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Outbox, OutboxJob } from '@outreach/core';
+import { withTraceContext } from '@outreach/telemetry';
 import { TransactionHost } from '../database/transaction-host';
 import { OUTBOX } from './outbox-message.table';
 
@@ -16,9 +17,10 @@ export class SqlOutbox extends Outbox {
 
   async enqueue(...jobs: OutboxJob[]): Promise<string[]> {
     if (jobs.length === 0) return [];
-    // id and created_at take their column defaults (gen_random_uuid(), now()).
+    // id and created_at take their column defaults (gen_random_uuid(), now()). The payload carries
+    // the active trace context, if any, so the job continues the trace of the change that caused it.
     const { sql, params } = OUTBOX.insertMany(
-      jobs.map((j) => ({ queue: j.queue, name: j.name, payload: j.payload, jobId: j.jobId ?? null })),
+      jobs.map((j) => ({ queue: j.queue, name: j.name, payload: withTraceContext(j.payload), jobId: j.jobId ?? null })),
       `RETURNING ${OUTBOX.c.id}`,
       ['queue', 'name', 'payload', 'jobId'],
     );

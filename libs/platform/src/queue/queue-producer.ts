@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
 import { AppConfig } from '@outreach/core';
+import { bullmqTelemetry } from '@outreach/telemetry';
 import { redisOptions } from '../redis/redis.module';
 
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
@@ -14,6 +15,20 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 /** BullMQ's key prefix for this deployment (REDIS_PREFIX), shared by producers and workers. */
 export function bullPrefix(config: AppConfig): string {
   return `${config.redisPrefix}:bull`;
+}
+
+/** One job of an addBulk. */
+export interface JobToAdd {
+  name: string;
+  payload: unknown;
+  jobId: string;
+  /** Trace context the job continues (BullMQ telemetry metadata: the JSON of W3C headers). */
+  telemetryMetadata?: string | null;
+}
+
+/** Job options that make a job continue the trace in `metadata` (none without one). */
+export function traceJobOptions(metadata: string | null | undefined): Pick<JobsOptions, 'telemetry'> {
+  return metadata ? { telemetry: { metadata } } : {};
 }
 
 /** Longest an add() may take before the caller (the outbox relay) gives up and retries later. */
@@ -59,6 +74,7 @@ export class QueueProducer implements OnApplicationShutdown {
           socketTimeout: ENQUEUE_TIMEOUT_MS,
         }),
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        telemetry: bullmqTelemetry(),
       });
       queue.on('error', () => undefined); // connection errors surface on the calls; callers retry
       entry = { queue, createdAt: Date.now() };
@@ -81,10 +97,16 @@ export class QueueProducer implements OnApplicationShutdown {
    * Adds several jobs to one queue in one round trip (each idempotent by its jobId). All or
    * nothing as far as the caller knows: on a rejection, none is known to have been added.
    */
-  async addBulk(queueName: string, jobs: ReadonlyArray<{ name: string; payload: unknown; jobId: string }>): Promise<void> {
+  async addBulk(queueName: string, jobs: ReadonlyArray<JobToAdd>): Promise<void> {
     if (jobs.length === 0) return;
     await this.use(queueName, `Redis did not accept ${jobs.length} jobs on ${queueName}`, (queue) =>
-      queue.addBulk(jobs.map((j) => ({ name: j.name, data: j.payload, opts: { jobId: j.jobId } }))),
+      queue.addBulk(
+        jobs.map((j) => ({
+          name: j.name,
+          data: j.payload,
+          opts: { jobId: j.jobId, ...traceJobOptions(j.telemetryMetadata) },
+        })),
+      ),
     );
   }
 

@@ -96,12 +96,20 @@ export abstract class QueueWorkerHost extends WorkerHost {
 @Module({})
 class WorkerQueuesModule {}
 
+const WORKER_QUEUES = new Set<string>();
+
+/** Every queue a loaded worker module consumes (declared with workerQueues), in declaration order. */
+export function registeredWorkerQueues(): string[] {
+  return [...WORKER_QUEUES];
+}
+
 /**
  * `BullModule.registerQueue` for a worker module's processors, with an error listener on each
  * registered Queue. Without one, BullMQ falls back to console.error and prints a stack trace for
  * every failed reconnect while Redis is down; with it, one rate-limited warning in the logs.
  */
 export function workerQueues(...names: string[]): DynamicModule {
+  for (const name of names) WORKER_QUEUES.add(name);
   const registered = BullModule.registerQueue(...names.map((name) => ({ name })));
   return {
     module: WorkerQueuesModule,

@@ -63,7 +63,8 @@ export class PushLeadDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], nullable: true },
+    // OpenAPI 3.0: `nullable` needs a `type` beside it, so each alternative admits null itself.
+    additionalProperties: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }] },
     description: 'Contact fields ({{variables}} for the agent), echoed in the result',
   })
   @IsOptional()

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
-import { ExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
+import { CampaignExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
 import { IsStringRecord, Optional } from './validators';
 
 // ---- campaign types -----------------------------------------------------------------------
@@ -15,13 +15,13 @@ class CampaignTypeFieldsDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 64 })
+  @ApiPropertyOptional({ type: [CampaignExtractionKeyDto], maxItems: 64 })
   @Optional()
   @IsArray()
   @ArrayMaxSize(64)
   @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyDto)
-  extractionKeys?: ExtractionKeyDto[];
+  @Type(() => CampaignExtractionKeyDto)
+  extractionKeys?: CampaignExtractionKeyDto[];
 }
 
 export class CreateCampaignTypeDto extends CampaignTypeFieldsDto {

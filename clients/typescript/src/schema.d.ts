@@ -12,6 +12,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The process is up (no key) */
         get: operations["healthLive"];
         put?: never;
         post?: never;
@@ -28,6 +29,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** PostgreSQL and Redis answer (no key); 503 with the failing check otherwise */
         get: operations["healthReady"];
         put?: never;
         post?: never;
@@ -44,6 +46,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The workspace of the calling key, with the key id and scopes */
         get: operations["workspaceGet"];
         put?: never;
         post?: never;
@@ -60,8 +63,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** All agents of the workspace (unpaginated) */
         get: operations["agentsList"];
         put?: never;
+        /** Create an agent (PROVISIONING until its voice setup is done), within the agent quota */
         post: operations["agentsCreate"];
         delete?: never;
         options?: never;
@@ -76,6 +81,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** All agents of the workspace (unpaginated) */
         get: operations["agentsListV1"];
         put?: never;
         post?: never;
@@ -92,12 +98,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One agent */
         get: operations["agentsGet"];
         put?: never;
         post?: never;
+        /** Archive an agent, or delete it for good with permanent=true (409 in_use while campaigns use it) */
         delete: operations["agentsRemove"];
         options?: never;
         head?: never;
+        /** Change some fields of an agent (at least one) */
         patch: operations["agentsUpdate"];
         trace?: never;
     };
@@ -108,6 +117,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One agent */
         get: operations["agentsGetV1"];
         put?: never;
         post?: never;
@@ -126,6 +136,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Copy an agent as "<name> (copy)", within the agent quota */
         post: operations["agentsDuplicate"];
         delete?: never;
         options?: never;
@@ -140,6 +151,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The assembled system prompt: never available to API keys (403 prompt_access_forbidden) */
         get: operations["agentsCompiledPrompt"];
         put?: never;
         post?: never;
@@ -156,6 +168,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The voice catalogue */
         get: operations["voicesVoices"];
         put?: never;
         post?: never;
@@ -172,6 +185,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A short audio sample of a voice (501 preview_not_supported when the voice has none) */
         get: operations["voicesPreview"];
         put?: never;
         post?: never;
@@ -188,6 +202,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The background audio tracks agents may play */
         get: operations["voicesBackgroundAudio"];
         put?: never;
         post?: never;
@@ -204,8 +219,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** All custom functions of the workspace (unpaginated) */
         get: operations["functionsList"];
         put?: never;
+        /** Create a custom function (an HTTPS endpoint agents may call) */
         post: operations["functionsCreate"];
         delete?: never;
         options?: never;
@@ -220,12 +237,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One custom function */
         get: operations["functionsGet"];
         put?: never;
         post?: never;
+        /** Delete a custom function */
         delete: operations["functionsRemove"];
         options?: never;
         head?: never;
+        /** Change some fields of a custom function (at least one) */
         patch: operations["functionsUpdate"];
         trace?: never;
     };
@@ -236,6 +256,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The workspace caller-ID numbers (unpaginated; the operator adds them) */
         get: operations["phoneNumbersList"];
         put?: never;
         post?: never;
@@ -252,8 +273,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The workspace types (isOwn: true) and the platform types (unpaginated) */
         get: operations["campaignTypesList"];
         put?: never;
+        /** Create a workspace campaign type: a reusable set of extraction keys */
         post: operations["campaignTypesCreate"];
         delete?: never;
         options?: never;
@@ -268,12 +291,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One campaign type */
         get: operations["campaignTypesGet"];
         put?: never;
         post?: never;
+        /** Archive a workspace campaign type: campaigns using it keep its keys */
         delete: operations["campaignTypesDelete"];
         options?: never;
         head?: never;
+        /** Change a workspace campaign type (platform types are read-only: 403 forbidden) */
         patch: operations["campaignTypesUpdate"];
         trace?: never;
     };
@@ -319,6 +345,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One campaign of the workspace */
         get: operations["campaignsGet"];
         put?: never;
         post?: never;
@@ -608,6 +635,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The caller-ID numbers attached to a campaign */
         get: operations["campaignContactsListNumbers"];
         put?: never;
         /** Attach a caller-ID number of the workspace (idempotent) */
@@ -694,6 +722,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One recharge */
         get: operations["creditsGetRecharge"];
         put?: never;
         post?: never;
@@ -975,6 +1004,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The result webhooks of the workspace (unpaginated) */
         get: operations["resultWebhooksList"];
         put?: never;
         /** Add a result webhook; its signing secret is shown once */
@@ -992,12 +1022,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One result webhook */
         get: operations["resultWebhooksGet"];
         put?: never;
         post?: never;
+        /** Delete a result webhook; its pending deliveries are dropped */
         delete: operations["resultWebhooksRemove"];
         options?: never;
         head?: never;
+        /** Change a result webhook (url, events filter, enabled; at least one field) */
         patch: operations["resultWebhooksUpdate"];
         trace?: never;
     };
@@ -1039,6 +1072,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        LiveResponse: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        CheckResponse: {
+            /** @enum {string} */
+            status: "up" | "down";
+            /** @description Why the check failed */
+            error?: string;
+        };
+        ChecksResponse: {
+            postgres: components["schemas"]["CheckResponse"];
+            redis: components["schemas"]["CheckResponse"];
+        };
+        ReadyResponse: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            checks: components["schemas"]["ChecksResponse"];
+        };
         WorkspaceResponse: {
             /** Format: uuid */
             id: string;
@@ -1183,7 +1235,7 @@ export interface components {
             voice: string;
             /** @description each must match ^[a-zA-Z_][a-zA-Z0-9_]*$ */
             preCallVariables?: string[] | null;
-            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
             enableRecording?: boolean;
@@ -1204,8 +1256,8 @@ export interface components {
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
-            abilities?: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph?: components["schemas"]["FlowGraphDto"] | null;
+            abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         AgentResponse: {
             /** Format: uuid */
@@ -1229,7 +1281,7 @@ export interface components {
             variables: string[];
             /** @description Built-ins the service fills at call time: agent_name, caller_phone, campaign_name, contact_name, contact_phone, current_date, current_day, current_time, timezone, workspace_name */
             systemVariables: string[];
-            extractionConfig: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType: "OUTBOUND" | "INBOUND";
             enableRecording: boolean;
@@ -1246,9 +1298,9 @@ export interface components {
             transferNumber: string | null;
             transferMessage: string | null;
             transferTriggers: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
-            studioConfig: components["schemas"]["StudioConfigDto"] | null;
-            abilities: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph: components["schemas"]["FlowGraphDto"] | null;
+            studioConfig: components["schemas"]["StudioConfigDto"] | (never | null);
+            abilities: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph: components["schemas"]["FlowGraphDto"] | (never | null);
             /** Format: date-time */
             provisionedAt: string | null;
             /** Format: date-time */
@@ -1266,7 +1318,7 @@ export interface components {
             voice?: string;
             /** @description each must match ^[a-zA-Z_][a-zA-Z0-9_]*$ */
             preCallVariables?: string[] | null;
-            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
             enableRecording?: boolean;
@@ -1287,8 +1339,8 @@ export interface components {
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
-            abilities?: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph?: components["schemas"]["FlowGraphDto"] | null;
+            abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         VoiceResponse: {
             /** @example aria */
@@ -2382,7 +2434,7 @@ export interface components {
             status: string;
             disposition: string;
             attempts: number;
-            finalCall: components["schemas"]["FinalCallDto"] | null;
+            finalCall: components["schemas"]["FinalCallDto"] | (never | null);
             analysis: components["schemas"]["AnalysisDto"];
             /** @description Journey runs (workflows): null until journeys exist */
             journey: {
@@ -2578,7 +2630,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveResponse"];
+                };
             };
             /** @description Internal Server Error: internal_error */
             500: {
@@ -2607,7 +2666,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "postgres": {
+                     *           "status": "up",
+                     *           "error": "example"
+                     *         },
+                     *         "redis": {
+                     *           "status": "up",
+                     *           "error": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
             };
             /** @description Internal Server Error: internal_error */
             500: {
@@ -2619,6 +2695,15 @@ export interface operations {
                         /** @enum {string} */
                         error?: "internal_error";
                     };
+                };
+            };
+            /** @description A check failed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
         };
@@ -3238,7 +3323,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, prompt_required, invalid_transfer_number, transfer_number_required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3246,7 +3331,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "invalid_transfer_number" | "prompt_required" | "transfer_number_required";
                     };
                 };
             };
@@ -3273,6 +3358,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: background_audio_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "background_audio_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken, agent_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_limit_reached" | "name_taken";
                     };
                 };
             };
@@ -3858,6 +3967,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -4166,6 +4287,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "in_use";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -4434,7 +4579,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, agent_archived, prompt_required, invalid_transfer_number, transfer_number_required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4442,7 +4587,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_archived" | "internal_error" | "invalid_body" | "invalid_transfer_number" | "no_fields_to_update" | "prompt_required" | "transfer_number_required";
                     };
                 };
             };
@@ -4469,6 +4614,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found, background_audio_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "background_audio_not_found" | "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
                     };
                 };
             };
@@ -4769,6 +4938,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -5054,6 +5235,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: agent_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_limit_reached";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -5107,6 +5312,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5121,7 +5332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, prompt_access_forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5129,7 +5340,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "prompt_access_forbidden" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -5317,6 +5528,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -5340,6 +5563,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Not Implemented: preview_not_supported */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "preview_not_supported";
                     };
                 };
             };
@@ -5652,6 +5887,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -5767,6 +6014,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -5849,6 +6108,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
                     };
                 };
             };
@@ -5951,7 +6222,7 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5959,7 +6230,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
                     };
                 };
             };
@@ -5986,6 +6257,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
                     };
                 };
             };
@@ -6289,7 +6584,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, reserved_extraction_key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6297,7 +6592,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "reserved_extraction_key";
                     };
                 };
             };
@@ -6324,6 +6619,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
                     };
                 };
             };
@@ -6442,6 +6749,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -6527,6 +6846,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -6580,7 +6911,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "description": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCampaignTypeDto"];
             };
         };
@@ -6609,7 +6944,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, reserved_extraction_key */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6617,7 +6952,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update" | "reserved_extraction_key";
                     };
                 };
             };
@@ -6644,6 +6979,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
                     };
                 };
             };
@@ -7116,7 +7475,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone */
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,7 +7483,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found" | "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -7154,6 +7513,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: workflow_not_found, upload_not_found_or_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "upload_not_found_or_expired" | "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: workflow_not_active, name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken" | "workflow_not_active";
+                    };
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -7163,6 +7546,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
                     };
                 };
             };
@@ -7630,6 +8025,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -7853,7 +8260,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7861,7 +8268,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -7891,6 +8298,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found, agent_not_found, workflow_not_found, upload_not_found_or_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "campaign_not_found" | "upload_not_found_or_expired" | "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft, campaign_source_locked, workflow_not_active, name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft" | "campaign_source_locked" | "name_taken" | "workflow_not_active";
+                    };
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -7900,6 +8331,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
                     };
                 };
             };
@@ -7985,6 +8428,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_delete_active, campaign_delete_import_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_delete_active" | "campaign_delete_import_in_progress";
                     };
                 };
             };
@@ -8202,7 +8669,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, reserved_extraction_key, metric_key_collision */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8210,7 +8677,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "metric_key_collision" | "reserved_extraction_key";
                     };
                 };
             };
@@ -8237,6 +8704,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft";
                     };
                 };
             };
@@ -8462,7 +8953,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8470,7 +8961,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -8488,6 +8979,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
@@ -8497,6 +9000,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -8722,7 +9237,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8730,7 +9245,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -8748,6 +9263,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
             403: {
                 headers: {
@@ -8757,6 +9284,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -8975,6 +9514,18 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                    };
                 };
             };
             /** @description Unauthorized: unauthorized, invalid_api_key */
@@ -9206,6 +9757,18 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                    };
                 };
             };
             /** @description Unauthorized: unauthorized, invalid_api_key */
@@ -9444,7 +10007,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9452,7 +10015,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -9470,6 +10033,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
@@ -9479,6 +10054,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -9704,7 +10291,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9712,7 +10299,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -9730,6 +10317,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
             403: {
                 headers: {
@@ -9739,6 +10338,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -9959,6 +10570,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
+            /** @description Bad Request: campaign_already_terminal */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_already_terminal";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -9982,6 +10605,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -10190,6 +10825,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
+            /** @description Bad Request: campaign_already_terminal */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_already_terminal";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -10213,6 +10860,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -10426,7 +11085,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10434,7 +11093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -10452,6 +11111,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
@@ -10461,6 +11132,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -10686,7 +11369,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10694,7 +11377,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -10712,6 +11395,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
             403: {
                 headers: {
@@ -10721,6 +11416,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -10813,7 +11520,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: no_files, file_required, upload_error, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10821,7 +11528,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "file_required" | "invalid_csv_format" | "no_files" | "upload_error";
                     };
                 };
             };
@@ -10851,7 +11558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload Too Large: internal_error */
+            /** @description Payload Too Large: file_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10859,7 +11566,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error";
+                        error?: "file_too_large";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
                     };
                 };
             };
@@ -10877,7 +11596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: internal_error */
+            /** @description Internal Server Error: upload_failed, internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10885,7 +11604,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error";
+                        error?: "internal_error" | "upload_failed";
                     };
                 };
             };
@@ -10938,7 +11657,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddContactsResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10946,7 +11665,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone";
                     };
                 };
             };
@@ -10976,6 +11695,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -10985,6 +11716,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
                     };
                 };
             };
@@ -11117,6 +11860,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -11200,6 +11955,18 @@ export interface operations {
                     "application/json": components["schemas"]["ContactResponse"];
                 };
             };
+            /** @description Bad Request: journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_active" | "contact_not_failed" | "journey_campaign_action_unsupported";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -11223,6 +11990,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, contact_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "contact_not_found";
                     };
                 };
             };
@@ -11327,6 +12106,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -11411,7 +12202,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, phone_number_not_in_workspace */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11419,7 +12210,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "phone_number_not_in_workspace";
                     };
                 };
             };
@@ -11446,6 +12237,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };
@@ -11560,6 +12363,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_running_no_remove */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_running_no_remove";
                     };
                 };
             };
@@ -11744,7 +12571,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPageResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: invalid_query, invalid_cursor, invalid_custom_range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11752,7 +12579,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "invalid_cursor" | "invalid_custom_range" | "invalid_query";
                     };
                 };
             };
@@ -11779,6 +12606,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Conflict: no_recharge_found */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "no_recharge_found";
                     };
                 };
             };
@@ -11950,6 +12789,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12049,6 +12894,18 @@ export interface operations {
                     "application/json": components["schemas"]["RechargeResponse"];
                 };
             };
+            /** @description Bad Request: invalid_order_id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_order_id";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12072,6 +12929,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: recharge_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "recharge_not_found";
                     };
                 };
             };
@@ -12153,6 +13022,18 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptResponse"];
                 };
             };
+            /** @description Bad Request: invalid_order_id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_order_id";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12176,6 +13057,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: recharge_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "recharge_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: receipt_not_available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "receipt_not_available";
                     };
                 };
             };
@@ -12503,6 +13408,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -12740,7 +13657,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, idempotency_key_required, idempotency_key_invalid, invalid_phone */
+            /** @description Bad Request: internal_error, invalid_body, idempotency_key_required, idempotency_key_invalid, invalid_phone, agent_archived, phone_number_not_in_workspace */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12748,7 +13665,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "idempotency_key_invalid" | "idempotency_key_required" | "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "agent_archived" | "idempotency_key_invalid" | "idempotency_key_required" | "internal_error" | "invalid_body" | "invalid_phone" | "phone_number_not_in_workspace";
                     };
                 };
             };
@@ -12766,6 +13683,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
             /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
@@ -12778,7 +13707,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned */
+            /** @description Not Found: agent_not_found, phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -12788,7 +13729,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_provisioned" | "idempotency_in_progress" | "idempotency_key_reused";
+                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused";
                     };
                 };
             };
@@ -12818,7 +13759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Internal Server Error: internal_error */
+            /** @description Internal Server Error: sandbox_from_number_not_configured, internal_error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12826,7 +13767,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error";
+                        error?: "internal_error" | "sandbox_from_number_not_configured";
                     };
                 };
             };
@@ -12917,6 +13858,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -12980,6 +13933,12 @@ export interface operations {
             };
         };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad Request: internal_error, invalid_body */
             400: {
                 headers: {
@@ -13006,7 +13965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, operator_only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13014,7 +13973,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "operator_only" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -13147,6 +14106,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -13257,7 +14228,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadPushResponse"];
                 };
             };
-            /** @description Bad Request: internal_error */
+            /** @description Bad Request: internal_error, idempotency_key_invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13265,7 +14236,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error";
+                        error?: "idempotency_key_invalid" | "internal_error";
                     };
                 };
             };
@@ -13295,6 +14266,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_accepting, idempotency_in_progress */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_in_progress";
+                    }) | components["schemas"]["CodeKeyedErrorResponse"];
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -13307,7 +14304,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unprocessable Entity: invalid_body, idempotency_key_required, invalid_phone */
+            /** @description Unprocessable Entity: invalid_body, idempotency_key_required, invalid_phone, idempotency_key_reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13315,11 +14312,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "idempotency_key_required" | "invalid_body" | "invalid_phone";
+                        error?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_phone";
                     };
                 };
             };
-            /** @description Too Many Requests: rate_limited */
+            /** @description Too Many Requests: rate_limited, journey_campaign_live_cap */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -13329,7 +14326,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "rate_limited";
+                        error?: "journey_campaign_live_cap" | "rate_limited";
                     };
                 };
             };
@@ -13468,6 +14465,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_accepting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeKeyedErrorResponse"];
+                };
+            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -13597,6 +14615,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: campaign_not_found, lead_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -13707,7 +14737,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResultsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13715,7 +14745,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -13871,6 +14901,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: result_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "result_not_found";
+                    };
+                };
+            };
+            /** @description Gone: result_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "result_expired";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -13965,7 +15019,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveriesPage"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13973,7 +15027,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -14087,6 +15141,18 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryResponse"];
                 };
             };
+            /** @description Bad Request: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_request";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14110,6 +15176,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
                     };
                 };
             };
@@ -14297,7 +15375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookWithSecretResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14305,7 +15383,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
                     };
                 };
             };
@@ -14447,6 +15525,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -14532,6 +15622,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -14585,7 +15687,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "url": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateResultWebhookDto"];
             };
         };
@@ -14611,7 +15717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14619,7 +15725,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
                     };
                 };
             };
@@ -14646,6 +15752,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
                     };
                 };
             };
@@ -14762,6 +15880,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
             /** @description Too Many Requests: rate_limited */
             429: {
                 headers: {
@@ -14846,7 +15976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiLogsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14854,7 +15984,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -14881,6 +16011,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
                     };
                 };
             };

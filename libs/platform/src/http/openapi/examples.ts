@@ -46,6 +46,12 @@ export function sampleOf(schema: SchemaObject | undefined, schemas: Record<strin
         const value = sampleOf(member, schemas, full, depth + 1);
         if (value !== undefined) out[name] = value;
       }
+      // A body that must not be empty (PATCH: minProperties 1) shows its first members.
+      for (const [name, member] of Object.entries(schema.properties)) {
+        if (Object.keys(out).length >= (schema.minProperties ?? 0)) break;
+        const value = sampleOf(member, schemas, full, depth + 1);
+        if (value !== undefined && !(name in out)) out[name] = value;
+      }
       return out;
     }
     case 'array': {

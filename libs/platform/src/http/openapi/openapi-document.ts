@@ -8,7 +8,7 @@ import { listRoutes, RouteInfo } from '../route-inventory';
 import { sampleOf } from './examples';
 import type { MediaTypeObject, OpenApiDocument, OperationObject, ParameterObject, ResponseObject, SchemaObject } from './openapi-types';
 import { RouteError, routeErrors } from './route-errors';
-import { memberRules, tightenMember, validatedClassesByName } from './validator-schemas';
+import { fixNullableReferences, memberRules, tightenMember, validatedClassesByName } from './validator-schemas';
 
 const ERROR_SCHEMA = 'ErrorResponse';
 const CODE_KEYED_ERROR_SCHEMA = 'CodeKeyedErrorResponse';
@@ -65,6 +65,8 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
   }
 
   tightenRequestSchemas(schemas);
+  Object.assign(schemas, fixNullableReferences(schemas));
+  for (const path of Object.values(document.paths)) for (const op of Object.values(path)) Object.assign(op, fixNullableReferences(op));
   schemas[ERROR_SCHEMA] = errorResponseSchema();
   schemas[CODE_KEYED_ERROR_SCHEMA] = codeKeyedErrorSchema();
 
@@ -75,7 +77,7 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
     tags.add(op.tags[0]);
     op.parameters = parameters(op, path);
     tightenQueryParameters(route, op);
-    const errors = routeErrors(route, { hasBody: op.requestBody !== undefined, hasQuery: op.parameters.some((p) => p.in === 'query') });
+    const errors = routeErrors(route, { hasBody: op.requestBody?.content['application/json'] !== undefined, hasQuery: op.parameters.some((p) => p.in === 'query') });
     if (errors.some((e) => e.code === 'no_fields_to_update')) requireOneMember(op, schemas);
     addErrorResponses(op, errors, route);
     addExamples(op, schemas);
@@ -195,8 +197,11 @@ function errorExample(e: RouteError, route: RouteInfo): Record<string, unknown> 
 
 /** One response per error status, its `error` an enum of the codes the route answers with that status. */
 function addErrorResponses(op: OperationObject, errors: RouteError[], route: RouteInfo): void {
-  for (const key of Object.keys(op.responses)) if (Number(key) >= 400) delete op.responses[key];
   const statuses = [...new Set(errors.map((e) => e.status))].sort((a, b) => a - b);
+  const clash = statuses.filter((s) => op.responses[String(s)] !== undefined);
+  if (clash.length > 0) {
+    throw new Error(`${route.controller}.${route.handler} documents error status ${clash.join(', ')} itself: declare its codes with @Raises instead`);
+  }
   for (const status of statuses) {
     const here = errors.filter((e) => e.status === status);
     const plain = [...new Set(here.filter((e) => !CODE_KEYED_ERRORS.includes(e.code)).map((e) => e.code))].sort();

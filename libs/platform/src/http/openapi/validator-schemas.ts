@@ -67,8 +67,27 @@ export function tightenMember(schema: SchemaObject, rules: ValidationMetadata[],
   return schema;
 }
 
-/** The schema that also admits null (OpenAPI 3.0: `nullable` beside a `type`, a $ref wrapped in allOf). */
+/** A null, in OpenAPI 3.0 terms (3.0.3: `nullable` needs a `type`, and null must be in the enum). */
+const NULL_ONLY: SchemaObject = { type: 'object', nullable: true, enum: [null] };
+
+/**
+ * The schema that also admits null. In OpenAPI 3.0 `nullable` beside an `allOf: [$ref]` does not
+ * reach the referenced schema (validators refuse null), so a nullable reference is
+ * `anyOf: [$ref, null]`.
+ */
 export function nullable(schema: SchemaObject): SchemaObject {
-  if ('$ref' in schema) return { type: 'object', nullable: true, allOf: [schema] };
+  if (schema.$ref) return { anyOf: [schema, NULL_ONLY] };
   return { ...schema, nullable: true };
+}
+
+/** Rewrites every `{ nullable, allOf: [$ref] }` (how @ApiProperty renders a nullable class) with `nullable()`. */
+export function fixNullableReferences(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(fixNullableReferences);
+  if (node === null || typeof node !== 'object') return node;
+  const schema = node as SchemaObject;
+  if (schema.nullable === true && schema.allOf?.length === 1 && schema.allOf[0].$ref && !schema.properties) {
+    const { nullable: _n, allOf, type: _t, ...rest } = schema;
+    return { ...rest, ...nullable(allOf[0]) };
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, fixNullableReferences(v)]));
 }

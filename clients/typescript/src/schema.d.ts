@@ -5495,12 +5495,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A short audio sample (audio/wav) */
+            /** @description A short audio sample */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "audio/wav": string;
+                };
             };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {

@@ -133,7 +133,7 @@ export class VoicesController {
   @Get('voices/:id/preview')
   @Raises('not_found', 'preview_not_supported')
   @ApiOperation({ summary: 'A short audio sample of a voice (501 preview_not_supported when the voice has none)' })
-  @ApiOkResponse({ description: 'A short audio sample (audio/wav)' })
+  @ApiOkResponse({ description: 'A short audio sample', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } })
   async preview(@Param('id') id: string): Promise<StreamableFile> {
     const { contentType, audio } = await this.library.preview(id);
     return new StreamableFile(audio, { type: contentType, length: audio.length });

@@ -1222,7 +1222,7 @@ export interface components {
             /** @description each 1-40 characters */
             keyTerms?: string[];
             sampleDialogue?: string;
-            /** @enum {number} */
+            /** @enum {integer} */
             promptSpec?: 1 | 2;
             overrides?: components["schemas"]["StudioOverridesDto"];
         };

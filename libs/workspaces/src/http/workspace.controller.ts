@@ -8,8 +8,8 @@ export class WorkspaceResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: WORKSPACE_STATUSES }) status: string;
-  @ApiProperty({ description: 'Concurrency allocation: calls in flight across running campaigns' }) concurrency: number;
-  @ApiProperty({ description: 'How many agents the workspace may hold' }) agentQuota: number;
+  @ApiProperty({ type: 'integer', description: 'Concurrency allocation: calls in flight across running campaigns' }) concurrency: number;
+  @ApiProperty({ type: 'integer', description: 'How many agents the workspace may hold' }) agentQuota: number;
   @ApiProperty({ isArray: true, enum: WORKSPACE_FEATURES }) features: string[];
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) trialUntil: string | null;
   @ApiProperty() activityFrozen: boolean;

@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../../apps/api/src/api.module';
+import { checkedAgent, prepareOpenApiCheck } from './openapi-check';
 import { serviceMigrations } from './service-modules';
 
 export interface TestAppOptions {
@@ -74,6 +75,7 @@ export class TestApp {
 
   static async create(options: TestAppOptions = {}): Promise<TestApp> {
     await prepareTestDatabase();
+    await prepareOpenApiCheck();
     let builder = Test.createTestingModule({ imports: [options.root ?? ApiModule, ...(options.imports ?? [])] });
     if (options.configure) builder = options.configure(builder);
     const moduleRef = await builder.compile();
@@ -83,8 +85,9 @@ export class TestApp {
     return new TestApp(app, app.get(DataSource));
   }
 
+  /** Requests to the app; each answer of a documented route is checked against /docs-json (openapi-check.ts). */
   get http() {
-    return request(this.app.getHttpServer());
+    return checkedAgent(request(this.app.getHttpServer()));
   }
 
   get config(): AppConfig {

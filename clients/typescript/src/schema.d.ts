@@ -12,7 +12,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["HealthController_live"];
+        /** The process is up (no key) */
+        get: operations["healthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,7 +29,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["HealthController_ready"];
+        /** PostgreSQL and Redis answer (no key); 503 with the failing check otherwise */
+        get: operations["healthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -44,7 +46,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["WorkspaceController_get"];
+        /** The workspace of the calling key, with the key id and scopes */
+        get: operations["workspaceGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -60,9 +63,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["AgentsController_list[0]"];
+        /** All agents of the workspace (unpaginated) */
+        get: operations["agentsList"];
         put?: never;
-        post: operations["AgentsController_create"];
+        /** Create an agent (PROVISIONING until its voice setup is done), within the agent quota */
+        post: operations["agentsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,7 +81,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["AgentsController_list[1]"];
+        /** All agents of the workspace (unpaginated) */
+        get: operations["agentsListV1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -92,13 +98,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["AgentsController_get[0]"];
+        /** One agent */
+        get: operations["agentsGet"];
         put?: never;
         post?: never;
-        delete: operations["AgentsController_remove"];
+        /** Archive an agent, or delete it for good with permanent=true (409 in_use while campaigns use it) */
+        delete: operations["agentsRemove"];
         options?: never;
         head?: never;
-        patch: operations["AgentsController_update"];
+        /** Change some fields of an agent (at least one) */
+        patch: operations["agentsUpdate"];
         trace?: never;
     };
     "/v1/agents/{id}": {
@@ -108,7 +117,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["AgentsController_get[1]"];
+        /** One agent */
+        get: operations["agentsGetV1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -126,7 +136,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["AgentsController_duplicate"];
+        /** Copy an agent as "<name> (copy)", within the agent quota */
+        post: operations["agentsDuplicate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -140,7 +151,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["AgentsController_compiledPrompt"];
+        /** The assembled system prompt: never available to API keys (403 prompt_access_forbidden) */
+        get: operations["agentsCompiledPrompt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -156,7 +168,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["VoicesController_voices"];
+        /** The voice catalogue */
+        get: operations["voicesVoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -172,7 +185,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["VoicesController_preview"];
+        /** A short audio sample of a voice (501 preview_not_supported when the voice has none) */
+        get: operations["voicesPreview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -188,7 +202,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["VoicesController_backgroundAudio"];
+        /** The background audio tracks agents may play */
+        get: operations["voicesBackgroundAudio"];
         put?: never;
         post?: never;
         delete?: never;
@@ -204,9 +219,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["FunctionsController_list"];
+        /** All custom functions of the workspace (unpaginated) */
+        get: operations["functionsList"];
         put?: never;
-        post: operations["FunctionsController_create"];
+        /** Create a custom function (an HTTPS endpoint agents may call) */
+        post: operations["functionsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,13 +237,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["FunctionsController_get"];
+        /** One custom function */
+        get: operations["functionsGet"];
         put?: never;
         post?: never;
-        delete: operations["FunctionsController_remove"];
+        /** Delete a custom function */
+        delete: operations["functionsRemove"];
         options?: never;
         head?: never;
-        patch: operations["FunctionsController_update"];
+        /** Change some fields of a custom function (at least one) */
+        patch: operations["functionsUpdate"];
         trace?: never;
     };
     "/phone-numbers": {
@@ -236,7 +256,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["PhoneNumbersController_list"];
+        /** The workspace caller-ID numbers (unpaginated; the operator adds them) */
+        get: operations["phoneNumbersList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,9 +273,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["CampaignTypesController_list"];
+        /** The workspace types (isOwn: true) and the platform types (unpaginated) */
+        get: operations["campaignTypesList"];
         put?: never;
-        post: operations["CampaignTypesController_create"];
+        /** Create a workspace campaign type: a reusable set of extraction keys */
+        post: operations["campaignTypesCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -268,13 +291,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["CampaignTypesController_get"];
+        /** One campaign type */
+        get: operations["campaignTypesGet"];
         put?: never;
         post?: never;
-        delete: operations["CampaignTypesController_delete"];
+        /** Archive a workspace campaign type: campaigns using it keep its keys */
+        delete: operations["campaignTypesDelete"];
         options?: never;
         head?: never;
-        patch: operations["CampaignTypesController_update"];
+        /** Change a workspace campaign type (platform types are read-only: 403 forbidden) */
+        patch: operations["campaignTypesUpdate"];
         trace?: never;
     };
     "/v1/campaigns": {
@@ -285,10 +311,10 @@ export interface paths {
             cookie?: never;
         };
         /** All campaigns of the workspace, newest first (unpaginated) */
-        get: operations["CampaignsController_list[0]"];
+        get: operations["campaignsListV1"];
         put?: never;
         /** Create a DRAFT campaign (optionally importing an upload as its contacts) */
-        post: operations["CampaignsController_create"];
+        post: operations["campaignsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -303,7 +329,7 @@ export interface paths {
             cookie?: never;
         };
         /** All campaigns of the workspace, newest first (unpaginated) */
-        get: operations["CampaignsController_list[1]"];
+        get: operations["campaignsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,14 +345,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["CampaignsController_get"];
+        /** One campaign of the workspace */
+        get: operations["campaignsGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Edit a DRAFT, PAUSED or CREDIT_EXHAUSTED campaign (audience fields: DRAFT only) */
-        patch: operations["CampaignsController_update"];
+        patch: operations["campaignsUpdate"];
         trace?: never;
     };
     "/campaigns/{id}": {
@@ -340,7 +367,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a DRAFT, CANCELED or COMPLETED campaign and its contacts */
-        delete: operations["CampaignsController_delete"];
+        delete: operations["campaignsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -355,7 +382,7 @@ export interface paths {
         };
         get?: never;
         /** Replace the custom extraction keys of a DRAFT campaign */
-        put: operations["CampaignsController_replaceCustomKeys"];
+        put: operations["campaignsReplaceCustomKeys"];
         post?: never;
         delete?: never;
         options?: never;
@@ -373,7 +400,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** DRAFT, PAUSED or CREDIT_EXHAUSTED → RUNNING, after the start checks */
-        post: operations["CampaignsController_start[0]"];
+        post: operations["campaignsStart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,7 +417,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** DRAFT, PAUSED or CREDIT_EXHAUSTED → RUNNING, after the start checks */
-        post: operations["CampaignsController_start[1]"];
+        post: operations["campaignsStartV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -407,7 +434,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** RUNNING → PAUSED (400 campaign_not_running otherwise, also for unknown ids) */
-        post: operations["CampaignsController_pause[0]"];
+        post: operations["campaignsPause"];
         delete?: never;
         options?: never;
         head?: never;
@@ -424,7 +451,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** RUNNING → PAUSED (400 campaign_not_running otherwise, also for unknown ids) */
-        post: operations["CampaignsController_pause[1]"];
+        post: operations["campaignsPauseV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -441,7 +468,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** PAUSED → RUNNING, after the start checks */
-        post: operations["CampaignsController_resume[0]"];
+        post: operations["campaignsResume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,7 +485,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** PAUSED → RUNNING, after the start checks */
-        post: operations["CampaignsController_resume[1]"];
+        post: operations["campaignsResumeV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -475,7 +502,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Any unfinished status → CANCELED */
-        post: operations["CampaignsController_stop[0]"];
+        post: operations["campaignsStop"];
         delete?: never;
         options?: never;
         head?: never;
@@ -492,7 +519,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Any unfinished status → CANCELED */
-        post: operations["CampaignsController_stop[1]"];
+        post: operations["campaignsStopV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -509,7 +536,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** COMPLETED or CANCELED → RUNNING: FAILED and unreached contacts go back to PENDING */
-        post: operations["CampaignsController_restart[0]"];
+        post: operations["campaignsRestart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -526,7 +553,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** COMPLETED or CANCELED → RUNNING: FAILED and unreached contacts go back to PENDING */
-        post: operations["CampaignsController_restart[1]"];
+        post: operations["campaignsRestartV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -543,7 +570,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Upload a CSV or XLSX of contacts (one multipart "file" field); import it with uploadId + phoneColumn */
-        post: operations["CampaignContactsController_upload"];
+        post: operations["campaignContactsUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -560,7 +587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add contacts to a DRAFT campaign (JSON array); duplicates are skipped */
-        post: operations["CampaignContactsController_addContacts"];
+        post: operations["campaignContactsAddContacts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -575,7 +602,7 @@ export interface paths {
             cookie?: never;
         };
         /** The campaign contacts, oldest first (offset/limit, optional status filter) */
-        get: operations["CampaignContactsController_leads"];
+        get: operations["campaignContactsLeads"];
         put?: never;
         post?: never;
         delete?: never;
@@ -594,7 +621,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a FAILED contact back to PENDING with fresh attempts */
-        post: operations["CampaignContactsController_retry"];
+        post: operations["campaignContactsRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -608,10 +635,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["CampaignContactsController_listNumbers"];
+        /** The caller-ID numbers attached to a campaign */
+        get: operations["campaignContactsListNumbers"];
         put?: never;
         /** Attach a caller-ID number of the workspace (idempotent) */
-        post: operations["CampaignContactsController_attachNumber"];
+        post: operations["campaignContactsAttachNumber"];
         delete?: never;
         options?: never;
         head?: never;
@@ -629,7 +657,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Detach a number (refused while the campaign is RUNNING) */
-        delete: operations["CampaignContactsController_detachNumber"];
+        delete: operations["campaignContactsDetachNumber"];
         options?: never;
         head?: never;
         patch?: never;
@@ -643,7 +671,7 @@ export interface paths {
             cookie?: never;
         };
         /** Wallet balance (integer minor units), trial end, and whether campaigns may spend */
-        get: operations["CreditsController_balance"];
+        get: operations["creditsBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,7 +688,7 @@ export interface paths {
             cookie?: never;
         };
         /** Ledger entries, newest first (cursor pagination; periods in UTC) */
-        get: operations["CreditsController_ledgerPage"];
+        get: operations["creditsLedgerPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -677,10 +705,10 @@ export interface paths {
             cookie?: never;
         };
         /** Recharges (top-ups), newest first; an operator credit is a CREDITED recharge */
-        get: operations["CreditsController_listRecharges"];
+        get: operations["creditsListRecharges"];
         put?: never;
         /** Top up the wallet: a signed-in person only; API keys get 403 api_key_not_allowed */
-        post: operations["CreditsController_createRecharge"];
+        post: operations["creditsCreateRecharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -694,7 +722,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["CreditsController_getRecharge"];
+        /** One recharge */
+        get: operations["creditsGetRecharge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -711,7 +740,7 @@ export interface paths {
             cookie?: never;
         };
         /** Receipt of a CREDITED recharge (409 receipt_not_available before) */
-        get: operations["CreditsController_receipt"];
+        get: operations["creditsReceipt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -728,10 +757,10 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace do-not-call list, newest first */
-        get: operations["DncController_list"];
+        get: operations["dncList"];
         put?: never;
         /** Add a number (idempotent: a listed number keeps its one entry, answered again) */
-        post: operations["DncController_add"];
+        post: operations["dncAdd"];
         delete?: never;
         options?: never;
         head?: never;
@@ -749,7 +778,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a number, by entry id or phone number (URL-encode the "+" as %2B) */
-        delete: operations["DncController_remove"];
+        delete: operations["dncRemove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -763,7 +792,7 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace calls, newest first (offset/limit with total; filters campaignId, status, outcome, from, to) */
-        get: operations["CallsController_list"];
+        get: operations["callsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,7 +814,7 @@ export interface paths {
          * Place a billed test call from an agent to a number (synchronous); Idempotency-Key required
          * @description Same key + same body → the first answer again (Idempotent-Replayed: true); same key + another body → 409 idempotency_key_reused; same key while the first request runs → 409 idempotency_in_progress with Retry-After: 1.
          */
-        post: operations["CallsController_placeTestCall"];
+        post: operations["callsPlaceTestCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -800,7 +829,7 @@ export interface paths {
             cookie?: never;
         };
         /** One call (404 call_not_found) */
-        get: operations["CallsController_get"];
+        get: operations["callsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -821,7 +850,7 @@ export interface paths {
          * Override one evaluation metric of a call: reserved for the operator's staff (every API key gets 403 operator_only)
          * @description Operators use the CLI: `operator call:set-metric --call ID --key K --value V`.
          */
-        put: operations["CallsController_overrideMetric"];
+        put: operations["callsOverrideMetric"];
         post?: never;
         delete?: never;
         options?: never;
@@ -837,7 +866,7 @@ export interface paths {
             cookie?: never;
         };
         /** The latest 50 calls of a campaign, newest first (a fixed window, not paged) */
-        get: operations["CallsController_activity"];
+        get: operations["callsActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -859,7 +888,7 @@ export interface paths {
          * Push a lead into a RUNNING API campaign; it is dialled at once
          * @description Idempotent by idempotencyKey (per campaign, never expiring): the first push answers 201, a replay of the same lead 200 with the same body; the same key with a different lead → 422 idempotency_key_reused.
          */
-        post: operations["LeadsController_push"];
+        post: operations["leadsPush"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,7 +905,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Push up to 500 leads; each item has its own idempotency and its own result entry */
-        post: operations["LeadsController_batch"];
+        post: operations["leadsBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -891,7 +920,7 @@ export interface paths {
             cookie?: never;
         };
         /** A pushed lead, live: status, attempts, and the result id once final */
-        get: operations["LeadsController_get"];
+        get: operations["leadsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -908,7 +937,7 @@ export interface paths {
             cookie?: never;
         };
         /** Lead results, oldest first (cursor); expired results are left out */
-        get: operations["ResultsController_list"];
+        get: operations["resultsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,7 +954,7 @@ export interface paths {
             cookie?: never;
         };
         /** One immutable lead result (410 result_expired past retention) */
-        get: operations["ResultsController_get"];
+        get: operations["resultsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -942,7 +971,7 @@ export interface paths {
             cookie?: never;
         };
         /** Deliveries, newest first (cursor), each with every attempt */
-        get: operations["ResultWebhooksController_deliveries"];
+        get: operations["resultWebhooksDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -961,7 +990,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a delivery again now (a fresh retry schedule; its history is kept) */
-        post: operations["ResultWebhooksController_redeliver"];
+        post: operations["resultWebhooksRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -975,10 +1004,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["ResultWebhooksController_list"];
+        /** The result webhooks of the workspace (unpaginated) */
+        get: operations["resultWebhooksList"];
         put?: never;
         /** Add a result webhook; its signing secret is shown once */
-        post: operations["ResultWebhooksController_create"];
+        post: operations["resultWebhooksCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -992,13 +1022,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["ResultWebhooksController_get"];
+        /** One result webhook */
+        get: operations["resultWebhooksGet"];
         put?: never;
         post?: never;
-        delete: operations["ResultWebhooksController_remove"];
+        /** Delete a result webhook; its pending deliveries are dropped */
+        delete: operations["resultWebhooksRemove"];
         options?: never;
         head?: never;
-        patch: operations["ResultWebhooksController_update"];
+        /** Change a result webhook (url, events filter, enabled; at least one field) */
+        patch: operations["resultWebhooksUpdate"];
         trace?: never;
     };
     "/result-webhooks/{id}/rotate-secret": {
@@ -1011,7 +1044,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A new secret, shown once; the previous one also signs deliveries for 24 h */
-        post: operations["ResultWebhooksController_rotate"];
+        post: operations["resultWebhooksRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1059,7 @@ export interface paths {
             cookie?: never;
         };
         /** The /v1 requests that named this campaign, newest first (cursor) */
-        get: operations["ApiLogsController_list"];
+        get: operations["apiLogsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1039,6 +1072,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        LiveResponse: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        CheckResponse: {
+            /** @enum {string} */
+            status: "up" | "down";
+            /** @description Why the check failed */
+            error?: string;
+        };
+        ChecksResponse: {
+            postgres: components["schemas"]["CheckResponse"];
+            redis: components["schemas"]["CheckResponse"];
+        };
+        ReadyResponse: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            checks: components["schemas"]["ChecksResponse"];
+        };
         WorkspaceResponse: {
             /** Format: uuid */
             id: string;
@@ -1170,7 +1222,7 @@ export interface components {
             /** @description each 1-40 characters */
             keyTerms?: string[];
             sampleDialogue?: string;
-            /** @enum {number} */
+            /** @enum {integer} */
             promptSpec?: 1 | 2;
             overrides?: components["schemas"]["StudioOverridesDto"];
         };
@@ -1183,7 +1235,7 @@ export interface components {
             voice: string;
             /** @description each must match ^[a-zA-Z_][a-zA-Z0-9_]*$ */
             preCallVariables?: string[] | null;
-            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
             enableRecording?: boolean;
@@ -1204,8 +1256,8 @@ export interface components {
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
-            abilities?: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph?: components["schemas"]["FlowGraphDto"] | null;
+            abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         AgentResponse: {
             /** Format: uuid */
@@ -1229,7 +1281,7 @@ export interface components {
             variables: string[];
             /** @description Built-ins the service fills at call time: agent_name, caller_phone, campaign_name, contact_name, contact_phone, current_date, current_day, current_time, timezone, workspace_name */
             systemVariables: string[];
-            extractionConfig: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType: "OUTBOUND" | "INBOUND";
             enableRecording: boolean;
@@ -1246,9 +1298,9 @@ export interface components {
             transferNumber: string | null;
             transferMessage: string | null;
             transferTriggers: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
-            studioConfig: components["schemas"]["StudioConfigDto"] | null;
-            abilities: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph: components["schemas"]["FlowGraphDto"] | null;
+            studioConfig: components["schemas"]["StudioConfigDto"] | (never | null);
+            abilities: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph: components["schemas"]["FlowGraphDto"] | (never | null);
             /** Format: date-time */
             provisionedAt: string | null;
             /** Format: date-time */
@@ -1266,7 +1318,7 @@ export interface components {
             voice?: string;
             /** @description each must match ^[a-zA-Z_][a-zA-Z0-9_]*$ */
             preCallVariables?: string[] | null;
-            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | null;
+            extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
             enableRecording?: boolean;
@@ -1287,8 +1339,8 @@ export interface components {
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
-            abilities?: components["schemas"]["AbilitiesDto"] | null;
-            flowGraph?: components["schemas"]["FlowGraphDto"] | null;
+            abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         VoiceResponse: {
             /** @example aria */
@@ -1334,7 +1386,10 @@ export interface components {
             };
             /** @enum {string} */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-            /** @example https://example.com/hooks/availability */
+            /**
+             * Format: uri
+             * @example https://example.com/hooks/availability
+             */
             url: string;
             /** @description Request headers (secret: stored encrypted, never returned; responses list headerNames). Replaces the whole set. */
             headers?: {
@@ -1386,7 +1441,10 @@ export interface components {
             };
             /** @enum {string} */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-            /** @example https://example.com/hooks/availability */
+            /**
+             * Format: uri
+             * @example https://example.com/hooks/availability
+             */
             url?: string;
             /** @description Request headers (secret: stored encrypted, never returned; responses list headerNames). Replaces the whole set. */
             headers?: {
@@ -1415,9 +1473,20 @@ export interface components {
         PhoneNumberListResponse: {
             phoneNumbers: components["schemas"]["PhoneNumberResponse"][];
         };
+        CampaignExtractionKeyDto: {
+            /** @example budget */
+            name: string;
+            /** @example Budget the lead mentioned */
+            description: string;
+            /**
+             * @default string
+             * @enum {string}
+             */
+            type: "string" | "number" | "integer" | "boolean" | "array" | "date" | "datetime";
+        };
         CreateCampaignTypeDto: {
             description?: string;
-            extractionKeys?: components["schemas"]["ExtractionKeyDto"][];
+            extractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             name: string;
         };
         ExtractionKeyResponse: {
@@ -1441,7 +1510,7 @@ export interface components {
         };
         UpdateCampaignTypeDto: {
             description?: string;
-            extractionKeys?: components["schemas"]["ExtractionKeyDto"][];
+            extractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             name?: string;
         };
         EvaluationMetricDto: {
@@ -1485,7 +1554,7 @@ export interface components {
             retryDelaysMinutes?: number[];
             /** @description Share of the reservation retries may use */
             retryConcurrencyPercent?: number;
-            customExtractionKeys?: components["schemas"]["ExtractionKeyDto"][];
+            customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
              * @description APPEND: type keys then custom keys; REPLACE: custom keys only
              * @enum {string}
@@ -1840,7 +1909,7 @@ export interface components {
             retryDelaysMinutes?: number[];
             /** @description Share of the reservation retries may use */
             retryConcurrencyPercent?: number;
-            customExtractionKeys?: components["schemas"]["ExtractionKeyDto"][];
+            customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
              * @description APPEND: type keys then custom keys; REPLACE: custom keys only
              * @enum {string}
@@ -1931,7 +2000,7 @@ export interface components {
             source?: "CSV" | "CRM_MANUAL" | "CRM_WEBHOOK" | "API";
         };
         ReplaceCustomKeysDto: {
-            customExtractionKeys: components["schemas"]["ExtractionKeyDto"][];
+            customExtractionKeys: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
              * @description How the custom keys combine with the campaign type keys
              * @enum {string}
@@ -2125,7 +2194,7 @@ export interface components {
              * @example +14155550123
              */
             phone: string;
-            reason?: string;
+            reason?: string | null;
         };
         MetricOverrideResponse: {
             /** @description The value in force (one of the metric's allowedValues) */
@@ -2210,11 +2279,11 @@ export interface components {
              * Format: uuid
              * @description Caller id: a number of the workspace; without it the operator's SANDBOX_FROM_NUMBER
              */
-            fromPhoneNumberId?: string;
+            fromPhoneNumberId?: string | null;
             /** @description Template variables for the agent (at most 100) */
             variables?: {
                 [key: string]: string;
-            };
+            } | null;
         };
         OverrideMetricDto: {
             /** @description One of the metric's allowedValues */
@@ -2235,8 +2304,8 @@ export interface components {
             name?: string | null;
             /** @description Contact fields ({{variables}} for the agent), echoed in the result */
             fields?: {
-                [key: string]: (string | number | boolean) | null;
-            };
+                [key: string]: (string | null) | number | boolean;
+            } | null;
         };
         LeadPushResponse: {
             /**
@@ -2365,7 +2434,7 @@ export interface components {
             status: string;
             disposition: string;
             attempts: number;
-            finalCall: components["schemas"]["FinalCallDto"] | null;
+            finalCall: components["schemas"]["FinalCallDto"] | (never | null);
             analysis: components["schemas"]["AnalysisDto"];
             /** @description Journey runs (workflows): null until journeys exist */
             journey: {
@@ -2509,6 +2578,36 @@ export interface components {
             items: components["schemas"]["ApiLogResponse"][];
             nextCursor: string | null;
         };
+        /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
+        ErrorResponse: {
+            /** @description Machine-readable code */
+            error: string;
+            /** @description Human-readable; may change */
+            message: string;
+            /** @description The X-Request-Id of the request */
+            requestId?: string;
+            /** @description Validation failures (invalid_body, invalid_query) */
+            issues?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description More about the failure, where the code has it */
+            detail?: unknown;
+            /** @description forbidden: the scope the route needs */
+            requiredPermission?: string;
+            /** @description provider_error: the status of the called service */
+            upstreamStatus?: number;
+            /** @description concurrent_modification: the current revision */
+            currentRevision?: number;
+        };
+        /** @description The lead push refusal: the code under `code`, with a `reason` (not_api, or the campaign status). */
+        CodeKeyedErrorResponse: {
+            /** @enum {string} */
+            code: "campaign_not_accepting";
+            reason?: string;
+            message: string;
+            requestId?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2518,41 +2617,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    HealthController_ready: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    WorkspaceController_get: {
+    healthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -2566,12 +2631,188 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LiveResponse"];
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    healthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "postgres": {
+                     *           "status": "up",
+                     *           "error": "example"
+                     *         },
+                     *         "redis": {
+                     *           "status": "up",
+                     *           "error": "example"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description A check failed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+        };
+    };
+    workspaceGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "ACTIVE",
+                     *       "concurrency": 1,
+                     *       "agentQuota": 1,
+                     *       "features": [
+                     *         "api_results"
+                     *       ],
+                     *       "trialUntil": "2026-01-15T09:30:00.000Z",
+                     *       "activityFrozen": true,
+                     *       "currency": "USD",
+                     *       "apiKeyId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "scopes": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    "AgentsController_list[0]": {
+    agentsList: {
         parameters: {
             query?: never;
             header?: never;
@@ -2585,12 +2826,278 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "prompt": "example",
+                     *         "promptSource": "custom",
+                     *         "greeting": "example",
+                     *         "voice": "example",
+                     *         "status": "PROVISIONING",
+                     *         "preCallVariables": [
+                     *           "example"
+                     *         ],
+                     *         "variables": [
+                     *           "example"
+                     *         ],
+                     *         "systemVariables": [
+                     *           "example"
+                     *         ],
+                     *         "extractionConfig": {
+                     *           "prompt": "example",
+                     *           "keys": [
+                     *             {
+                     *               "name": "budget",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "includeToolLogs": false
+                     *         },
+                     *         "agentType": "OUTBOUND",
+                     *         "enableRecording": true,
+                     *         "endCallEnabled": true,
+                     *         "endCallMessage": "example",
+                     *         "endCallTriggers": [
+                     *           "CALLER_GOODBYE"
+                     *         ],
+                     *         "maxCallDurationSecs": 1,
+                     *         "backgroundAudioId": "example",
+                     *         "backgroundAudioVolume": 1,
+                     *         "voicemailDetectionEnabled": true,
+                     *         "voicemailMessage": "example",
+                     *         "screenerHandlingEnabled": true,
+                     *         "transferEnabled": true,
+                     *         "transferNumber": "example",
+                     *         "transferMessage": "example",
+                     *         "transferTriggers": [
+                     *           "CALLER_ASKS_HUMAN"
+                     *         ],
+                     *         "studioConfig": {
+                     *           "agentName": "example",
+                     *           "industry": "example",
+                     *           "designation": "example",
+                     *           "companyName": "example",
+                     *           "companyDescription": "example",
+                     *           "languages": [
+                     *             "example"
+                     *           ],
+                     *           "primaryLanguage": "example",
+                     *           "gender": "female",
+                     *           "tone": "warm_professional",
+                     *           "goal": "example",
+                     *           "briefText": "example",
+                     *           "welcomeMessage": "example",
+                     *           "guardrails": [],
+                     *           "flowSteps": [
+                     *             {
+                     *               "id": "example",
+                     *               "title": "example",
+                     *               "detail": "example"
+                     *             }
+                     *           ],
+                     *           "flowGraph": {
+                     *             "nodes": [
+                     *               {
+                     *                 "id": "example",
+                     *                 "type": "step",
+                     *                 "title": "example",
+                     *                 "detail": "example",
+                     *                 "position": {
+                     *                   "x": 1,
+                     *                   "y": 1
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "edges": [
+                     *               {
+                     *                 "id": "example",
+                     *                 "source": "example",
+                     *                 "target": "example",
+                     *                 "condition": "example"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "faqs": [
+                     *             {
+                     *               "question": "example",
+                     *               "answer": "example"
+                     *             }
+                     *           ],
+                     *           "closingBehavior": "confirm_and_end",
+                     *           "abilities": {
+                     *             "transfer": {
+                     *               "number": "+14155550100",
+                     *               "triggers": [
+                     *                 "CALLER_ASKS_HUMAN"
+                     *               ]
+                     *             },
+                     *             "booking": {
+                     *               "types": [
+                     *                 "site_visit"
+                     *               ]
+                     *             },
+                     *             "callback": true,
+                     *             "whatsapp": {
+                     *               "collectionIds": [
+                     *                 "example"
+                     *               ],
+                     *               "templateIds": [
+                     *                 "example"
+                     *               ]
+                     *             },
+                     *             "knowledgeDocIds": [
+                     *               "example"
+                     *             ],
+                     *             "functionIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "languageSwitching": "fast",
+                     *           "keyTerms": [
+                     *             "example"
+                     *           ],
+                     *           "sampleDialogue": "example",
+                     *           "promptSpec": 1,
+                     *           "overrides": {
+                     *             "namesPolicy": "use_name",
+                     *             "identityConfirm": "by_name",
+                     *             "silenceHandling": "ask",
+                     *             "endCallEtiquette": "close_only",
+                     *             "mixRatio": "balanced"
+                     *           }
+                     *         },
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *         "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AgentResponse"][];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    AgentsController_create: {
+    agentsCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2599,6 +3106,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "voice": "example",
+                 *       "transferNumber": "+14155550100"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAgentDto"];
             };
         };
@@ -2608,12 +3122,324 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, prompt_required, invalid_transfer_number, transfer_number_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_transfer_number" | "prompt_required" | "transfer_number_required";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: background_audio_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "background_audio_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken, agent_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_limit_reached" | "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "AgentsController_list[1]": {
+    agentsListV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -2627,12 +3453,278 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "prompt": "example",
+                     *         "promptSource": "custom",
+                     *         "greeting": "example",
+                     *         "voice": "example",
+                     *         "status": "PROVISIONING",
+                     *         "preCallVariables": [
+                     *           "example"
+                     *         ],
+                     *         "variables": [
+                     *           "example"
+                     *         ],
+                     *         "systemVariables": [
+                     *           "example"
+                     *         ],
+                     *         "extractionConfig": {
+                     *           "prompt": "example",
+                     *           "keys": [
+                     *             {
+                     *               "name": "budget",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "includeToolLogs": false
+                     *         },
+                     *         "agentType": "OUTBOUND",
+                     *         "enableRecording": true,
+                     *         "endCallEnabled": true,
+                     *         "endCallMessage": "example",
+                     *         "endCallTriggers": [
+                     *           "CALLER_GOODBYE"
+                     *         ],
+                     *         "maxCallDurationSecs": 1,
+                     *         "backgroundAudioId": "example",
+                     *         "backgroundAudioVolume": 1,
+                     *         "voicemailDetectionEnabled": true,
+                     *         "voicemailMessage": "example",
+                     *         "screenerHandlingEnabled": true,
+                     *         "transferEnabled": true,
+                     *         "transferNumber": "example",
+                     *         "transferMessage": "example",
+                     *         "transferTriggers": [
+                     *           "CALLER_ASKS_HUMAN"
+                     *         ],
+                     *         "studioConfig": {
+                     *           "agentName": "example",
+                     *           "industry": "example",
+                     *           "designation": "example",
+                     *           "companyName": "example",
+                     *           "companyDescription": "example",
+                     *           "languages": [
+                     *             "example"
+                     *           ],
+                     *           "primaryLanguage": "example",
+                     *           "gender": "female",
+                     *           "tone": "warm_professional",
+                     *           "goal": "example",
+                     *           "briefText": "example",
+                     *           "welcomeMessage": "example",
+                     *           "guardrails": [],
+                     *           "flowSteps": [
+                     *             {
+                     *               "id": "example",
+                     *               "title": "example",
+                     *               "detail": "example"
+                     *             }
+                     *           ],
+                     *           "flowGraph": {
+                     *             "nodes": [
+                     *               {
+                     *                 "id": "example",
+                     *                 "type": "step",
+                     *                 "title": "example",
+                     *                 "detail": "example",
+                     *                 "position": {
+                     *                   "x": 1,
+                     *                   "y": 1
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "edges": [
+                     *               {
+                     *                 "id": "example",
+                     *                 "source": "example",
+                     *                 "target": "example",
+                     *                 "condition": "example"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "faqs": [
+                     *             {
+                     *               "question": "example",
+                     *               "answer": "example"
+                     *             }
+                     *           ],
+                     *           "closingBehavior": "confirm_and_end",
+                     *           "abilities": {
+                     *             "transfer": {
+                     *               "number": "+14155550100",
+                     *               "triggers": [
+                     *                 "CALLER_ASKS_HUMAN"
+                     *               ]
+                     *             },
+                     *             "booking": {
+                     *               "types": [
+                     *                 "site_visit"
+                     *               ]
+                     *             },
+                     *             "callback": true,
+                     *             "whatsapp": {
+                     *               "collectionIds": [
+                     *                 "example"
+                     *               ],
+                     *               "templateIds": [
+                     *                 "example"
+                     *               ]
+                     *             },
+                     *             "knowledgeDocIds": [
+                     *               "example"
+                     *             ],
+                     *             "functionIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "languageSwitching": "fast",
+                     *           "keyTerms": [
+                     *             "example"
+                     *           ],
+                     *           "sampleDialogue": "example",
+                     *           "promptSpec": 1,
+                     *           "overrides": {
+                     *             "namesPolicy": "use_name",
+                     *             "identityConfirm": "by_name",
+                     *             "silenceHandling": "ask",
+                     *             "endCallEtiquette": "close_only",
+                     *             "mixRatio": "balanced"
+                     *           }
+                     *         },
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *         "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AgentResponse"][];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "AgentsController_get[0]": {
+    agentsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -2648,12 +3740,288 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    AgentsController_remove: {
+    agentsRemove: {
         parameters: {
             query?: {
                 /** @description true deletes for good (409 in_use while referenced); default archives */
@@ -2673,6 +4041,204 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
@@ -2683,9 +4249,111 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "in_use";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    AgentsController_update: {
+    agentsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2696,6 +4364,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transferNumber": "+14155550100"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAgentDto"];
             };
         };
@@ -2705,12 +4378,324 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, agent_archived, prompt_required, invalid_transfer_number, transfer_number_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "internal_error" | "invalid_body" | "invalid_transfer_number" | "no_fields_to_update" | "prompt_required" | "transfer_number_required";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found, background_audio_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "background_audio_not_found" | "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "AgentsController_get[1]": {
+    agentsGetV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -2726,12 +4711,288 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    AgentsController_duplicate: {
+    agentsDuplicate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2747,49 +5008,300 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "prompt": "example",
+                     *       "promptSource": "custom",
+                     *       "greeting": "example",
+                     *       "voice": "example",
+                     *       "status": "PROVISIONING",
+                     *       "preCallVariables": [
+                     *         "example"
+                     *       ],
+                     *       "variables": [
+                     *         "example"
+                     *       ],
+                     *       "systemVariables": [
+                     *         "example"
+                     *       ],
+                     *       "extractionConfig": {
+                     *         "prompt": "example",
+                     *         "keys": [
+                     *           {
+                     *             "name": "budget",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "includeToolLogs": false
+                     *       },
+                     *       "agentType": "OUTBOUND",
+                     *       "enableRecording": true,
+                     *       "endCallEnabled": true,
+                     *       "endCallMessage": "example",
+                     *       "endCallTriggers": [
+                     *         "CALLER_GOODBYE"
+                     *       ],
+                     *       "maxCallDurationSecs": 1,
+                     *       "backgroundAudioId": "example",
+                     *       "backgroundAudioVolume": 1,
+                     *       "voicemailDetectionEnabled": true,
+                     *       "voicemailMessage": "example",
+                     *       "screenerHandlingEnabled": true,
+                     *       "transferEnabled": true,
+                     *       "transferNumber": "example",
+                     *       "transferMessage": "example",
+                     *       "transferTriggers": [
+                     *         "CALLER_ASKS_HUMAN"
+                     *       ],
+                     *       "studioConfig": {
+                     *         "agentName": "example",
+                     *         "industry": "example",
+                     *         "designation": "example",
+                     *         "companyName": "example",
+                     *         "companyDescription": "example",
+                     *         "languages": [
+                     *           "example"
+                     *         ],
+                     *         "primaryLanguage": "example",
+                     *         "gender": "female",
+                     *         "tone": "warm_professional",
+                     *         "goal": "example",
+                     *         "briefText": "example",
+                     *         "welcomeMessage": "example",
+                     *         "guardrails": [],
+                     *         "flowSteps": [
+                     *           {
+                     *             "id": "example",
+                     *             "title": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "flowGraph": {
+                     *           "nodes": [
+                     *             {
+                     *               "id": "example",
+                     *               "type": "step",
+                     *               "title": "example",
+                     *               "detail": "example",
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "edges": [
+                     *             {
+                     *               "id": "example",
+                     *               "source": "example",
+                     *               "target": "example",
+                     *               "condition": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "faqs": [
+                     *           {
+                     *             "question": "example",
+                     *             "answer": "example"
+                     *           }
+                     *         ],
+                     *         "closingBehavior": "confirm_and_end",
+                     *         "abilities": {
+                     *           "transfer": {
+                     *             "number": "+14155550100",
+                     *             "triggers": [
+                     *               "CALLER_ASKS_HUMAN"
+                     *             ]
+                     *           },
+                     *           "booking": {
+                     *             "types": [
+                     *               "site_visit"
+                     *             ]
+                     *           },
+                     *           "callback": true,
+                     *           "whatsapp": {
+                     *             "collectionIds": [
+                     *               "example"
+                     *             ],
+                     *             "templateIds": [
+                     *               "example"
+                     *             ]
+                     *           },
+                     *           "knowledgeDocIds": [
+                     *             "example"
+                     *           ],
+                     *           "functionIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "languageSwitching": "fast",
+                     *         "keyTerms": [
+                     *           "example"
+                     *         ],
+                     *         "sampleDialogue": "example",
+                     *         "promptSpec": 1,
+                     *         "overrides": {
+                     *           "namesPolicy": "use_name",
+                     *           "identityConfirm": "by_name",
+                     *           "silenceHandling": "ask",
+                     *           "endCallEtiquette": "close_only",
+                     *           "mixRatio": "balanced"
+                     *         }
+                     *       },
+                     *       "abilities": {
+                     *         "transfer": {
+                     *           "number": "+14155550100",
+                     *           "triggers": [
+                     *             "CALLER_ASKS_HUMAN"
+                     *           ]
+                     *         },
+                     *         "booking": {
+                     *           "types": [
+                     *             "site_visit"
+                     *           ]
+                     *         },
+                     *         "callback": true,
+                     *         "whatsapp": {
+                     *           "collectionIds": [
+                     *             "example"
+                     *           ],
+                     *           "templateIds": [
+                     *             "example"
+                     *           ]
+                     *         },
+                     *         "knowledgeDocIds": [
+                     *           "example"
+                     *         ],
+                     *         "functionIds": [
+                     *           "example"
+                     *         ]
+                     *       },
+                     *       "flowGraph": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "type": "step",
+                     *             "title": "example",
+                     *             "detail": "example",
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "id": "example",
+                     *             "source": "example",
+                     *             "target": "example",
+                     *             "condition": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "provisionedAt": "2026-01-15T09:30:00.000Z",
+                     *       "archivedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
-        };
-    };
-    AgentsController_compiledPrompt: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description prompt_access_forbidden: not available to API keys */
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
             };
-        };
-    };
-    VoicesController_voices: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
+            /** @description Not Found: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VoiceResponse"][];
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: agent_limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_limit_reached";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    VoicesController_preview: {
+    agentsCompiledPrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -2800,16 +5312,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A short audio sample (audio/wav) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, prompt_access_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "prompt_access_forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    VoicesController_backgroundAudio: {
+    voicesVoices: {
         parameters: {
             query?: never;
             header?: never;
@@ -2823,12 +5400,298 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "aria",
+                     *         "name": "example",
+                     *         "gender": "female",
+                     *         "language": "en-US",
+                     *         "accent": "example",
+                     *         "provider": "example",
+                     *         "previewAvailable": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["VoiceResponse"][];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    voicesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A short audio sample */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Not Implemented: preview_not_supported */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "preview_not_supported";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    voicesBackgroundAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "office",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "defaultVolume": 0
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["BackgroundAudioResponse"][];
                 };
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    FunctionsController_list: {
+    functionsList: {
         parameters: {
             query?: never;
             header?: never;
@@ -2842,12 +5705,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "parameters": {},
+                     *         "method": "GET",
+                     *         "url": "example",
+                     *         "headerNames": [
+                     *           "example"
+                     *         ],
+                     *         "timeoutMs": 1,
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["FunctionResponse"][];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    FunctionsController_create: {
+    functionsCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2856,6 +5803,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "check_availability",
+                 *       "description": "example",
+                 *       "parameters": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "date": {
+                 *             "type": "string",
+                 *             "format": "date"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "date"
+                 *         ]
+                 *       },
+                 *       "method": "GET",
+                 *       "url": "https://example.com/hooks/availability"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateFunctionDto"];
             };
         };
@@ -2865,12 +5832,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "parameters": {},
+                     *       "method": "GET",
+                     *       "url": "example",
+                     *       "headerNames": [
+                     *         "example"
+                     *       ],
+                     *       "timeoutMs": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunctionResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    FunctionsController_get: {
+    functionsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -2886,12 +5971,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "parameters": {},
+                     *       "method": "GET",
+                     *       "url": "example",
+                     *       "headerNames": [
+                     *         "example"
+                     *       ],
+                     *       "timeoutMs": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunctionResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    FunctionsController_remove: {
+    functionsRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -2908,9 +6087,87 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    FunctionsController_update: {
+    functionsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2921,6 +6178,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "check_availability",
+                 *       "parameters": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "date": {
+                 *             "type": "string",
+                 *             "format": "date"
+                 *           }
+                 *         },
+                 *         "required": [
+                 *           "date"
+                 *         ]
+                 *       },
+                 *       "url": "https://example.com/hooks/availability"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateFunctionDto"];
             };
         };
@@ -2930,12 +6205,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "parameters": {},
+                     *       "method": "GET",
+                     *       "url": "example",
+                     *       "headerNames": [
+                     *         "example"
+                     *       ],
+                     *       "timeoutMs": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunctionResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: function_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    PhoneNumbersController_list: {
+    phoneNumbersList: {
         parameters: {
             query?: never;
             header?: never;
@@ -2949,12 +6354,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "phoneNumbers": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "e164": "+14155550123",
+                     *           "carrier": "sandbox",
+                     *           "carrierEnabled": true,
+                     *           "inbound": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PhoneNumberListResponse"];
                 };
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CampaignTypesController_list: {
+    campaignTypesList: {
         parameters: {
             query?: never;
             header?: never;
@@ -2968,12 +6453,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaignTypes": [
+                     *         {
+                     *           "id": "example",
+                     *           "name": "example",
+                     *           "description": "example",
+                     *           "extractionKeys": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "status": "ACTIVE",
+                     *           "isOwn": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignTypeListResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignTypesController_create: {
+    campaignTypesCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -2982,6 +6553,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCampaignTypeDto"];
             };
         };
@@ -2991,12 +6567,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "example",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "extractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "status": "ACTIVE",
+                     *       "isOwn": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignTypeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, reserved_extraction_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "reserved_extraction_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignTypesController_get: {
+    campaignTypesGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3012,12 +6706,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "example",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "extractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "status": "ACTIVE",
+                     *       "isOwn": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignTypeResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignTypesController_delete: {
+    campaignTypesDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -3034,9 +6822,87 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CampaignTypesController_update: {
+    campaignTypesUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3047,6 +6913,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCampaignTypeDto"];
             };
         };
@@ -3056,12 +6927,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "example",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "extractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "status": "ACTIVE",
+                     *       "isOwn": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignTypeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, reserved_extraction_key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update" | "reserved_extraction_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_list[0]": {
+    campaignsListV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3075,12 +7076,226 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaigns": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "agentId": "example",
+                     *           "agentName": "example",
+                     *           "status": "DRAFT",
+                     *           "channel": "VOICE",
+                     *           "source": "CSV",
+                     *           "reservedConcurrency": 1,
+                     *           "allowBurst": true,
+                     *           "variableMap": {},
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *           "campaignTypeId": "example",
+                     *           "campaignTypeName": "example",
+                     *           "customExtractionKeys": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "customExtractionKeysMode": "APPEND",
+                     *           "effectiveExtractionKeys": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "notificationUserIds": [
+                     *             "example"
+                     *           ],
+                     *           "defaultCrmConnectionId": "example",
+                     *           "defaultCrmSegmentId": "example",
+                     *           "description": "example",
+                     *           "workflowId": "example",
+                     *           "countryCode": "example",
+                     *           "phoneColumn": "example",
+                     *           "uploadId": "example",
+                     *           "timezone": "example",
+                     *           "goal": "example",
+                     *           "briefFileName": "example",
+                     *           "briefText": "example",
+                     *           "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *           "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *           "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *           "dailyWindowStart": "09:00",
+                     *           "dailyWindowEnd": "09:00",
+                     *           "whatsappOutreachTemplateId": "example",
+                     *           "whatsappTemplateByMetric": {},
+                     *           "messageDeclinedLeads": true,
+                     *           "whatsappEnabled": true,
+                     *           "whatsappPaymentLinkEnabled": true,
+                     *           "recoveryLinkEnabled": true,
+                     *           "removeInvalidRows": true,
+                     *           "transliterateCalleeNames": true,
+                     *           "followupEnabled": true,
+                     *           "churnEnabled": true,
+                     *           "incompleteRetryEnabled": true,
+                     *           "skipRetryOnFirstVoicemail": true,
+                     *           "messageRetryEnabled": true,
+                     *           "messageRetryTieredEnabled": true,
+                     *           "autoReseedEnabled": true,
+                     *           "dailyMessageCap": 1,
+                     *           "retryCount": 1,
+                     *           "cooldownMinutes": 1,
+                     *           "retryConcurrencyPercent": 1,
+                     *           "followupMaxAttempts": 1,
+                     *           "churnMaxAttempts": 1,
+                     *           "churnIntervalHours": 1,
+                     *           "incompleteRetryMaxAttempts": 1,
+                     *           "incompleteRetryIntervalMinutes": 1,
+                     *           "incompleteCallSeconds": 1,
+                     *           "referralMaxDepth": 1,
+                     *           "messageRetryMaxAttempts": 1,
+                     *           "messageRetryIntervalSeconds": 1,
+                     *           "messageRetryWindowSeconds": 1,
+                     *           "messageRetryTransientMaxAttempts": 1,
+                     *           "dailyDialCap": 1,
+                     *           "contactCount": 1,
+                     *           "receivedCalls": 1,
+                     *           "retryDelaysMinutes": [
+                     *             1
+                     *           ],
+                     *           "churnDelaysHours": [
+                     *             1
+                     *           ],
+                     *           "incompleteRetryDelaysMinutes": [
+                     *             1
+                     *           ],
+                     *           "messageRetryDelaysSeconds": [
+                     *             1
+                     *           ],
+                     *           "dialDays": [
+                     *             1
+                     *           ],
+                     *           "whatsappAgentTemplateIds": [
+                     *             "example"
+                     *           ],
+                     *           "altPhoneColumns": [
+                     *             "example"
+                     *           ],
+                     *           "whatsappAutomations": [
+                     *             {
+                     *               "key": "example",
+                     *               "label": "example",
+                     *               "detail": "example"
+                     *             }
+                     *           ],
+                     *           "outreachRules": [
+                     *             {
+                     *               "trigger": "MESSAGE_REPLY",
+                     *               "afterDays": 1,
+                     *               "condition": {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               },
+                     *               "conditions": [
+                     *                 {
+                     *                   "kind": "example",
+                     *                   "describe": "example"
+                     *                 }
+                     *               ],
+                     *               "match": "ALL",
+                     *               "action": "HAND_OFF"
+                     *             }
+                     *           ],
+                     *           "evaluationMetrics": [
+                     *             {
+                     *               "key": "example",
+                     *               "label": "example",
+                     *               "allowedValues": [
+                     *                 "example"
+                     *               ],
+                     *               "prompt": "example",
+                     *               "builtin": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignListResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignsController_create: {
+    campaignsCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3089,6 +7304,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "countryCode": "+91",
+                 *       "dailyWindowStart": "09:00",
+                 *       "dailyWindowEnd": "18:00",
+                 *       "timezone": "Asia/Kolkata",
+                 *       "name": "example",
+                 *       "channel": "VOICE",
+                 *       "source": "CSV"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCampaignDto"];
             };
         };
@@ -3098,12 +7324,288 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ],
+                     *       "import": {
+                     *         "rows": 1,
+                     *         "imported": 1,
+                     *         "duplicates": 1,
+                     *         "invalid": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found, upload_not_found_or_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "upload_not_found_or_expired" | "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: workflow_not_active, name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken" | "workflow_not_active";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_list[1]": {
+    campaignsList: {
         parameters: {
             query?: never;
             header?: never;
@@ -3117,12 +7619,226 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaigns": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "agentId": "example",
+                     *           "agentName": "example",
+                     *           "status": "DRAFT",
+                     *           "channel": "VOICE",
+                     *           "source": "CSV",
+                     *           "reservedConcurrency": 1,
+                     *           "allowBurst": true,
+                     *           "variableMap": {},
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *           "campaignTypeId": "example",
+                     *           "campaignTypeName": "example",
+                     *           "customExtractionKeys": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "customExtractionKeysMode": "APPEND",
+                     *           "effectiveExtractionKeys": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "string",
+                     *               "description": "example"
+                     *             }
+                     *           ],
+                     *           "notificationUserIds": [
+                     *             "example"
+                     *           ],
+                     *           "defaultCrmConnectionId": "example",
+                     *           "defaultCrmSegmentId": "example",
+                     *           "description": "example",
+                     *           "workflowId": "example",
+                     *           "countryCode": "example",
+                     *           "phoneColumn": "example",
+                     *           "uploadId": "example",
+                     *           "timezone": "example",
+                     *           "goal": "example",
+                     *           "briefFileName": "example",
+                     *           "briefText": "example",
+                     *           "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *           "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *           "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *           "dailyWindowStart": "09:00",
+                     *           "dailyWindowEnd": "09:00",
+                     *           "whatsappOutreachTemplateId": "example",
+                     *           "whatsappTemplateByMetric": {},
+                     *           "messageDeclinedLeads": true,
+                     *           "whatsappEnabled": true,
+                     *           "whatsappPaymentLinkEnabled": true,
+                     *           "recoveryLinkEnabled": true,
+                     *           "removeInvalidRows": true,
+                     *           "transliterateCalleeNames": true,
+                     *           "followupEnabled": true,
+                     *           "churnEnabled": true,
+                     *           "incompleteRetryEnabled": true,
+                     *           "skipRetryOnFirstVoicemail": true,
+                     *           "messageRetryEnabled": true,
+                     *           "messageRetryTieredEnabled": true,
+                     *           "autoReseedEnabled": true,
+                     *           "dailyMessageCap": 1,
+                     *           "retryCount": 1,
+                     *           "cooldownMinutes": 1,
+                     *           "retryConcurrencyPercent": 1,
+                     *           "followupMaxAttempts": 1,
+                     *           "churnMaxAttempts": 1,
+                     *           "churnIntervalHours": 1,
+                     *           "incompleteRetryMaxAttempts": 1,
+                     *           "incompleteRetryIntervalMinutes": 1,
+                     *           "incompleteCallSeconds": 1,
+                     *           "referralMaxDepth": 1,
+                     *           "messageRetryMaxAttempts": 1,
+                     *           "messageRetryIntervalSeconds": 1,
+                     *           "messageRetryWindowSeconds": 1,
+                     *           "messageRetryTransientMaxAttempts": 1,
+                     *           "dailyDialCap": 1,
+                     *           "contactCount": 1,
+                     *           "receivedCalls": 1,
+                     *           "retryDelaysMinutes": [
+                     *             1
+                     *           ],
+                     *           "churnDelaysHours": [
+                     *             1
+                     *           ],
+                     *           "incompleteRetryDelaysMinutes": [
+                     *             1
+                     *           ],
+                     *           "messageRetryDelaysSeconds": [
+                     *             1
+                     *           ],
+                     *           "dialDays": [
+                     *             1
+                     *           ],
+                     *           "whatsappAgentTemplateIds": [
+                     *             "example"
+                     *           ],
+                     *           "altPhoneColumns": [
+                     *             "example"
+                     *           ],
+                     *           "whatsappAutomations": [
+                     *             {
+                     *               "key": "example",
+                     *               "label": "example",
+                     *               "detail": "example"
+                     *             }
+                     *           ],
+                     *           "outreachRules": [
+                     *             {
+                     *               "trigger": "MESSAGE_REPLY",
+                     *               "afterDays": 1,
+                     *               "condition": {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               },
+                     *               "conditions": [
+                     *                 {
+                     *                   "kind": "example",
+                     *                   "describe": "example"
+                     *                 }
+                     *               ],
+                     *               "match": "ALL",
+                     *               "action": "HAND_OFF"
+                     *             }
+                     *           ],
+                     *           "evaluationMetrics": [
+                     *             {
+                     *               "key": "example",
+                     *               "label": "example",
+                     *               "allowedValues": [
+                     *                 "example"
+                     *               ],
+                     *               "prompt": "example",
+                     *               "builtin": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignListResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignsController_get: {
+    campaignsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3138,12 +7854,234 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignsController_update: {
+    campaignsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3154,6 +8092,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "countryCode": "+91",
+                 *       "dailyWindowStart": "09:00",
+                 *       "dailyWindowEnd": "18:00",
+                 *       "timezone": "Asia/Kolkata"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCampaignDto"];
             };
         };
@@ -3163,12 +8109,288 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ],
+                     *       "import": {
+                     *         "rows": 1,
+                     *         "imported": 1,
+                     *         "duplicates": 1,
+                     *         "invalid": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, agent_not_found, workflow_not_found, upload_not_found_or_expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "campaign_not_found" | "upload_not_found_or_expired" | "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft, campaign_source_locked, workflow_not_active, name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft" | "campaign_source_locked" | "name_taken" | "workflow_not_active";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignsController_delete: {
+    campaignsDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -3185,9 +8407,99 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_delete_active, campaign_delete_import_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_delete_active" | "campaign_delete_import_in_progress";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CampaignsController_replaceCustomKeys: {
+    campaignsReplaceCustomKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -3198,6 +8510,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customExtractionKeys": []
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReplaceCustomKeysDto"];
             };
         };
@@ -3207,12 +8524,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, reserved_extraction_key, metric_key_collision */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "metric_key_collision" | "reserved_extraction_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_start[0]": {
+    campaignsStart: {
         parameters: {
             query?: never;
             header?: never;
@@ -3223,6 +8798,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3232,12 +8808,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_start[1]": {
+    campaignsStartV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3248,6 +9082,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3257,12 +9092,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_pause[0]": {
+    campaignsPause: {
         parameters: {
             query?: never;
             header?: never;
@@ -3278,12 +9371,234 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_pause[1]": {
+    campaignsPauseV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3299,12 +9614,234 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_resume[0]": {
+    campaignsResume: {
         parameters: {
             query?: never;
             header?: never;
@@ -3315,6 +9852,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3324,12 +9862,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_resume[1]": {
+    campaignsResumeV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3340,6 +10136,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3349,12 +10146,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_stop[0]": {
+    campaignsStop: {
         parameters: {
             query?: never;
             header?: never;
@@ -3370,12 +10425,246 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: campaign_already_terminal */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_already_terminal";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_stop[1]": {
+    campaignsStopV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3391,12 +10680,246 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: campaign_already_terminal */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_already_terminal";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_restart[0]": {
+    campaignsRestart: {
         parameters: {
             query?: never;
             header?: never;
@@ -3407,6 +10930,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3416,12 +10940,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    "CampaignsController_restart[1]": {
+    campaignsRestartV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -3432,6 +11214,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StartCampaignDto"];
             };
         };
@@ -3441,12 +11224,270 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_upload: {
+    campaignContactsUpload: {
         parameters: {
             query?: never;
             header?: never;
@@ -3464,12 +11505,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uploadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fileName": "example",
+                     *       "columns": [
+                     *         "example"
+                     *       ],
+                     *       "rowCount": 1,
+                     *       "preview": [
+                     *         {}
+                     *       ],
+                     *       "expiresAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            /** @description Bad Request: no_files, file_required, upload_error, invalid_csv_format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "file_required" | "invalid_csv_format" | "no_files" | "upload_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: file_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "file_too_large";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: upload_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "upload_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_addContacts: {
+    campaignContactsAddContacts: {
         parameters: {
             query?: never;
             header?: never;
@@ -3480,6 +11637,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example [] */
                 "application/json": components["schemas"]["ContactInputDto"][];
             };
         };
@@ -3489,12 +11647,135 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rows": 1,
+                     *       "imported": 1,
+                     *       "duplicates": 1,
+                     *       "invalid": 1,
+                     *       "contactCount": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["AddContactsResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_mangled_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_mangled_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_leads: {
+    campaignContactsLeads: {
         parameters: {
             query?: {
                 offset?: number;
@@ -3514,12 +11795,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "phone": "example",
+                     *           "altPhones": [
+                     *             "example"
+                     *           ],
+                     *           "name": "example",
+                     *           "fields": {},
+                     *           "status": "PENDING",
+                     *           "attempts": 1,
+                     *           "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "lastOutcome": "example",
+                     *           "phoneIndex": 0,
+                     *           "connectedPhone": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadsResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_retry: {
+    campaignContactsRetry: {
         parameters: {
             query?: never;
             header?: never;
@@ -3536,12 +11933,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "phone": "example",
+                     *       "altPhones": [
+                     *         "example"
+                     *       ],
+                     *       "name": "example",
+                     *       "fields": {},
+                     *       "status": "PENDING",
+                     *       "attempts": 1,
+                     *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "lastOutcome": "example",
+                     *       "phoneIndex": 0,
+                     *       "connectedPhone": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContactResponse"];
+                };
+            };
+            /** @description Bad Request: journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_active" | "contact_not_failed" | "journey_campaign_action_unsupported";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, contact_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "contact_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_listNumbers: {
+    campaignContactsListNumbers: {
         parameters: {
             query?: never;
             header?: never;
@@ -3557,12 +12065,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "phoneNumbers": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "e164": "+14155550123",
+                     *           "carrier": "sandbox",
+                     *           "carrierEnabled": true,
+                     *           "inbound": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_attachNumber: {
+    campaignContactsAttachNumber: {
         parameters: {
             query?: never;
             header?: never;
@@ -3573,6 +12173,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phoneNumberId": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AttachPhoneNumberDto"];
             };
         };
@@ -3582,12 +12187,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "phoneNumbers": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "e164": "+14155550123",
+                     *           "carrier": "sandbox",
+                     *           "carrierEnabled": true,
+                     *           "inbound": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, phone_number_not_in_workspace */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "phone_number_not_in_workspace";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CampaignContactsController_detachNumber: {
+    campaignContactsDetachNumber: {
         parameters: {
             query?: never;
             header?: never;
@@ -3604,12 +12325,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "phoneNumbers": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "e164": "+14155550123",
+                     *           "carrier": "sandbox",
+                     *           "carrierEnabled": true,
+                     *           "inbound": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_running_no_remove */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_running_no_remove";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CreditsController_balance: {
+    creditsBalance: {
         parameters: {
             query?: never;
             header?: never;
@@ -3623,12 +12448,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "balanceMinor": 1,
+                     *       "currency": "USD",
+                     *       "trialUntil": "2026-01-15T09:30:00.000Z",
+                     *       "canSpend": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CreditsController_ledgerPage: {
+    creditsLedgerPage: {
         parameters: {
             query?: {
                 /** @description Evaluated in UTC. custom needs from and to; since_last_recharge starts at the latest credit */
@@ -3653,12 +12552,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "kind": "credit",
+                     *           "debitKind": "call",
+                     *           "amountMinor": 1,
+                     *           "balanceAfterMinor": 1,
+                     *           "currency": "USD",
+                     *           "reference": "example",
+                     *           "description": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LedgerPageResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_query, invalid_cursor, invalid_custom_range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_cursor" | "invalid_custom_range" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Conflict: no_recharge_found */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "no_recharge_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CreditsController_listRecharges: {
+    creditsListRecharges: {
         parameters: {
             query?: {
                 offset?: number;
@@ -3675,12 +12682,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "orderId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "status": "PENDING",
+                     *           "amountMinor": 1,
+                     *           "currency": "USD",
+                     *           "reference": "example",
+                     *           "description": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "creditedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["RechargeListResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CreditsController_createRecharge: {
+    creditsCreateRecharge: {
         parameters: {
             query?: never;
             header?: never;
@@ -3689,16 +12791,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description api_key_not_allowed */
-            403: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_key_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_allowed" | "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CreditsController_getRecharge: {
+    creditsGetRecharge: {
         parameters: {
             query?: never;
             header?: never;
@@ -3714,12 +12881,114 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "orderId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "status": "PENDING",
+                     *       "amountMinor": 1,
+                     *       "currency": "USD",
+                     *       "reference": "example",
+                     *       "description": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "creditedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RechargeResponse"];
                 };
             };
+            /** @description Bad Request: invalid_order_id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_order_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: recharge_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "recharge_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CreditsController_receipt: {
+    creditsReceipt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3735,12 +13004,131 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "receiptNumber": "example",
+                     *       "orderId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "status": "CREDITED",
+                     *       "workspaceId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "workspaceName": "example",
+                     *       "amountMinor": 1,
+                     *       "currency": "USD",
+                     *       "reference": "example",
+                     *       "description": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "creditedAt": "2026-01-15T09:30:00.000Z",
+                     *       "ledgerEntryId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "balanceAfterMinor": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReceiptResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_order_id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_order_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: recharge_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "recharge_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: receipt_not_available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "receipt_not_available";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    DncController_list: {
+    dncList: {
         parameters: {
             query?: {
                 offset?: number;
@@ -3757,12 +13145,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "phone": "+14155550123",
+                     *           "reason": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["DncListResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    DncController_add: {
+    dncAdd: {
         parameters: {
             query?: never;
             header?: never;
@@ -3771,6 +13250,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phone": "+14155550123"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddDncDto"];
             };
         };
@@ -3780,12 +13264,110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "phone": "+14155550123",
+                     *       "reason": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DncEntryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_phone";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    DncController_remove: {
+    dncRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -3802,9 +13384,87 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CallsController_list: {
+    callsList: {
         parameters: {
             query?: {
                 offset?: number;
@@ -3829,16 +13489,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "contactId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "fromNumber": "example",
+                     *           "toNumber": "example",
+                     *           "kind": "campaign",
+                     *           "status": "IN_PROGRESS",
+                     *           "outcome": "example",
+                     *           "providerDisposition": "example",
+                     *           "attemptNumber": 1,
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "transcript": "example",
+                     *           "recordingUrl": "example",
+                     *           "extraction": {},
+                     *           "evaluation": {},
+                     *           "metricOverrides": {},
+                     *           "analysisStatus": "PENDING",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallListResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CallsController_placeTestCall: {
+    callsPlaceTestCall: {
         parameters: {
             query?: never;
             header: {
-                "idempotency-key": string;
                 /** @description Up to 200 printable ASCII characters; retry a failed request with the same key. Kept 24 h. */
                 "Idempotency-Key": string;
             };
@@ -3847,6 +13615,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                 *       "toNumber": "+14155550123"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlaceTestCallDto"];
             };
         };
@@ -3856,12 +13630,166 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "contactId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fromNumber": "example",
+                     *       "toNumber": "example",
+                     *       "kind": "campaign",
+                     *       "status": "IN_PROGRESS",
+                     *       "outcome": "example",
+                     *       "providerDisposition": "example",
+                     *       "attemptNumber": 1,
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "metricOverrides": {},
+                     *       "analysisStatus": "PENDING",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, idempotency_key_required, idempotency_key_invalid, invalid_phone, agent_archived, phone_number_not_in_workspace */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "idempotency_key_invalid" | "idempotency_key_required" | "internal_error" | "invalid_body" | "invalid_phone" | "phone_number_not_in_workspace";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: agent_not_found, phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: sandbox_from_number_not_configured, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "sandbox_from_number_not_configured";
+                    };
+                };
+            };
+            /** @description Service Unavailable: idempotency_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable" | "idempotency_unavailable";
+                    };
                 };
             };
         };
     };
-    CallsController_get: {
+    callsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3877,34 +13805,235 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "contactId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fromNumber": "example",
+                     *       "toNumber": "example",
+                     *       "kind": "campaign",
+                     *       "status": "IN_PROGRESS",
+                     *       "outcome": "example",
+                     *       "providerDisposition": "example",
+                     *       "attemptNumber": 1,
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "metricOverrides": {},
+                     *       "analysisStatus": "PENDING",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    CallsController_overrideMetric: {
+    callsOverrideMetric: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+                key: string;
+            };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OverrideMetricDto"];
             };
         };
         responses: {
-            /** @description operator_only */
-            403: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, operator_only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "operator_only" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    CallsController_activity: {
+    callsActivity: {
         parameters: {
             query?: never;
             header?: never;
@@ -3920,12 +14049,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "contactId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "fromNumber": "example",
+                     *           "toNumber": "example",
+                     *           "kind": "campaign",
+                     *           "status": "IN_PROGRESS",
+                     *           "outcome": "example",
+                     *           "providerDisposition": "example",
+                     *           "attemptNumber": 1,
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "transcript": "example",
+                     *           "recordingUrl": "example",
+                     *           "extraction": {},
+                     *           "evaluation": {},
+                     *           "metricOverrides": {},
+                     *           "analysisStatus": "PENDING",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CampaignActivityResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    LeadsController_push: {
+    leadsPush: {
         parameters: {
             query?: never;
             header?: never;
@@ -3936,6 +14173,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "idempotencyKey": "example",
+                 *       "phone": "+14155552671"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PushLeadDto"];
             };
         };
@@ -3946,6 +14189,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "idempotencyKey": "example",
+                     *       "phone": "example",
+                     *       "name": "example",
+                     *       "fields": {},
+                     *       "status": "PENDING",
+                     *       "attempts": 1,
+                     *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "deduplicated": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadPushResponse"];
                 };
             };
@@ -3954,12 +14212,155 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "idempotencyKey": "example",
+                     *       "phone": "example",
+                     *       "name": "example",
+                     *       "fields": {},
+                     *       "status": "PENDING",
+                     *       "attempts": 1,
+                     *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "deduplicated": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadPushResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, idempotency_key_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_key_invalid" | "internal_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_accepting, idempotency_in_progress */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_in_progress";
+                    }) | components["schemas"]["CodeKeyedErrorResponse"];
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: invalid_body, idempotency_key_required, invalid_phone, idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited, journey_campaign_live_cap */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "journey_campaign_live_cap" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    LeadsController_batch: {
+    leadsBatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -3970,6 +14371,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "leads": [
+                 *         {
+                 *           "idempotencyKey": "example",
+                 *           "phone": "+14155552671"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PushLeadsBatchDoc"];
             };
         };
@@ -3979,12 +14390,171 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": 1,
+                     *           "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "lead": {
+                     *             "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "idempotencyKey": "example",
+                     *             "phone": "example",
+                     *             "name": "example",
+                     *             "fields": {},
+                     *             "status": "PENDING",
+                     *             "attempts": 1,
+                     *             "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "deduplicated": true,
+                     *             "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           },
+                     *           "error": "example",
+                     *           "message": "example",
+                     *           "reason": "example",
+                     *           "issues": [
+                     *             {
+                     *               "path": "example",
+                     *               "message": "example"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "created": 1,
+                     *       "replayed": 1,
+                     *       "failed": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_accepting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeKeyedErrorResponse"];
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: invalid_body, idempotency_key_required, invalid_phone */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "idempotency_key_required" | "invalid_body" | "invalid_phone";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    LeadsController_get: {
+    leadsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -4001,12 +14571,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "idempotencyKey": "example",
+                     *       "phone": "example",
+                     *       "name": "example",
+                     *       "fields": {},
+                     *       "status": "PENDING",
+                     *       "attempts": 1,
+                     *       "lastOutcome": "example",
+                     *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, lead_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultsController_list: {
+    resultsList: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page (opaque) */
@@ -4027,12 +14692,134 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "type": "api.lead.result",
+                     *           "apiVersion": "1.0",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "data": {
+                     *             "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "idempotencyKey": "example",
+                     *             "lead": {
+                     *               "phone": "example",
+                     *               "name": "example",
+                     *               "fields": {}
+                     *             },
+                     *             "status": "completed",
+                     *             "disposition": "example",
+                     *             "attempts": 1,
+                     *             "finalCall": {
+                     *               "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *               "status": "example",
+                     *               "outcome": "example",
+                     *               "providerDisposition": "example",
+                     *               "attemptNumber": 1,
+                     *               "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *               "endedAt": "2026-01-15T09:30:00.000Z",
+                     *               "durationMs": 1,
+                     *               "toNumber": "example"
+                     *             },
+                     *             "analysis": {
+                     *               "status": "PENDING",
+                     *               "evaluation": {},
+                     *               "extraction": {}
+                     *             },
+                     *             "journey": {},
+                     *             "connectedPhone": "example"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadResultsPage"];
+                };
+            };
+            /** @description Bad Request: invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_cursor" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultsController_get: {
+    resultsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -4048,12 +14835,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "type": "api.lead.result",
+                     *       "apiVersion": "1.0",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "data": {
+                     *         "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "idempotencyKey": "example",
+                     *         "lead": {
+                     *           "phone": "example",
+                     *           "name": "example",
+                     *           "fields": {}
+                     *         },
+                     *         "status": "completed",
+                     *         "disposition": "example",
+                     *         "attempts": 1,
+                     *         "finalCall": {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "status": "example",
+                     *           "outcome": "example",
+                     *           "providerDisposition": "example",
+                     *           "attemptNumber": 1,
+                     *           "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "toNumber": "example"
+                     *         },
+                     *         "analysis": {
+                     *           "status": "PENDING",
+                     *           "evaluation": {},
+                     *           "extraction": {}
+                     *         },
+                     *         "journey": {},
+                     *         "connectedPhone": "example"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LeadResultResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: result_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "result_not_found";
+                    };
+                };
+            };
+            /** @description Gone: result_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "result_expired";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_deliveries: {
+    resultWebhooksDeliveries: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page (opaque) */
@@ -4074,12 +14990,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "endpointId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "status": "PENDING",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "lastStatusCode": 1,
+                     *           "lastError": "example",
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attemptedAt": "2026-01-15T09:30:00.000Z",
+                     *               "statusCode": 1,
+                     *               "error": "example",
+                     *               "durationMs": 1
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeliveriesPage"];
+                };
+            };
+            /** @description Bad Request: invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_cursor" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_redeliver: {
+    resultWebhooksRedeliver: {
         parameters: {
             query?: never;
             header?: never;
@@ -4095,12 +15117,125 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "endpointId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "lastStatusCode": 1,
+                     *       "lastError": "example",
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attemptedAt": "2026-01-15T09:30:00.000Z",
+                     *           "statusCode": 1,
+                     *           "error": "example",
+                     *           "durationMs": 1
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Bad Request: invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_list: {
+    resultWebhooksList: {
         parameters: {
             query?: never;
             header?: never;
@@ -4114,12 +15249,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "url": "example",
+                     *           "description": "example",
+                     *           "enabled": true,
+                     *           "disabledReason": "example",
+                     *           "secretRotatedAt": "2026-01-15T09:30:00.000Z",
+                     *           "previousSecretExpiresAt": "2026-01-15T09:30:00.000Z",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResultWebhooksResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_create: {
+    resultWebhooksCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -4128,6 +15346,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/outreach"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateResultWebhookDto"];
             };
         };
@@ -4137,12 +15360,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "url": "example",
+                     *       "description": "example",
+                     *       "enabled": true,
+                     *       "disabledReason": "example",
+                     *       "secretRotatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "previousSecretExpiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResultWebhookWithSecretResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_get: {
+    resultWebhooksGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -4158,12 +15485,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "url": "example",
+                     *       "description": "example",
+                     *       "enabled": true,
+                     *       "disabledReason": "example",
+                     *       "secretRotatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "previousSecretExpiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResultWebhookResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_remove: {
+    resultWebhooksRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -4180,9 +15598,87 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
         };
     };
-    ResultWebhooksController_update: {
+    resultWebhooksUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -4193,6 +15689,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateResultWebhookDto"];
             };
         };
@@ -4202,12 +15703,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "url": "example",
+                     *       "description": "example",
+                     *       "enabled": true,
+                     *       "disabledReason": "example",
+                     *       "secretRotatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "previousSecretExpiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResultWebhookResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ResultWebhooksController_rotate: {
+    resultWebhooksRotate: {
         parameters: {
             query?: never;
             header?: never;
@@ -4223,12 +15839,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "url": "example",
+                     *       "description": "example",
+                     *       "enabled": true,
+                     *       "disabledReason": "example",
+                     *       "secretRotatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "previousSecretExpiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResultWebhookWithSecretResponse"];
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_results_not_enabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };
     };
-    ApiLogsController_list: {
+    apiLogsList: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page (opaque) */
@@ -4248,7 +15956,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "method": "example",
+                     *           "route": "/v1/campaigns/:campaignId/leads",
+                     *           "path": "example",
+                     *           "status": 1,
+                     *           "error": "example",
+                     *           "latencyMs": 1,
+                     *           "keyId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "requestId": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiLogsPage"];
+                };
+            };
+            /** @description Bad Request: invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_cursor" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
                 };
             };
         };

@@ -273,7 +273,7 @@ export class StudioConfigDto {
 
   @ApiProperty({ required: false, maxLength: 6000 }) @Optional() @IsString() @MaxLength(6000) sampleDialogue?: string;
 
-  @ApiProperty({ required: false, enum: PROMPT_SPECS })
+  @ApiProperty({ required: false, type: 'integer', enum: PROMPT_SPECS })
   @Optional() @IsIn(PROMPT_SPECS)
   promptSpec?: number;
 

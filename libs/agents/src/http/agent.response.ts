@@ -24,7 +24,7 @@ export class AgentResponse {
   @ApiProperty() endCallEnabled: boolean;
   @ApiProperty({ nullable: true, type: String }) endCallMessage: string | null;
   @ApiProperty({ nullable: true, isArray: true, enum: END_CALL_TRIGGERS }) endCallTriggers: string[] | null;
-  @ApiProperty() maxCallDurationSecs: number;
+  @ApiProperty({ type: 'integer' }) maxCallDurationSecs: number;
   @ApiProperty({ nullable: true, type: String }) backgroundAudioId: string | null;
   @ApiProperty({ nullable: true, type: Number }) backgroundAudioVolume: number | null;
   @ApiProperty() voicemailDetectionEnabled: boolean;

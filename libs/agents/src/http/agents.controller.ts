@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiProperty,
-  ApiTags,
 } from '@nestjs/swagger';
-import { AppError, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AppError, CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { IsIn, IsOptional } from 'class-validator';
 import type { Response } from 'express';
 import { AgentQueries } from '../application/agent-queries';
@@ -31,7 +30,6 @@ function plain<T>(dto: T): T {
   return JSON.parse(JSON.stringify(dto)) as T;
 }
 
-@ApiTags('agents')
 @Controller()
 export class AgentsController {
   constructor(
@@ -44,6 +42,8 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Post('agents')
+  @Raises('prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken', 'agent_limit_reached')
+  @ApiOperation({ summary: 'Create an agent (PROVISIONING until its voice setup is done), within the agent quota' })
   @ApiCreatedResponse({ type: AgentResponse })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateAgentDto): Promise<AgentView> {
     return this.createAgent.execute(p.workspaceId, plain(body));
@@ -51,6 +51,7 @@ export class AgentsController {
 
   @RequireScope('agents.view')
   @Get(['agents', 'v1/agents'])
+  @ApiOperation({ summary: 'All agents of the workspace (unpaginated)' })
   @ApiOkResponse({ type: AgentResponse, isArray: true })
   list(@CurrentPrincipal() p: Principal): Promise<AgentView[]> {
     return this.queries.list(p.workspaceId);
@@ -58,6 +59,8 @@ export class AgentsController {
 
   @RequireScope('agents.view')
   @Get(['agents/:id', 'v1/agents/:id'])
+  @Raises('not_found')
+  @ApiOperation({ summary: 'One agent' })
   @ApiOkResponse({ type: AgentResponse })
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<AgentView> {
     return this.queries.get(p.workspaceId, id);
@@ -65,6 +68,8 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Patch('agents/:id')
+  @Raises('no_fields_to_update', 'not_found', 'agent_archived', 'prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken')
+  @ApiOperation({ summary: 'Change some fields of an agent (at least one)' })
   @ApiOkResponse({ type: AgentResponse })
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateAgentDto): Promise<AgentView> {
     return this.updateAgent.execute(p.workspaceId, id, plain(body));
@@ -72,6 +77,8 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Delete('agents/:id')
+  @Raises('not_found', 'in_use')
+  @ApiOperation({ summary: 'Archive an agent, or delete it for good with permanent=true (409 in_use while campaigns use it)' })
   @ApiOkResponse({ type: AgentResponse, description: 'Archived' })
   @ApiNoContentResponse({ description: 'Deleted (permanent=true)' })
   async remove(
@@ -90,6 +97,8 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Post('agents/:id/duplicate')
+  @Raises('not_found', 'agent_limit_reached')
+  @ApiOperation({ summary: 'Copy an agent as "<name> (copy)", within the agent quota' })
   @ApiCreatedResponse({ type: AgentResponse })
   duplicate(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<AgentView> {
     return this.duplicateAgent.execute(p.workspaceId, id);
@@ -101,19 +110,20 @@ export class AgentsController {
    */
   @RequireScope('agents.view')
   @Get('agents/:id/compiled-prompt')
-  @ApiForbiddenResponse({ description: 'prompt_access_forbidden: not available to API keys' })
+  @Raises('prompt_access_forbidden')
+  @ApiOperation({ summary: 'The assembled system prompt: never available to API keys (403 prompt_access_forbidden)' })
   compiledPrompt(): never {
     throw new AppError('prompt_access_forbidden', { message: 'the compiled prompt is not available to API keys' });
   }
 }
 
-@ApiTags('agents')
 @Controller()
 export class VoicesController {
   constructor(private readonly library: VoiceLibrary) {}
 
   @RequireScope('agents.view')
   @Get('voices')
+  @ApiOperation({ summary: 'The voice catalogue' })
   @ApiOkResponse({ type: VoiceResponse, isArray: true })
   voices(): VoiceResponse[] {
     return this.library.voices();
@@ -121,7 +131,9 @@ export class VoicesController {
 
   @RequireScope('agents.view')
   @Get('voices/:id/preview')
-  @ApiOkResponse({ description: 'A short audio sample (audio/wav)' })
+  @Raises('not_found', 'preview_not_supported')
+  @ApiOperation({ summary: 'A short audio sample of a voice (501 preview_not_supported when the voice has none)' })
+  @ApiOkResponse({ description: 'A short audio sample', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } })
   async preview(@Param('id') id: string): Promise<StreamableFile> {
     const { contentType, audio } = await this.library.preview(id);
     return new StreamableFile(audio, { type: contentType, length: audio.length });
@@ -129,6 +141,7 @@ export class VoicesController {
 
   @RequireScope('agents.view')
   @Get('background-audio')
+  @ApiOperation({ summary: 'The background audio tracks agents may play' })
   @ApiOkResponse({ type: BackgroundAudioResponse, isArray: true })
   backgroundAudio(): BackgroundAudioResponse[] {
     return this.library.backgroundAudio();

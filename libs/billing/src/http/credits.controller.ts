@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, HumanOnly, Principal, RequireScope } from '@outreach/platform';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentPrincipal, HumanOnly, Principal, Raises, RequireScope } from '@outreach/platform';
 import { AppError, Clock } from '@outreach/core';
 import { CreditStatus } from '../application/credit-status';
 import { LedgerQueries } from '../application/ledger-queries';
@@ -15,7 +15,6 @@ import {
   RechargeResponse,
 } from './credits.dto';
 
-@ApiTags('credits')
 @Controller('credits')
 export class CreditsController {
   constructor(
@@ -35,6 +34,7 @@ export class CreditsController {
 
   @RequireScope('billing.view')
   @Get('ledger')
+  @Raises('invalid_cursor', 'invalid_custom_range', 'no_recharge_found')
   @ApiOperation({ summary: 'Ledger entries, newest first (cursor pagination; periods in UTC)' })
   @ApiOkResponse({ type: LedgerPageResponse })
   async ledgerPage(@CurrentPrincipal() p: Principal, @Query() q: LedgerQueryDto): Promise<LedgerPageResponse> {
@@ -75,13 +75,14 @@ export class CreditsController {
   @HumanOnly()
   @Post('recharges')
   @ApiOperation({ summary: 'Top up the wallet: a signed-in person only; API keys get 403 api_key_not_allowed' })
-  @ApiForbiddenResponse({ description: 'api_key_not_allowed' })
   createRecharge(): never {
     throw new AppError('api_key_not_allowed');
   }
 
   @RequireScope('billing.view')
   @Get('recharges/:orderId')
+  @Raises('invalid_order_id', 'recharge_not_found')
+  @ApiOperation({ summary: 'One recharge' })
   @ApiOkResponse({ type: RechargeResponse })
   getRecharge(@CurrentPrincipal() p: Principal, @Param('orderId') orderId: string): Promise<RechargeResponse> {
     return this.recharges.get(p.workspaceId, orderId);
@@ -89,6 +90,7 @@ export class CreditsController {
 
   @RequireScope('billing.view')
   @Get('recharges/:orderId/receipt')
+  @Raises('invalid_order_id', 'recharge_not_found', 'receipt_not_available')
   @ApiOperation({ summary: 'Receipt of a CREDITED recharge (409 receipt_not_available before)' })
   @ApiOkResponse({ type: ReceiptResponse })
   receipt(@CurrentPrincipal() p: Principal, @Param('orderId') orderId: string): Promise<ReceiptResponse> {

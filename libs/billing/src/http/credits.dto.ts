@@ -8,7 +8,7 @@ import { RECHARGE_STATUSES } from '../domain/recharge';
 import { LEDGER_DEFAULT_LIMIT, LEDGER_MAX_LIMIT } from '../application/ledger-queries';
 
 export class BalanceResponse {
-  @ApiProperty({ description: 'Integer minor units of the currency; may be negative after calls' }) balanceMinor: number;
+  @ApiProperty({ type: 'integer', description: 'Integer minor units of the currency; may be negative after calls' }) balanceMinor: number;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) trialUntil: string | null;
   @ApiProperty({ description: 'Balance > 0, or an active trial: campaigns may dial' }) canSpend: boolean;
@@ -57,8 +57,8 @@ export class LedgerEntryResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['credit', 'debit'] }) kind: string;
   @ApiProperty({ enum: DEBIT_KINDS, nullable: true, type: String, description: 'What a debit paid for' }) debitKind: string | null;
-  @ApiProperty({ description: 'Positive integer minor units (debits may be 0)' }) amountMinor: number;
-  @ApiProperty() balanceAfterMinor: number;
+  @ApiProperty({ type: 'integer', description: 'Positive integer minor units (debits may be 0)' }) amountMinor: number;
+  @ApiProperty({ type: 'integer' }) balanceAfterMinor: number;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ nullable: true, type: String }) reference: string | null;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
@@ -76,7 +76,7 @@ export class OffsetQueryDto extends OffsetPageQuery {}
 export class RechargeResponse {
   @ApiProperty({ format: 'uuid', description: 'Also the id of the ledger entry that credits it' }) orderId: string;
   @ApiProperty({ enum: RECHARGE_STATUSES }) status: string;
-  @ApiProperty() amountMinor: number;
+  @ApiProperty({ type: 'integer' }) amountMinor: number;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ nullable: true, type: String }) reference: string | null;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
@@ -86,7 +86,7 @@ export class RechargeResponse {
 
 export class RechargeListResponse {
   @ApiProperty({ type: [RechargeResponse] }) items: RechargeResponse[];
-  @ApiProperty() total: number;
+  @ApiProperty({ type: 'integer' }) total: number;
 }
 
 export class ReceiptResponse {
@@ -95,12 +95,12 @@ export class ReceiptResponse {
   @ApiProperty({ enum: ['CREDITED'] }) status: string;
   @ApiProperty({ format: 'uuid' }) workspaceId: string;
   @ApiProperty() workspaceName: string;
-  @ApiProperty() amountMinor: number;
+  @ApiProperty({ type: 'integer' }) amountMinor: number;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ nullable: true, type: String }) reference: string | null;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) creditedAt: string;
   @ApiProperty({ format: 'uuid' }) ledgerEntryId: string;
-  @ApiProperty() balanceAfterMinor: number;
+  @ApiProperty({ type: 'integer' }) balanceAfterMinor: number;
 }

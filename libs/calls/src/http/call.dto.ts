@@ -36,11 +36,11 @@ export class CallResponse {
   @ApiProperty({ enum: CALL_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, description: 'How the call ended (null while in progress)' }) outcome: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The voice provider's own disposition" }) providerDisposition: string | null;
-  @ApiProperty({ description: '1 for the first attempt of a contact' }) attemptNumber: number;
+  @ApiProperty({ type: 'integer', description: '1 for the first attempt of a contact' }) attemptNumber: number;
   @ApiProperty({ format: 'date-time' }) startedAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) answeredAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) endedAt: string | null;
-  @ApiProperty({ type: Number, nullable: true }) durationMs: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) durationMs: number | null;
   @ApiProperty({ type: String, nullable: true }) transcript: string | null;
   @ApiProperty({ type: String, nullable: true }) recordingUrl: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'Extracted fields by key (null until analysed)' })
@@ -64,7 +64,7 @@ export class CallResponse {
 
 export class CallListResponse {
   @ApiProperty({ type: [CallResponse] }) items: CallResponse[];
-  @ApiProperty({ description: 'Calls matching the filters, over all pages' }) total: number;
+  @ApiProperty({ type: 'integer', description: 'Calls matching the filters, over all pages' }) total: number;
 }
 
 export class CampaignActivityResponse {

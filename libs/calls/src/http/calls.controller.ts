@@ -3,12 +3,10 @@ import {
   ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
-import { AnswerErrors, CurrentPrincipal, Idempotent, IDEMPOTENCY_KEY_HEADER, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, IDEMPOTENCY_KEY_HEADER, Idempotent, Principal, Raises, RequireScope } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { CallReads } from '../application/call-queries';
 import { PlaceTestCall } from '../application/place-test-call';
@@ -23,7 +21,6 @@ import {
   toCallResponse,
 } from './call.dto';
 
-@ApiTags('calls')
 @ApiExtraModels(MetricOverrideResponse)
 @Controller()
 export class CallsController {
@@ -55,6 +52,19 @@ export class CallsController {
   @Post('calls/test')
   @Idempotent({ reusedStatus: 409 })
   @AnswerErrors({ invalid_phone: 400, agent_not_provisioned: 409 })
+  @Raises(
+    'agent_not_found',
+    'agent_archived',
+    'agent_not_provisioned',
+    'phone_number_not_found',
+    'phone_number_not_in_workspace',
+    'sandbox_from_number_not_configured',
+    'workspace_not_active',
+    'activity_frozen',
+    'insufficient_credits',
+    'do_not_call',
+    'invalid_phone',
+  )
   @ApiOperation({
     summary: 'Place a billed test call from an agent to a number (synchronous); Idempotency-Key required',
     description:
@@ -73,6 +83,7 @@ export class CallsController {
 
   @RequireScope('calls.view')
   @Get('calls/:id')
+  @Raises('call_not_found')
   @ApiOperation({ summary: 'One call (404 call_not_found)' })
   @ApiOkResponse({ type: CallResponse })
   async get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CallResponse> {
@@ -81,12 +92,12 @@ export class CallsController {
 
   @RequireScope('calls.edit')
   @Put('calls/:id/metrics/:key')
+  @Raises('operator_only')
   @ApiOperation({
     summary: "Override one evaluation metric of a call: reserved for the operator's staff (every API key gets 403 operator_only)",
     description: 'Operators use the CLI: `operator call:set-metric --call ID --key K --value V`.',
   })
   @ApiBody({ type: OverrideMetricDto })
-  @ApiForbiddenResponse({ description: 'operator_only' })
   overrideMetric(): never {
     // API keys are the only HTTP principals, and none of them is the operator's staff.
     throw new AppError('operator_only', { message: 'Overriding call metrics is reserved for the operator (CLI call:set-metric)' });
@@ -94,6 +105,7 @@ export class CallsController {
 
   @RequireScope('calls.view')
   @Get('campaigns/:id/activity')
+  @Raises('campaign_not_found')
   @ApiOperation({ summary: 'The latest 50 calls of a campaign, newest first (a fixed window, not paged)' })
   @ApiOkResponse({ type: CampaignActivityResponse })
   async activity(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignActivityResponse> {

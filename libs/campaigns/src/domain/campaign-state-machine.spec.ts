@@ -6,6 +6,7 @@ import {
   CampaignOperation,
   CampaignStatus,
   nextStatus,
+  refusalsOf,
 } from './campaign-state-machine';
 
 const plain = { inbound: false, journey: false };
@@ -186,5 +187,26 @@ describe('status-preserving operations', () => {
     expect(codeOf(() => assertOperationAllowed('DRAFT', 'addContacts', { inbound: true, journey: false }))).toBe(
       'inbound_campaign_action_not_supported',
     );
+  });
+});
+
+describe('refusalsOf (what the routes document)', () => {
+  it('holds every code nextStatus and assertOperationAllowed answer, for every status and kind', () => {
+    const kinds = [plain, { inbound: true, journey: false }, { inbound: false, journey: true }];
+    const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart'];
+    const operations: CampaignOperation[] = ['edit', 'editAudience', 'replaceCustomKeys', 'addContacts', 'delete', 'detachPhoneNumber', 'retryContact'];
+    for (const kind of kinds) {
+      for (const status of CAMPAIGN_STATUSES) {
+        for (const e of events) {
+          const code = codeOf(() => nextStatus(status, e, kind));
+          if (code) expect(refusalsOf(e)).toContain(code);
+        }
+        for (const o of operations) {
+          const code = codeOf(() => assertOperationAllowed(status, o, kind));
+          if (code) expect(refusalsOf(o)).toContain(code);
+        }
+      }
+    }
+    expect(refusalsOf('restart')).toEqual(['inbound_campaign_action_not_supported', 'journey_campaign_action_unsupported', 'campaign_not_restartable']);
   });
 });

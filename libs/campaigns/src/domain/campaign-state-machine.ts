@@ -89,6 +89,19 @@ function assertKindAllows(kind: CampaignKind, action: CampaignEvent | CampaignOp
   }
 }
 
+/**
+ * Every code an event or operation can be refused with, in the order they are checked (the kind,
+ * then the status): what the routes that apply it document (decisions.md 1.14).
+ */
+export function refusalsOf(action: CampaignEvent | CampaignOperation): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (INBOUND_UNSUPPORTED.has(action)) codes.push('inbound_campaign_action_not_supported');
+  if (JOURNEY_UNSUPPORTED.has(action)) codes.push('journey_campaign_action_unsupported');
+  const table = action in CAMPAIGN_TRANSITIONS ? CAMPAIGN_TRANSITIONS[action as CampaignEvent] : CAMPAIGN_PERMISSIONS[action as CampaignOperation];
+  codes.push(table.refusal);
+  return codes;
+}
+
 /** The status an event leads to from `status`, or the refusal (an AppError with the spec code). */
 export function nextStatus(status: CampaignStatus, event: CampaignEvent, kind: CampaignKind): CampaignStatus {
   assertKindAllows(kind, event);

@@ -1,5 +1,7 @@
 import { AppError } from '@outreach/core';
-import { assertStartChecks, START_CHECKS, StartFacts } from './start-checks';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertStartChecks, START_CHECK_CODES, START_CHECKS, StartFacts } from './start-checks';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 
@@ -151,5 +153,13 @@ describe('start checks (decisions.md 12.4)', () => {
   it('lists one check per code, each named', () => {
     expect(START_CHECKS.length).toBeGreaterThanOrEqual(13);
     expect(START_CHECKS.every((c) => c.name.length > 0)).toBe(true);
+  });
+});
+
+describe('START_CHECK_CODES (what the start routes document)', () => {
+  it('lists exactly the codes the checks can fail with', () => {
+    const source = readFileSync(join(__dirname, 'start-checks.ts'), 'utf8');
+    const failed = new Set([...source.matchAll(/fail\(\s*'([a-z_]+)'/g)].map((m) => m[1]));
+    expect([...START_CHECK_CODES].sort()).toEqual([...failed].sort());
   });
 });

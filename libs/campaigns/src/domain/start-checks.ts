@@ -147,6 +147,29 @@ export const START_CHECKS: readonly StartCheck[] = [
   },
 ];
 
+/** Every code a start check can fail with (start-checks.spec.ts keeps it equal to the fail() calls above). */
+export const START_CHECK_CODES: readonly ErrorCode[] = [
+  'workspace_not_active',
+  'activity_frozen',
+  'insufficient_credits',
+  'campaign_schedule_expired',
+  'campaign_channel_needs_agent',
+  'agent_not_found_or_not_provisioned',
+  'campaign_channel_needs_sender',
+  'campaign_channel_needs_template',
+  'outreach_template_not_approved',
+  'outreach_template_needs_runtime_context',
+  'campaign_channel_needs_email_sender',
+  'campaign_channel_needs_email_template',
+  'campaign_channel_needs_workflow',
+  'campaign_workflow_not_active',
+  'campaign_no_phone_numbers',
+  'campaign_no_pending_contacts',
+  'campaign_is_inbound_misconfigured',
+  'invalid_reserved_concurrency',
+  'reserved_exceeds_allocation',
+];
+
 /** Throws the first failing start check as an AppError. */
 export function assertStartChecks(facts: StartFacts): void {
   for (const { check } of START_CHECKS) {

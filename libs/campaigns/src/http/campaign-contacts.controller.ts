@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { toPhoneNumberResponse, PhoneNumberResponse } from '@outreach/telephony';
 import type { Request } from 'express';
 import { CampaignContacts } from '../application/campaign-contacts.service';
@@ -20,12 +20,12 @@ import {
 } from './dto/misc.dto';
 import { SingleFileUploadInterceptor } from './single-file-upload.interceptor';
 import { validateArrayBody } from './validate-array';
+import { refusalsOf } from '../domain/campaign-state-machine';
 
 class CampaignPhoneNumbersResponse {
   @ApiProperty({ type: [PhoneNumberResponse] }) phoneNumbers: PhoneNumberResponse[];
 }
 
-@ApiTags('campaign contacts')
 @Controller()
 export class CampaignContactsController {
   constructor(
@@ -37,6 +37,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('uploads')
   @UseInterceptors(SingleFileUploadInterceptor)
+  @Raises('no_files', 'file_required', 'file_too_large', 'upload_error', 'upload_failed', 'invalid_csv_format', 'excel_mangled_phone')
   @ApiOperation({ summary: 'Upload a CSV or XLSX of contacts (one multipart "file" field); import it with uploadId + phoneColumn' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadBodyDoc })
@@ -49,6 +50,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/contacts')
   @AnswerErrors({ invalid_phone: 400 })
+  @Raises('campaign_not_found', ...refusalsOf('addContacts'), 'invalid_phone', 'excel_mangled_phone')
   @ApiOperation({ summary: 'Add contacts to a DRAFT campaign (JSON array); duplicates are skipped' })
   @ApiBody({ type: [ContactInputDto] })
   @ApiCreatedResponse({ type: AddContactsResponse })
@@ -59,6 +61,7 @@ export class CampaignContactsController {
 
   @RequireScope('campaigns.view')
   @Get('campaigns/:id/leads')
+  @Raises('campaign_not_found')
   @ApiOperation({ summary: 'The campaign contacts, oldest first (offset/limit, optional status filter)' })
   @ApiOkResponse({ type: LeadsResponse })
   leads(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() query: LeadsQueryDto): Promise<{ items: ContactView[]; total: number }> {
@@ -68,6 +71,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/contacts/:contactId/retry')
   @HttpCode(200)
+  @Raises('campaign_not_found', 'contact_not_found', ...refusalsOf('retryContact'), 'contact_not_failed')
   @ApiOperation({ summary: 'Send a FAILED contact back to PENDING with fresh attempts' })
   @ApiOkResponse({ type: ContactResponse })
   retry(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('contactId') contactId: string): Promise<ContactView> {
@@ -76,6 +80,8 @@ export class CampaignContactsController {
 
   @RequireScope('campaigns.view')
   @Get('campaigns/:id/phone-numbers')
+  @Raises('campaign_not_found')
+  @ApiOperation({ summary: 'The caller-ID numbers attached to a campaign' })
   @ApiOkResponse({ type: CampaignPhoneNumbersResponse })
   async listNumbers(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignPhoneNumbersResponse> {
     return { phoneNumbers: (await this.numbers.list(p.workspaceId, id)).map(toPhoneNumberResponse) };
@@ -84,6 +90,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/phone-numbers')
   @HttpCode(200)
+  @Raises('campaign_not_found', 'phone_number_not_in_workspace')
   @ApiOperation({ summary: 'Attach a caller-ID number of the workspace (idempotent)' })
   @ApiOkResponse({ type: CampaignPhoneNumbersResponse })
   async attachNumber(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: AttachPhoneNumberDto): Promise<CampaignPhoneNumbersResponse> {
@@ -92,6 +99,7 @@ export class CampaignContactsController {
 
   @RequireScope('campaigns.edit')
   @Delete('campaigns/:id/phone-numbers/:numberId')
+  @Raises('campaign_not_found', ...refusalsOf('detachPhoneNumber'), 'phone_number_not_found')
   @ApiOperation({ summary: 'Detach a number (refused while the campaign is RUNNING)' })
   @ApiOkResponse({ type: CampaignPhoneNumbersResponse })
   async detachNumber(

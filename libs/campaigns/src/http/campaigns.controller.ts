@@ -4,9 +4,8 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
-import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, ErrorCode, Principal, Raises, RequireScope } from '@outreach/platform';
 import { CampaignEditing, CampaignWithImport } from '../application/campaign-editing.service';
 import { CampaignLifecycle } from '../application/campaign-lifecycle.service';
 import { CampaignView, CampaignViews } from '../application/campaign-views';
@@ -14,12 +13,33 @@ import { CreateCampaignDto, StartCampaignDto, UpdateCampaignDto } from './dto/ca
 import { CampaignListResponse, CampaignResponse, CampaignWithImportResponse } from './dto/campaign-response.dto';
 import { ReplaceCustomKeysDto } from './dto/extraction.dto';
 import { toCampaignInput } from './campaign-input.mapper';
+import { refusalsOf } from '../domain/campaign-state-machine';
+import { START_CHECK_CODES } from '../domain/start-checks';
+
+/** What a valid campaign body can still be refused with: its rules, its references, its upload, its name (decisions.md 13.5). */
+const CAMPAIGN_BODY_ERRORS: ErrorCode[] = [
+  'campaign_type_not_found',
+  'journey_campaign_source_unsupported',
+  'default_crm_connection_required',
+  'reserved_extraction_key',
+  'reserved_metric_key',
+  'metric_key_collision',
+  'agent_not_found',
+  'agent_archived',
+  'workflow_not_found',
+  'workflow_not_active',
+  'crm_connection_not_found',
+  'upload_not_found_or_expired',
+  'excel_mangled_phone',
+  'invalid_csv_format',
+  'invalid_phone',
+  'name_taken',
+];
 
 function withImport(result: CampaignWithImport): CampaignWithImportResponse {
   return result.import ? { ...result.campaign, import: result.import } : result.campaign;
 }
 
-@ApiTags('campaigns')
 @Controller()
 export class CampaignsController {
   constructor(
@@ -31,6 +51,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post('v1/campaigns')
   @AnswerErrors({ agent_not_found: 400, invalid_phone: 400 })
+  @Raises(...CAMPAIGN_BODY_ERRORS)
   @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts)' })
   @ApiCreatedResponse({ type: CampaignWithImportResponse })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateCampaignDto): Promise<CampaignWithImportResponse> {
@@ -47,6 +68,8 @@ export class CampaignsController {
 
   @RequireScope('campaigns.view')
   @Get('v1/campaigns/:id')
+  @Raises('campaign_not_found')
+  @ApiOperation({ summary: 'One campaign of the workspace' })
   @ApiOkResponse({ type: CampaignResponse })
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
     return this.views.get(p.workspaceId, id);
@@ -55,6 +78,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Patch('v1/campaigns/:id')
   @AnswerErrors({ invalid_phone: 400 })
+  @Raises('no_fields_to_update', 'campaign_not_found', ...refusalsOf('edit'), 'campaign_source_locked', ...CAMPAIGN_BODY_ERRORS)
   @ApiOperation({ summary: 'Edit a DRAFT, PAUSED or CREDIT_EXHAUSTED campaign (audience fields: DRAFT only)' })
   @ApiOkResponse({ type: CampaignWithImportResponse })
   async update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateCampaignDto): Promise<CampaignWithImportResponse> {
@@ -64,6 +88,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Delete('campaigns/:id')
   @HttpCode(204)
+  @Raises('campaign_not_found', ...refusalsOf('delete'), 'campaign_delete_import_in_progress')
   @ApiOperation({ summary: 'Delete a DRAFT, CANCELED or COMPLETED campaign and its contacts' })
   @ApiNoContentResponse()
   async delete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
@@ -72,6 +97,7 @@ export class CampaignsController {
 
   @RequireScope('campaigns.edit')
   @Put('campaigns/:id/custom-keys')
+  @Raises('campaign_not_found', ...refusalsOf('replaceCustomKeys'), 'reserved_extraction_key', 'metric_key_collision')
   @ApiOperation({ summary: 'Replace the custom extraction keys of a DRAFT campaign' })
   @ApiOkResponse({ type: CampaignResponse })
   replaceCustomKeys(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ReplaceCustomKeysDto): Promise<CampaignView> {
@@ -81,6 +107,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post(['campaigns/:id/start', 'v1/campaigns/:id/start'])
   @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('start'), ...START_CHECK_CODES)
   @ApiOperation({ summary: 'DRAFT, PAUSED or CREDIT_EXHAUSTED → RUNNING, after the start checks' })
   @ApiOkResponse({ type: CampaignResponse })
   start(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
@@ -90,6 +117,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post(['campaigns/:id/pause', 'v1/campaigns/:id/pause'])
   @HttpCode(200)
+  @Raises(...refusalsOf('pause'))
   @ApiOperation({ summary: 'RUNNING → PAUSED (400 campaign_not_running otherwise, also for unknown ids)' })
   @ApiOkResponse({ type: CampaignResponse })
   pause(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
@@ -99,6 +127,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post(['campaigns/:id/resume', 'v1/campaigns/:id/resume'])
   @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('resume'), ...START_CHECK_CODES)
   @ApiOperation({ summary: 'PAUSED → RUNNING, after the start checks' })
   @ApiOkResponse({ type: CampaignResponse })
   resume(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
@@ -108,6 +137,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post(['campaigns/:id/stop', 'v1/campaigns/:id/stop'])
   @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('stop'))
   @ApiOperation({ summary: 'Any unfinished status → CANCELED' })
   @ApiOkResponse({ type: CampaignResponse })
   stop(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CampaignView> {
@@ -117,6 +147,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post(['campaigns/:id/restart', 'v1/campaigns/:id/restart'])
   @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('restart'), ...START_CHECK_CODES)
   @ApiOperation({ summary: 'COMPLETED or CANCELED → RUNNING: FAILED and unreached contacts go back to PENDING' })
   @ApiOkResponse({ type: CampaignResponse })
   restart(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {

@@ -1,10 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AnswerErrors, CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { DoNotCallList } from '../application/do-not-call-list';
 import { AddDncDto, DncEntryResponse, DncListQueryDto, DncListResponse } from './dnc.dto';
 
-@ApiTags('do-not-call')
 @Controller('dnc')
 export class DncController {
   constructor(private readonly dnc: DoNotCallList) {}
@@ -20,6 +19,7 @@ export class DncController {
   @RequireScope('calls.edit')
   @Post()
   @AnswerErrors({ invalid_phone: 400 })
+  @Raises('invalid_phone')
   @ApiOperation({ summary: 'Add a number (idempotent: a listed number keeps its one entry, answered again)' })
   @ApiCreatedResponse({ type: DncEntryResponse })
   async add(@CurrentPrincipal() p: Principal, @Body() body: AddDncDto): Promise<DncEntryResponse> {
@@ -29,6 +29,7 @@ export class DncController {
   @RequireScope('calls.edit')
   @Delete(':phoneOrId')
   @HttpCode(204)
+  @Raises('not_found')
   @ApiOperation({ summary: 'Remove a number, by entry id or phone number (URL-encode the "+" as %2B)' })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() p: Principal, @Param('phoneOrId') phoneOrId: string): Promise<void> {

@@ -28,5 +28,5 @@ export class DncEntryResponse {
 
 export class DncListResponse {
   @ApiProperty({ type: [DncEntryResponse] }) items: DncEntryResponse[];
-  @ApiProperty() total: number;
+  @ApiProperty({ type: 'integer' }) total: number;
 }

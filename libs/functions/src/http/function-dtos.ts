@@ -152,7 +152,7 @@ export class FunctionResponse {
   @ApiProperty({ enum: HTTP_METHODS }) method: string;
   @ApiProperty() url: string;
   @ApiProperty({ type: [String], description: 'Names of the stored headers; values are never returned' }) headerNames: string[];
-  @ApiProperty() timeoutMs: number;
+  @ApiProperty({ type: 'integer' }) timeoutMs: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

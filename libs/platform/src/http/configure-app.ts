@@ -1,10 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@outreach/core';
 import { MetricsService } from '../observability/metrics';
 import { jsonBodyMiddleware } from './json-body.middleware';
+import { openApiDocument } from './openapi/openapi-document';
 import { requestIdMiddleware } from './request-id.middleware';
 import { AppValidationPipe } from './validation.pipe';
 
@@ -36,22 +37,9 @@ export function configureApiApp(app: INestApplication): void {
   setupOpenApi(app);
 }
 
-export function openApiDocument(app: INestApplication) {
-  const options = new DocumentBuilder()
-    .setTitle('Outreach Campaign Service')
-    .setDescription(
-      'Workspace-scoped API for automated outreach. Authenticate with `Authorization: Bearer pk_live_…`. ' +
-        'Errors carry a machine-readable `error` code; branch on it and the status, never on `message`.',
-    )
-    .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (pk_live_…)' })
-    .build();
-  return SwaggerModule.createDocument(app, options);
-}
-
 function setupOpenApi(app: INestApplication): void {
   const document = openApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
+  SwaggerModule.setup('docs', app, document as never, {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
   });

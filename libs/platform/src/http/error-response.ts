@@ -1,12 +1,15 @@
 import type { Request, Response } from 'express';
 import { AppError } from '@outreach/core';
 
+/** The codes whose body names the code `code` instead of `error` (the lead push's refusal, decisions.md 1.4). */
+export const CODE_KEYED_ERRORS: readonly string[] = ['campaign_not_accepting'];
+
 /** The JSON body of every error answer (decisions.md 1.4). */
 export function errorBody(error: AppError, requestId: string | undefined): Record<string, unknown> {
   const o = error.options;
   const body: Record<string, unknown> =
     // The one documented exception: lead push names its code `code`, with a `reason`.
-    error.code === 'campaign_not_accepting' ? { code: error.code } : { error: error.code };
+    CODE_KEYED_ERRORS.includes(error.code) ? { code: error.code } : { error: error.code };
   body.message = error.message;
   if (o.issues) body.issues = o.issues;
   if (o.detail !== undefined) body.detail = o.detail;

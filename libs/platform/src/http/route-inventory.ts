@@ -11,6 +11,11 @@ export interface RouteInfo {
   handler: string;
   rule: AccessRule | undefined;
   humanOnly: boolean;
+  /** The Nest module that declares the controller (e.g. CampaignsModule). */
+  module: string;
+  /** The controller class and the handler function, for their metadata. */
+  type: Function;
+  handlerRef: Function;
 }
 
 function joinPath(...parts: string[]): string {
@@ -30,6 +35,7 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
   const reflector = new Reflector();
   const routes: RouteInfo[] = [];
   for (const module of app.get(ModulesContainer).values()) {
+    const moduleName = (module.metatype as Function | undefined)?.name ?? 'unknown';
     for (const wrapper of module.controllers.values()) {
       const type = wrapper.metatype as Function | undefined;
       if (!type) continue;
@@ -50,6 +56,9 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
               handler: name,
               rule: reflector.getAllAndOverride<AccessRule>(ACCESS_RULE, [handler, type]),
               humanOnly: reflector.getAllAndOverride<boolean>(HUMAN_ONLY, [handler, type]) ?? false,
+              module: moduleName,
+              type,
+              handlerRef: handler as Function,
             });
           }
         }

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
@@ -19,7 +19,25 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   }
 }
 
-@ApiTags('health')
+class LiveResponse {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+}
+
+class CheckResponse {
+  @ApiProperty({ enum: ['up', 'down'] }) status: 'up' | 'down';
+  @ApiProperty({ required: false, description: 'Why the check failed' }) error?: string;
+}
+
+class ChecksResponse {
+  @ApiProperty({ type: CheckResponse }) postgres: CheckResponse;
+  @ApiProperty({ type: CheckResponse }) redis: CheckResponse;
+}
+
+class ReadyResponse {
+  @ApiProperty({ enum: ['ok', 'unavailable'] }) status: 'ok' | 'unavailable';
+  @ApiProperty({ type: ChecksResponse }) checks: ChecksResponse;
+}
+
 @Controller('health')
 export class HealthController {
   constructor(
@@ -31,6 +49,8 @@ export class HealthController {
   @Public()
   @Get('live')
   @HttpCode(200)
+  @ApiOperation({ summary: 'The process is up (no key)' })
+  @ApiOkResponse({ type: LiveResponse })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -38,6 +58,9 @@ export class HealthController {
   /** Ready to serve: PostgreSQL and Redis answer. 503 with the failing check otherwise. */
   @Public()
   @Get('ready')
+  @ApiOperation({ summary: 'PostgreSQL and Redis answer (no key); 503 with the failing check otherwise' })
+  @ApiOkResponse({ type: ReadyResponse })
+  @ApiServiceUnavailableResponse({ type: ReadyResponse, description: 'A check failed' })
   async ready(@Res({ passthrough: true }) res: Response) {
     const checks: Record<string, { status: 'up' | 'down'; error?: string }> = {};
     await Promise.all([

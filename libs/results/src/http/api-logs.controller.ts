@@ -1,19 +1,19 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { ApiLogs } from '../application/api-logs.service';
 import { ApiLogView } from '../application/results.ports';
 import { Page } from '../domain/page-cursor';
 import { ApiLogsPage } from './result-webhook.dto';
 import { CursorQueryDto } from './result.dto';
 
-@ApiTags('api logs')
 @Controller('campaigns/:id/api-logs')
 export class ApiLogsController {
   constructor(private readonly logs: ApiLogs) {}
 
   @RequireScope('campaigns.view')
   @Get()
+  @Raises('campaign_not_found', 'invalid_cursor')
   @ApiOperation({ summary: 'The /v1 requests that named this campaign, newest first (cursor)' })
   @ApiOkResponse({ type: ApiLogsPage })
   list(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: CursorQueryDto): Promise<Page<ApiLogView>> {

@@ -63,7 +63,8 @@ export class PushLeadDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], nullable: true },
+    // OpenAPI 3.0: `nullable` needs a `type` beside it, so each alternative admits null itself.
+    additionalProperties: { oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }] },
     description: 'Contact fields ({{variables}} for the agent), echoed in the result',
   })
   @IsOptional()
@@ -84,7 +85,7 @@ export class LeadPushResponse {
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fields: Record<string, unknown>;
   @ApiProperty({ example: 'PENDING', description: 'The contact status when the lead was pushed' }) status: string;
-  @ApiProperty() attempts: number;
+  @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) resultId: string | null;
   @ApiProperty({ description: 'The campaign had a lead for this phone already: the key now names that lead' }) deduplicated: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -98,7 +99,7 @@ export class LeadResponse {
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fields: Record<string, unknown>;
   @ApiProperty({ enum: ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'] }) status: string;
-  @ApiProperty() attempts: number;
+  @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ nullable: true, type: String }) lastOutcome: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastAttemptAt: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'Set once the lead is final and its result written' }) resultId: string | null;
@@ -112,8 +113,8 @@ export class BatchItemIssue {
 }
 
 export class BatchItemResponse {
-  @ApiProperty({ description: 'Position of the lead in the request' }) index: number;
-  @ApiProperty({ description: 'What the single push would have answered: 201, 200, or the error status' }) status: number;
+  @ApiProperty({ type: 'integer', description: 'Position of the lead in the request' }) index: number;
+  @ApiProperty({ type: 'integer', description: 'What the single push would have answered: 201, 200, or the error status' }) status: number;
   @ApiPropertyOptional({ format: 'uuid' }) leadId?: string;
   @ApiPropertyOptional({ type: LeadPushResponse }) lead?: LeadPushResponse;
   @ApiPropertyOptional({ description: 'The error code when the item was refused' }) error?: string;
@@ -124,7 +125,7 @@ export class BatchItemResponse {
 
 export class BatchResponse {
   @ApiProperty({ type: [BatchItemResponse] }) results: BatchItemResponse[];
-  @ApiProperty() created: number;
-  @ApiProperty() replayed: number;
-  @ApiProperty() failed: number;
+  @ApiProperty({ type: 'integer' }) created: number;
+  @ApiProperty({ type: 'integer' }) replayed: number;
+  @ApiProperty({ type: 'integer' }) failed: number;
 }

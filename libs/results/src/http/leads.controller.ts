@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AnswerErrors, answeredError, CurrentPrincipal, ErrorStatuses, Principal, RequireScope } from '@outreach/platform';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { answeredError, AnswerErrors, CurrentPrincipal, ErrorStatuses, Principal, Raises, RequireScope } from '@outreach/platform';
 import type { Response } from 'express';
 import { LeadQueries, LeadView } from '../application/lead-queries';
 import { LeadPushResult, PushLead } from '../application/push-lead.use-case';
@@ -14,7 +14,6 @@ const LEAD_PUSH_ERRORS: ErrorStatuses = { idempotency_key_required: 422, invalid
 /** 201 for the push that created the lead; 200 for a replay and for a phone the campaign had. */
 const pushStatus = (result: LeadPushResult): 200 | 201 => (result === 'created' ? 201 : 200);
 
-@ApiTags('leads')
 @Controller('v1/campaigns/:campaignId/leads')
 export class LeadsController {
   constructor(
@@ -25,6 +24,7 @@ export class LeadsController {
   @RequireScope('campaigns.edit')
   @Post()
   @AnswerErrors(LEAD_PUSH_ERRORS)
+  @Raises('campaign_not_found', 'campaign_not_accepting', 'journey_campaign_live_cap', 'idempotency_in_progress', 'idempotency_key_reused', 'idempotency_key_invalid')
   @ApiOperation({
     summary: 'Push a lead into a RUNNING API campaign; it is dialled at once',
     description:
@@ -50,6 +50,7 @@ export class LeadsController {
   @Post('batch')
   @HttpCode(200)
   @AnswerErrors(LEAD_PUSH_ERRORS)
+  @Raises('campaign_not_found', 'campaign_not_accepting')
   @ApiOperation({ summary: 'Push up to 500 leads; each item has its own idempotency and its own result entry' })
   @ApiBody({ type: PushLeadsBatchDoc })
   @ApiOkResponse({ type: BatchResponse })
@@ -74,6 +75,7 @@ export class LeadsController {
 
   @RequireScope('campaigns.view')
   @Get(':leadId')
+  @Raises('campaign_not_found', 'lead_not_found')
   @ApiOperation({ summary: 'A pushed lead, live: status, attempts, and the result id once final' })
   @ApiOkResponse({ type: LeadResponse })
   get(@CurrentPrincipal() p: Principal, @Param('campaignId') campaignId: string, @Param('leadId') leadId: string): Promise<LeadView> {

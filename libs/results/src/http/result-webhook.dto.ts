@@ -80,11 +80,11 @@ export class ResultWebhooksResponse {
 }
 
 class DeliveryAttemptResponse {
-  @ApiProperty() number: number;
+  @ApiProperty({ type: 'integer' }) number: number;
   @ApiProperty({ format: 'date-time' }) attemptedAt: string;
-  @ApiProperty({ nullable: true, type: Number, description: 'The receiver’s status; null when none came (refused, timed out)' }) statusCode: number | null;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'The receiver’s status; null when none came (refused, timed out)' }) statusCode: number | null;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
-  @ApiProperty() durationMs: number;
+  @ApiProperty({ type: 'integer' }) durationMs: number;
 }
 
 export class DeliveryResponse {
@@ -92,9 +92,9 @@ export class DeliveryResponse {
   @ApiProperty({ format: 'uuid' }) endpointId: string;
   @ApiProperty({ format: 'uuid', description: 'Also the webhook-id header of every attempt' }) resultId: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
-  @ApiProperty() attemptCount: number;
+  @ApiProperty({ type: 'integer' }) attemptCount: number;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) nextAttemptAt: string | null;
-  @ApiProperty({ nullable: true, type: Number }) lastStatusCode: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) lastStatusCode: number | null;
   @ApiProperty({ nullable: true, type: String }) lastError: string | null;
   @ApiProperty({ type: [DeliveryAttemptResponse] }) attempts: DeliveryAttemptResponse[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -111,9 +111,9 @@ export class ApiLogResponse {
   @ApiProperty() method: string;
   @ApiProperty({ example: '/v1/campaigns/:campaignId/leads' }) route: string;
   @ApiProperty() path: string;
-  @ApiProperty() status: number;
+  @ApiProperty({ type: 'integer' }) status: number;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
-  @ApiProperty() latencyMs: number;
+  @ApiProperty({ type: 'integer' }) latencyMs: number;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) keyId: string | null;
   @ApiProperty({ nullable: true, type: String }) requestId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;

@@ -44,10 +44,10 @@ class FinalCallDto {
   @ApiProperty() status: string;
   @ApiProperty({ nullable: true, type: String }) outcome: string | null;
   @ApiProperty({ nullable: true, type: String }) providerDisposition: string | null;
-  @ApiProperty() attemptNumber: number;
+  @ApiProperty({ type: 'integer' }) attemptNumber: number;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) answeredAt: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) endedAt: string | null;
-  @ApiProperty() durationMs: number;
+  @ApiProperty({ type: 'integer' }) durationMs: number;
   @ApiPropertyOptional({
     description: "The number this call dialled: the lead's phone or one of its alternates (absent from results written before alternates were dialled)",
   })
@@ -67,7 +67,7 @@ class LeadResultDataDto {
   @ApiProperty({ type: LeadDto }) lead: LeadDto;
   @ApiProperty({ example: 'completed' }) status: string;
   @ApiProperty() disposition: string;
-  @ApiProperty() attempts: number;
+  @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ type: FinalCallDto, nullable: true }) finalCall: FinalCallDto | null;
   @ApiProperty({ type: AnalysisDto }) analysis: AnalysisDto;
   @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Journey runs (workflows): null until journeys exist' }) journey: null;

@@ -1,12 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireFeature, RequireScope } from '@outreach/platform';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, Raises, RequireFeature, RequireScope } from '@outreach/platform';
 import { ResultQueries } from '../application/result-queries';
 import { LeadResultEnvelope } from '../domain/lead-result';
 import { Page } from '../domain/page-cursor';
 import { LeadResultResponse, LeadResultsPage, ResultsQueryDto } from './result.dto';
 
-@ApiTags('results')
 @RequireFeature('api_results', 'api_results_not_enabled')
 @Controller('v1/results')
 export class ResultsController {
@@ -14,6 +13,7 @@ export class ResultsController {
 
   @RequireScope('campaigns.view')
   @Get()
+  @Raises('invalid_cursor')
   @ApiOperation({ summary: 'Lead results, oldest first (cursor); expired results are left out' })
   @ApiOkResponse({ type: LeadResultsPage })
   list(@CurrentPrincipal() p: Principal, @Query() q: ResultsQueryDto): Promise<Page<LeadResultEnvelope>> {
@@ -27,6 +27,7 @@ export class ResultsController {
 
   @RequireScope('campaigns.view')
   @Get(':resultId')
+  @Raises('result_not_found', 'result_expired')
   @ApiOperation({ summary: 'One immutable lead result (410 result_expired past retention)' })
   @ApiOkResponse({ type: LeadResultResponse })
   get(@CurrentPrincipal() p: Principal, @Param('resultId') id: string): Promise<LeadResultEnvelope> {

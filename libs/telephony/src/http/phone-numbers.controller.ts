@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RequireScope } from '@outreach/platform';
 import { PhoneNumberAdministration } from '../application/phone-number-administration';
 import { PhoneNumberView } from '../application/telephony.ports';
@@ -29,7 +29,6 @@ export function toPhoneNumberResponse(view: PhoneNumberView): PhoneNumberRespons
   };
 }
 
-@ApiTags('phone numbers')
 @Controller()
 export class PhoneNumbersController {
   constructor(private readonly numbers: PhoneNumberAdministration) {}
@@ -37,6 +36,7 @@ export class PhoneNumbersController {
   /** The workspace's numbers (unpaginated configuration list). Numbers are added by the operator. */
   @RequireScope('phone_numbers.view')
   @Get('phone-numbers')
+  @ApiOperation({ summary: 'The workspace caller-ID numbers (unpaginated; the operator adds them)' })
   @ApiOkResponse({ type: PhoneNumberListResponse })
   async list(@CurrentPrincipal() principal: Principal): Promise<PhoneNumberListResponse> {
     const views = await this.numbers.list(principal.workspaceId);

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { AnyApiKey, CurrentPrincipal, Principal } from '@outreach/platform';
 import { WorkspaceAdministration } from '../application/workspace-administration';
 import { WORKSPACE_FEATURES, WORKSPACE_STATUSES } from '../domain/workspace';
@@ -8,8 +8,8 @@ export class WorkspaceResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: WORKSPACE_STATUSES }) status: string;
-  @ApiProperty({ description: 'Concurrency allocation: calls in flight across running campaigns' }) concurrency: number;
-  @ApiProperty({ description: 'How many agents the workspace may hold' }) agentQuota: number;
+  @ApiProperty({ type: 'integer', description: 'Concurrency allocation: calls in flight across running campaigns' }) concurrency: number;
+  @ApiProperty({ type: 'integer', description: 'How many agents the workspace may hold' }) agentQuota: number;
   @ApiProperty({ isArray: true, enum: WORKSPACE_FEATURES }) features: string[];
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) trialUntil: string | null;
   @ApiProperty() activityFrozen: boolean;
@@ -18,7 +18,6 @@ export class WorkspaceResponse {
   @ApiProperty({ isArray: true, type: String, description: 'Scopes of the calling key; empty = /v1 only' }) scopes: string[];
 }
 
-@ApiTags('workspace')
 @Controller('v1/workspace')
 export class WorkspaceController {
   constructor(private readonly workspaces: WorkspaceAdministration) {}
@@ -26,6 +25,7 @@ export class WorkspaceController {
   /** The workspace of the calling key. */
   @AnyApiKey()
   @Get()
+  @ApiOperation({ summary: 'The workspace of the calling key, with the key id and scopes' })
   @ApiOkResponse({ type: WorkspaceResponse })
   async get(@CurrentPrincipal() principal: Principal): Promise<WorkspaceResponse> {
     const view = await this.workspaces.get(principal.workspaceId);

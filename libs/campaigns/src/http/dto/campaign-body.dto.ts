@@ -20,7 +20,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CAMPAIGN_CHANNELS, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
-import { EvaluationMetricDto, ExtractionKeyDto } from './extraction.dto';
+import { EvaluationMetricDto, CampaignExtractionKeyDto } from './extraction.dto';
 import { IsCallingCode, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -136,13 +136,13 @@ export class CampaignFieldsDto {
   retryConcurrencyPercent?: number;
 
   // #13 array max 40
-  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 40 })
+  @ApiPropertyOptional({ type: [CampaignExtractionKeyDto], maxItems: 40 })
   @Optional()
   @IsArray()
   @ArrayMaxSize(40)
   @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyDto)
-  customExtractionKeys?: ExtractionKeyDto[];
+  @Type(() => CampaignExtractionKeyDto)
+  customExtractionKeys?: CampaignExtractionKeyDto[];
 
   // #14 enum APPEND, REPLACE
   @ApiPropertyOptional({ enum: EXTRACTION_MODES, description: 'APPEND: type keys then custom keys; REPLACE: custom keys only' })

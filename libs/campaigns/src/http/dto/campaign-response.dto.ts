@@ -16,7 +16,7 @@ class OutreachRuleConditionResponse {
 
 class OutreachRuleResponse {
   @ApiProperty({ example: 'MESSAGE_REPLY' }) trigger: string;
-  @ApiProperty() afterDays: number;
+  @ApiProperty({ type: 'integer' }) afterDays: number;
   @ApiProperty({ type: OutreachRuleConditionResponse }) condition: OutreachRuleConditionResponse;
   @ApiProperty({ type: [OutreachRuleConditionResponse] }) conditions: OutreachRuleConditionResponse[];
   @ApiProperty({ example: 'ALL' }) match: string;
@@ -35,7 +35,7 @@ export class CampaignResponse {
   @ApiProperty({ enum: CAMPAIGN_STATUSES }) status: string;
   @ApiProperty({ enum: CAMPAIGN_CHANNELS }) channel: string;
   @ApiProperty({ enum: CAMPAIGN_SOURCES }) source: string;
-  @ApiProperty() reservedConcurrency: number;
+  @ApiProperty({ type: 'integer' }) reservedConcurrency: number;
   @ApiProperty() allowBurst: boolean;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variableMap: Record<string, string>;
   @ApiProperty(nullableDate) startedAt: string | null;
@@ -80,29 +80,29 @@ export class CampaignResponse {
   @ApiProperty() messageRetryEnabled: boolean;
   @ApiProperty() messageRetryTieredEnabled: boolean;
   @ApiProperty() autoReseedEnabled: boolean;
-  @ApiProperty({ type: Number, nullable: true }) dailyMessageCap: number | null;
-  @ApiProperty() retryCount: number;
-  @ApiProperty() cooldownMinutes: number;
-  @ApiProperty() retryConcurrencyPercent: number;
-  @ApiProperty() followupMaxAttempts: number;
-  @ApiProperty() churnMaxAttempts: number;
-  @ApiProperty() churnIntervalHours: number;
-  @ApiProperty() incompleteRetryMaxAttempts: number;
-  @ApiProperty() incompleteRetryIntervalMinutes: number;
-  @ApiProperty() incompleteCallSeconds: number;
-  @ApiProperty() referralMaxDepth: number;
-  @ApiProperty() messageRetryMaxAttempts: number;
-  @ApiProperty() messageRetryIntervalSeconds: number;
-  @ApiProperty() messageRetryWindowSeconds: number;
-  @ApiProperty() messageRetryTransientMaxAttempts: number;
-  @ApiProperty({ type: Number, nullable: true }) dailyDialCap: number | null;
-  @ApiProperty() contactCount: number;
-  @ApiProperty() receivedCalls: number;
-  @ApiProperty({ type: [Number] }) retryDelaysMinutes: number[];
-  @ApiProperty({ type: [Number] }) churnDelaysHours: number[];
-  @ApiProperty({ type: [Number] }) incompleteRetryDelaysMinutes: number[];
-  @ApiProperty({ type: [Number] }) messageRetryDelaysSeconds: number[];
-  @ApiProperty({ type: [Number] }) dialDays: number[];
+  @ApiProperty({ type: 'integer', nullable: true }) dailyMessageCap: number | null;
+  @ApiProperty({ type: 'integer' }) retryCount: number;
+  @ApiProperty({ type: 'integer' }) cooldownMinutes: number;
+  @ApiProperty({ type: 'integer' }) retryConcurrencyPercent: number;
+  @ApiProperty({ type: 'integer' }) followupMaxAttempts: number;
+  @ApiProperty({ type: 'integer' }) churnMaxAttempts: number;
+  @ApiProperty({ type: 'integer' }) churnIntervalHours: number;
+  @ApiProperty({ type: 'integer' }) incompleteRetryMaxAttempts: number;
+  @ApiProperty({ type: 'integer' }) incompleteRetryIntervalMinutes: number;
+  @ApiProperty({ type: 'integer' }) incompleteCallSeconds: number;
+  @ApiProperty({ type: 'integer' }) referralMaxDepth: number;
+  @ApiProperty({ type: 'integer' }) messageRetryMaxAttempts: number;
+  @ApiProperty({ type: 'integer' }) messageRetryIntervalSeconds: number;
+  @ApiProperty({ type: 'integer' }) messageRetryWindowSeconds: number;
+  @ApiProperty({ type: 'integer' }) messageRetryTransientMaxAttempts: number;
+  @ApiProperty({ type: 'integer', nullable: true }) dailyDialCap: number | null;
+  @ApiProperty({ type: 'integer' }) contactCount: number;
+  @ApiProperty({ type: 'integer' }) receivedCalls: number;
+  @ApiProperty({ type: 'integer', isArray: true }) retryDelaysMinutes: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) churnDelaysHours: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) incompleteRetryDelaysMinutes: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) messageRetryDelaysSeconds: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) dialDays: number[];
   @ApiProperty({ type: [String] }) whatsappAgentTemplateIds: string[];
   @ApiProperty({ type: [String] }) altPhoneColumns: string[];
   @ApiProperty({ type: [WhatsappAutomationResponse] }) whatsappAutomations: WhatsappAutomationResponse[];
@@ -111,10 +111,10 @@ export class CampaignResponse {
 }
 
 export class ImportSummaryResponse {
-  @ApiProperty({ description: 'Data rows read' }) rows: number;
-  @ApiProperty({ description: 'New contacts' }) imported: number;
-  @ApiProperty({ description: 'Rows whose phone the campaign already had' }) duplicates: number;
-  @ApiProperty({ description: 'Rows without a valid phone, dropped (removeInvalidRows)' }) invalid: number;
+  @ApiProperty({ type: 'integer', description: 'Data rows read' }) rows: number;
+  @ApiProperty({ type: 'integer', description: 'New contacts' }) imported: number;
+  @ApiProperty({ type: 'integer', description: 'Rows whose phone the campaign already had' }) duplicates: number;
+  @ApiProperty({ type: 'integer', description: 'Rows without a valid phone, dropped (removeInvalidRows)' }) invalid: number;
 }
 
 /** Create and PATCH answer the campaign; `import` reports an upload imported by the same request. */

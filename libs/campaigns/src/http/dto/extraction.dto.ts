@@ -15,7 +15,7 @@ import { EXTRACTION_MODES } from '../../domain/campaign-kinds';
 import { Optional } from './validators';
 
 /** One extraction key: a field the analysis fills from each conversation. */
-export class ExtractionKeyDto {
+export class CampaignExtractionKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 64, pattern: EXTRACTION_KEY_NAME_PATTERN.source, example: 'budget' })
   @IsString()
   @Length(1, 64)
@@ -41,12 +41,12 @@ export class ExtractionKeyResponse {
 
 /** Body of PUT /campaigns/{id}/custom-keys. */
 export class ReplaceCustomKeysDto {
-  @ApiProperty({ type: [ExtractionKeyDto], maxItems: MAX_CUSTOM_EXTRACTION_KEYS })
+  @ApiProperty({ type: [CampaignExtractionKeyDto], maxItems: MAX_CUSTOM_EXTRACTION_KEYS })
   @IsArray()
   @ArrayMaxSize(MAX_CUSTOM_EXTRACTION_KEYS)
   @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyDto)
-  customExtractionKeys: ExtractionKeyDto[];
+  @Type(() => CampaignExtractionKeyDto)
+  customExtractionKeys: CampaignExtractionKeyDto[];
 
   @ApiPropertyOptional({ enum: EXTRACTION_MODES, description: 'How the custom keys combine with the campaign type keys' })
   @Optional()

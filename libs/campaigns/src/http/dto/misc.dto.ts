@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
-import { ExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
+import { CampaignExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
 import { IsStringRecord, Optional } from './validators';
 
 // ---- campaign types -----------------------------------------------------------------------
@@ -15,13 +15,13 @@ class CampaignTypeFieldsDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ type: [ExtractionKeyDto], maxItems: 64 })
+  @ApiPropertyOptional({ type: [CampaignExtractionKeyDto], maxItems: 64 })
   @Optional()
   @IsArray()
   @ArrayMaxSize(64)
   @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyDto)
-  extractionKeys?: ExtractionKeyDto[];
+  @Type(() => CampaignExtractionKeyDto)
+  extractionKeys?: CampaignExtractionKeyDto[];
 }
 
 export class CreateCampaignTypeDto extends CampaignTypeFieldsDto {
@@ -84,11 +84,11 @@ export class ContactInputDto {
 export const MAX_CONTACTS_PER_REQUEST = 5000;
 
 export class AddContactsResponse {
-  @ApiProperty() rows: number;
-  @ApiProperty() imported: number;
-  @ApiProperty() duplicates: number;
-  @ApiProperty() invalid: number;
-  @ApiProperty() contactCount: number;
+  @ApiProperty({ type: 'integer' }) rows: number;
+  @ApiProperty({ type: 'integer' }) imported: number;
+  @ApiProperty({ type: 'integer' }) duplicates: number;
+  @ApiProperty({ type: 'integer' }) invalid: number;
+  @ApiProperty({ type: 'integer' }) contactCount: number;
 }
 
 export class LeadsQueryDto {
@@ -121,11 +121,12 @@ export class ContactResponse {
   @ApiProperty({ type: String, nullable: true }) name: string | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) fields: Record<string, string>;
   @ApiProperty({ enum: CONTACT_STATUSES }) status: string;
-  @ApiProperty() attempts: number;
+  @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) lastAttemptAt: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt: string | null;
   @ApiProperty({ type: String, nullable: true }) lastOutcome: string | null;
   @ApiProperty({
+    type: 'integer',
     minimum: 0,
     description: 'The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one',
   })
@@ -138,7 +139,7 @@ export class ContactResponse {
 
 export class LeadsResponse {
   @ApiProperty({ type: [ContactResponse] }) items: ContactResponse[];
-  @ApiProperty() total: number;
+  @ApiProperty({ type: 'integer' }) total: number;
 }
 
 // ---- phone numbers and uploads ------------------------------------------------------------
@@ -154,7 +155,7 @@ export class UploadResponse {
   @ApiProperty({ format: 'uuid' }) uploadId: string;
   @ApiProperty() fileName: string;
   @ApiProperty({ type: [String] }) columns: string[];
-  @ApiProperty() rowCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } }, description: 'First 5 rows' })
   preview: Array<Record<string, string>>;
   @ApiProperty({ format: 'date-time', description: 'After this the upload can no longer be imported' }) expiresAt: string;

@@ -72,6 +72,10 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
 
   const tags = new Set<string>();
   for (const { route, op, path } of located) {
+    // A public route (@Public: health, docs) needs no credentials: `security: []`. Swagger's
+    // ApiSecurity({}) writes [{}] ("an empty requirement"), which Prism refuses when a client sends
+    // an Authorization header anyway.
+    if (op.security?.length === 1 && Object.keys(op.security[0] as object).length === 0) op.security = [];
     op.operationId = operationId(route, routes);
     op.tags = [moduleTag(route.module)];
     tags.add(op.tags[0]);

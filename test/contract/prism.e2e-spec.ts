@@ -17,7 +17,8 @@ import { Loose, Operation, operations } from '../reliability/support/openapi-arb
  * or response that violates the OpenAPI document the service serves at /docs-json. The traffic is
  * the fuzzer's, restricted to requests that are valid by the document (a request Prism refuses is
  * a finding too: the document is stricter than the service's own clients assume). Run with
- * `npm run test:contract` (CONTRACT_RUNS requests per operation, default 5).
+ * `npm run test:contract` alone, or as part of `npm test` (CONTRACT_RUNS requests per operation,
+ * default 5; CONTRACT_SEED fixes the sequence).
  */
 const RUNS = Number(process.env.CONTRACT_RUNS ?? 5);
 const SEED = Number(process.env.CONTRACT_SEED ?? 7);
@@ -34,8 +35,10 @@ function strictValue(doc: Loose, schema: Loose | undefined, depth = 0): fc.Arbit
   const s = resolve(doc, schema);
   if (!s) return fc.constant('x');
   if (s.allOf) return strictValue(doc, Object.assign({}, ...s.allOf.map((x: Loose) => resolve(doc, x))), depth);
-  const alts = s.oneOf ?? s.anyOf;
-  if (alts) return fc.oneof(...alts.map((x: Loose) => strictValue(doc, x, depth + 1)));
+  const isNull = (x: Loose | undefined) => !!x && (x.type === 'null' || (Array.isArray(x.enum) && x.enum.every((v: unknown) => v === null)));
+  const alts = ((s.oneOf ?? s.anyOf) as Loose[] | undefined)?.filter((x) => !isNull(resolve(doc, x)));
+  if (alts?.length) return fc.oneof(...alts.map((x: Loose) => strictValue(doc, x, depth + 1)));
+  if (isNull(s)) return fc.constant(null);
   if (s.enum) return fc.constantFrom(...(s.enum as unknown[]).filter((v) => v !== null));
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   switch (type) {
@@ -181,6 +184,7 @@ describe('contract: the service against its own document, through Prism (validat
   it('no request or response of document-valid traffic violates the document', async () => {
     const violations = new Map<string, string>();
     let sent = 0;
+    const statuses: Record<string, number> = {};
     for (const [index, operation] of operations(doc).entries()) {
       const route = `${operation.method} ${operation.path}`;
       await fc.assert(
@@ -188,6 +192,7 @@ describe('contract: the service against its own document, through Prism (validat
           const res = await fetch(base + req.url, { method: req.method, headers: { Authorization: `Bearer ${ws.key}`, ...req.headers }, body: req.body });
           const text = await res.text();
           sent++;
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           const problem = res.headers.get('content-type')?.includes('application/problem+json') && /stoplight\.io\/prism\/errors/.test(text);
           const shown = typeof req.body === 'string' ? req.body : req.body ? '(multipart)' : '';
           if (problem && !violations.has(route)) violations.set(route, `${res.status} ${text.slice(0, 600)}\n    request: ${req.method} ${req.url} ${shown}`.slice(0, 1200));
@@ -196,7 +201,7 @@ describe('contract: the service against its own document, through Prism (validat
       );
     }
     const report = [...violations].map(([route, what]) => `${route}: ${what}`);
-    process.stdout.write(`contract (prism proxy --errors): ${sent} requests over ${operations(doc).length} operations, ${violations.size} operations with violations\n`);
+    process.stdout.write(`contract (prism proxy --errors): ${sent} requests over ${operations(doc).length} operations, ${violations.size} operations with violations; statuses ${JSON.stringify(statuses)}\n`);
     if (report.length) process.stdout.write(`${report.join('\n')}\n`);
     expect(report).toEqual([]);
   }, 600_000);

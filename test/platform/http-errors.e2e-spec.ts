@@ -16,8 +16,23 @@ describe('error model over HTTP (decisions.md 1.4, 1.5, 1.6, 1.8, 6.1)', () => {
     const res = await t.http.get('/no/such/route');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'not_found', message: expect.any(String), requestId: expect.any(String) });
+    expect(res.headers.allow).toBeUndefined();
     const wrongMethod = await t.http.delete('/v1/workspace').set(bearer(ws.key));
     expect([wrongMethod.status, wrongMethod.body.error]).toEqual([404, 'not_found']);
+  });
+
+  it('a method the path does not have → the contract\'s 404 not_found, with the methods it has in Allow', async () => {
+    const wrongMethod = await t.http.delete('/v1/workspace').set(bearer(ws.key));
+    expect([wrongMethod.status, wrongMethod.body.error, wrongMethod.headers.allow]).toEqual([404, 'not_found', 'GET, HEAD']);
+    expect(wrongMethod.body.message).toBe('DELETE is not a method of /v1/workspace; it answers GET, HEAD');
+    const agents = await t.http.put('/agents').set(bearer(ws.key)).send({});
+    expect([agents.status, agents.body.error, agents.headers.allow]).toEqual([404, 'not_found', 'GET, HEAD, POST']);
+    const one = await t.http.post('/agents/5b3f1c1e-8d2a-4c55-9a0e-2f1b7f7d0a01').set(bearer(ws.key)).send({});
+    expect([one.status, one.headers.allow]).toEqual([404, 'DELETE, GET, HEAD, PATCH']);
+    // The route exists: its own 404 (no such agent), without Allow.
+    const missing = await t.http.get('/agents/5b3f1c1e-8d2a-4c55-9a0e-2f1b7f7d0a01').set(bearer(ws.key));
+    expect([missing.status, missing.headers.allow]).toEqual([404, undefined]);
+    expect(missing.body.message).not.toMatch(/is not a method/);
   });
 
   it('malformed JSON → 400 internal_error (after authentication)', async () => {

@@ -32,9 +32,14 @@ function joinPath(...parts: string[]): string {
  * without anyone remembering to add them.
  */
 export function listRoutes(app: INestApplication): RouteInfo[] {
+  return routesOf(app.get(ModulesContainer));
+}
+
+/** The same inventory from the module container (for providers, which have no app handle). */
+export function routesOf(container: ModulesContainer): RouteInfo[] {
   const reflector = new Reflector();
   const routes: RouteInfo[] = [];
-  for (const module of app.get(ModulesContainer).values()) {
+  for (const module of container.values()) {
     const moduleName = (module.metatype as Function | undefined)?.name ?? 'unknown';
     for (const wrapper of module.controllers.values()) {
       const type = wrapper.metatype as Function | undefined;
@@ -66,4 +71,18 @@ export function listRoutes(app: INestApplication): RouteInfo[] {
     }
   }
   return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+/**
+ * The methods the app answers on a concrete request path (`/agents/123` matches `/agents/:id`):
+ * what an `Allow` header lists when a request uses another method.
+ */
+export function allowedMethods(routes: readonly RouteInfo[], path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    const pattern = new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`);
+    if (pattern.test(path)) methods.add(route.method === 'ALL' ? '*' : route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }

@@ -6,13 +6,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOutreachClient, eachByCursor, OutreachError, retryAfterMs, withIdempotencyKey } from '../../clients/typescript/src';
+import { createOutreachClient, eachByCursor, ErrorCodeOf, operations, OutreachError, retryAfterMs, withIdempotencyKey } from '../../clients/typescript/src';
 import { startWorker } from '../engine/engine-harness';
 import { runningApiCampaign } from '../results/results-helpers';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 
 const ROOT = join(__dirname, '..', '..');
+
+// Error codes are a union per operation (checked by `tsc` in npm test): a code the operation can
+// answer type-checks, a code of another operation does not.
+type CreateCampaignError = ErrorCodeOf<operations['campaignsCreate']>;
+export const createCampaignErrors: CreateCampaignError[] = ['invalid_body', 'agent_not_found', 'workflow_not_active', 'rate_limited'];
+// @ts-expect-error do_not_call is not an answer of POST /v1/campaigns
+export const notACreateCampaignError: CreateCampaignError = 'do_not_call';
 const SCHEMA = join(ROOT, 'clients/typescript/src/schema.d.ts');
 
 /** openapi-typescript's rendering of a document, as the committed schema.d.ts holds it. */

@@ -1238,25 +1238,33 @@ export interface components {
             extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             enableRecording?: boolean;
             endCallEnabled?: boolean;
             endCallMessage?: string | null;
             endCallTriggers?: ("CALLER_GOODBYE" | "GOAL_COMPLETED" | "IDLE" | "REMOVE_FROM_LIST")[] | null;
             maxCallDurationSecs?: number;
-            /** @description An id from GET /background-audio */
+            /** @description An id from GET /background-audio. *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             backgroundAudioId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             backgroundAudioVolume?: number | null;
             voicemailDetectionEnabled?: boolean;
             voicemailMessage?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             screenerHandlingEnabled?: boolean;
             /** @description Needs transferNumber */
             transferEnabled?: boolean;
-            /** @example +14155550100 */
+            /**
+             * @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime)
+             * @example +14155550100
+             */
             transferNumber?: string | null;
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
+            /** @description *stored, no effect yet* — owed by issue 11 (transfer and booking at the voice runtime) and issue 12 (WhatsApp) */
             abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         AgentResponse: {
@@ -1321,25 +1329,33 @@ export interface components {
             extractionConfig?: components["schemas"]["ExtractionConfigDto"] | (never | null);
             /** @enum {string} */
             agentType?: "OUTBOUND" | "INBOUND";
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             enableRecording?: boolean;
             endCallEnabled?: boolean;
             endCallMessage?: string | null;
             endCallTriggers?: ("CALLER_GOODBYE" | "GOAL_COMPLETED" | "IDLE" | "REMOVE_FROM_LIST")[] | null;
             maxCallDurationSecs?: number;
-            /** @description An id from GET /background-audio */
+            /** @description An id from GET /background-audio. *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             backgroundAudioId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             backgroundAudioVolume?: number | null;
             voicemailDetectionEnabled?: boolean;
             voicemailMessage?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             screenerHandlingEnabled?: boolean;
             /** @description Needs transferNumber */
             transferEnabled?: boolean;
-            /** @example +14155550100 */
+            /**
+             * @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime)
+             * @example +14155550100
+             */
             transferNumber?: string | null;
             transferMessage?: string | null;
             transferTriggers?: ("CALLER_ASKS_HUMAN" | "FRUSTRATED" | "ASKS_MANAGER" | "UNKNOWN_QUESTION" | "BILLING")[] | null;
             studioConfig?: components["schemas"]["StudioConfigDto"];
+            /** @description *stored, no effect yet* — owed by issue 11 (transfer and booking at the voice runtime) and issue 12 (WhatsApp) */
             abilities?: components["schemas"]["AbilitiesDto"] | (never | null);
+            /** @description *stored, no effect yet* — owed by issue 11 (real voice: the provider runtime) */
             flowGraph?: components["schemas"]["FlowGraphDto"] | (never | null);
         };
         VoiceResponse: {
@@ -1524,7 +1540,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap */
+            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -1552,7 +1568,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use */
+            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -1560,13 +1576,19 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             followupMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each) */
+            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnDelaysHours?: number[];
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             briefText?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             briefFileName?: string | null;
             incompleteRetryMaxAttempts?: number;
             incompleteRetryIntervalMinutes?: number;
@@ -1574,12 +1596,17 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             referralMaxDepth?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each) */
+            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryDelaysSeconds?: number[];
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -1588,10 +1615,11 @@ export interface components {
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
             /** @description Campaign type whose extraction keys the campaign uses */
             campaignTypeId?: string | null;
-            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only) */
+            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
             workflowId?: string | null;
-            /** @description Required for CRM_WEBHOOK campaigns */
+            /** @description Required for CRM_WEBHOOK campaigns. *stored, no effect yet* — owed by issue 14 (CRM) */
             defaultCrmConnectionId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 14 (CRM) */
             defaultCrmSegmentId?: string | null;
             /**
              * @description IANA time zone of the daily window
@@ -1617,20 +1645,30 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs) */
+            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappOutreachTemplateId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappPaymentLinkEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             followupEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             autoReseedEnabled?: boolean;
             name: string;
             /** @enum {string} */
@@ -1879,7 +1917,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap */
+            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -1907,7 +1945,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use */
+            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -1915,13 +1953,19 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             followupMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each) */
+            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnDelaysHours?: number[];
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             briefText?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             briefFileName?: string | null;
             incompleteRetryMaxAttempts?: number;
             incompleteRetryIntervalMinutes?: number;
@@ -1929,12 +1973,17 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             referralMaxDepth?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each) */
+            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryDelaysSeconds?: number[];
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -1943,10 +1992,11 @@ export interface components {
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
             /** @description Campaign type whose extraction keys the campaign uses */
             campaignTypeId?: string | null;
-            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only) */
+            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
             workflowId?: string | null;
-            /** @description Required for CRM_WEBHOOK campaigns */
+            /** @description Required for CRM_WEBHOOK campaigns. *stored, no effect yet* — owed by issue 14 (CRM) */
             defaultCrmConnectionId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 14 (CRM) */
             defaultCrmSegmentId?: string | null;
             /**
              * @description IANA time zone of the daily window
@@ -1972,20 +2022,30 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs) */
+            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappOutreachTemplateId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappPaymentLinkEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             followupEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
             autoReseedEnabled?: boolean;
             name?: string;
             /**

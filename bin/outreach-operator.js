@@ -22,6 +22,7 @@ try {
   process.exit(3); // EXIT_FAILURE of apps/cli/src/cli-errors.ts
 }
 
-process.setSourceMapsEnabled(true);
+// No process.setSourceMapsEnabled here: it makes Node read the source map of every module it
+// loads, which costs more than the command itself.
 // main.js reads its command line from process.argv: [node, this file, command, ...options].
 require(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'));

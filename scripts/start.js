@@ -69,8 +69,8 @@ function watchReady(proc, line) {
 function firstRequest(apiUrl) {
   const field = (name) => `node -pe 'JSON.parse(require("fs").readFileSync(0)).${name}'`;
   return [
-    `WS=$(npx outreach-operator workspace:create --name Acme | ${field('workspace.id')})`,
-    `KEY=$(npx outreach-operator key:create --workspace "$WS" --name "first key" --scopes all | ${field('key')})`,
+    `WS=$(npm run --silent operator -- workspace:create --name Acme | ${field('workspace.id')})`,
+    `KEY=$(npm run --silent operator -- key:create --workspace "$WS" --name "first key" --scopes all | ${field('key')})`,
     `curl -s ${apiUrl}/v1/workspace -H "Authorization: Bearer $KEY"`,
   ]
     .map((line) => `  ${line}`)

@@ -7,8 +7,9 @@ import { CliProgram } from './cli-program';
 import { preflight } from './preflight';
 
 /**
- * The operator CLI: `npx outreach-operator <command> [options]` (bin/outreach-operator.js, which
- * rebuilds dist/ when a source changed, then runs this file in its own process).
+ * The operator CLI: `npm run --silent operator -- <command> [options]`, or the package's bin
+ * `outreach-operator` (bin/outreach-operator.js rebuilds dist/ when a source changed, then loads
+ * this file in its own process).
  * stdout carries exactly the answer (one JSON document by default); everything else goes to stderr.
  */
 async function main(argv: string[]): Promise<number> {

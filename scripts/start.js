@@ -59,7 +59,22 @@ function watchReady(proc, line) {
   if (ready.size < processes.length) return;
   announced = true;
   const [, apiUrl, docsUrl] = ready.get('api');
-  setTimeout(() => say(`ready: API ${apiUrl}, OpenAPI docs ${docsUrl}; worker running`), 500).unref();
+  setTimeout(() => {
+    say(`ready: API ${apiUrl}, OpenAPI docs ${docsUrl}; worker running`);
+    say(`a first request, from another terminal in this folder (README, "A first request"):\n${firstRequest(apiUrl)}`);
+  }, 500).unref();
+}
+
+/** The three commands of the README's "A first request", for the API at `apiUrl`. */
+function firstRequest(apiUrl) {
+  const field = (name) => `node -pe 'JSON.parse(require("fs").readFileSync(0)).${name}'`;
+  return [
+    `WS=$(npm run --silent operator -- workspace:create --name Acme | ${field('workspace.id')})`,
+    `KEY=$(npm run --silent operator -- key:create --workspace "$WS" --name "first key" --scopes all | ${field('key')})`,
+    `curl -s ${apiUrl}/v1/workspace -H "Authorization: Bearer $KEY"`,
+  ]
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 function pipe(stream, target, proc) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiKeyAdministration } from '@outreach/workspaces';
@@ -13,6 +14,7 @@ import { bearer, TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+const LAUNCHER = join(ROOT, 'bin', 'outreach-operator.js');
 const SLOW = 60_000;
 
 interface CliResult {
@@ -21,12 +23,15 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs one CLI command. LOG_LEVEL is left at its default so any log line on stdout would show. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs one CLI command (dist's main.js, or with `entry: LAUNCHER` the package's bin). LOG_LEVEL is
+ * left at its default so any log line on stdout would show.
+ */
+function cli(args: string[], env: Record<string, string> = {}, entry = MAIN): Promise<CliResult> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete childEnv.LOG_LEVEL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: childEnv });
+    const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -225,6 +230,38 @@ describe('operator CLI (apps/cli)', () => {
 
       expect(await snapshot()).toEqual(before);
       expect(await t.get(ApiKeyAdministration).list(ws.workspaceId)).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    'bin/outreach-operator.js on a fresh build runs the command without rebuilding; --format table prints for people',
+    async () => {
+      const ws = await t.seed();
+      const stamp = join(ROOT, 'dist', '.build-stamp'); // written by `npm run build` (jest's global setup)
+      const builtAt = statSync(stamp).mtimeMs;
+
+      const json = await cli(['key:list', '--workspace', ws.workspaceId], {}, LAUNCHER);
+      expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: '' });
+      const { keys } = JSON.parse(json.stdout);
+      expect(keys).toHaveLength(1);
+
+      const table = await cli(['key:list', '--workspace', ws.workspaceId, '--format', 'table'], {}, LAUNCHER);
+      expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 0, stderr: '' });
+      const [header, row, ...rest] = table.stdout.trimEnd().split('\n');
+      expect(rest).toEqual([]);
+      expect(header.split(/ {2,}/)).toEqual(['id', 'name', 'prefix', 'scopes', 'memberId', 'expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt']);
+      expect(row.split(/ {2,}/)).toEqual([keys[0].id, keys[0].name, keys[0].prefix, keys[0].scopes.join(','), keys[0].memberId, '-', '-', '-', keys[0].createdAt]);
+      expect(header.indexOf('createdAt')).toBe(row.indexOf(keys[0].createdAt)); // aligned columns
+
+      const workspace = await cli(['workspace:get', '--workspace', ws.workspaceId, '--format', 'table'], {}, LAUNCHER);
+      expect(workspace.code).toBe(0);
+      expect(workspace.stdout).toMatch(new RegExp(`^id {2,}${ws.workspaceId}$`, 'm'));
+      expect(workspace.stdout).toMatch(/^status {2,}ACTIVE$/m);
+      expect(workspace.stdout).toMatch(/^trialUntil {2,}-$/m);
+
+      await fails(2, /--format must be one of json, table, got "xml"/, 'key:list', '--workspace', ws.workspaceId, '--format', 'xml');
+      expect(statSync(stamp).mtimeMs).toBe(builtAt); // nothing was rebuilt
     },
     SLOW,
   );

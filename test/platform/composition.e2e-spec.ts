@@ -25,7 +25,8 @@ function migrationFilesOnDisk(): string[] {
 const APPS = {
   api: 'apps/api/src/api.module',
   worker: 'apps/worker/src/worker.module',
-  cli: 'apps/cli/src/cli.module',
+  // The CLI loads one module per command (apps/cli/src/cli-commands.ts); `migrate` loads them all here.
+  cli: 'apps/cli/src/service-modules',
 };
 
 describe('composition roots', () => {

@@ -57,7 +57,7 @@ describe('operator CLI: number:add and carrier:set', () => {
     ]);
     expect((await cli(['carrier:set', '--workspace', ws.workspaceId, '--carrier', 'acme', '--enabled', 'true'])).code).toBe(0);
     expect((await numbers())[1].carrierEnabled).toBe(true);
-  });
+  }, 60_000); // six CLI processes: give them time on a loaded machine
 
   it('refuses bad input with one line on stderr and changes nothing', async () => {
     for (const args of [
@@ -72,5 +72,5 @@ describe('operator CLI: number:add and carrier:set', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(await numbers()).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -6,8 +6,10 @@ import { USAGE_HINT } from './cli-errors';
 export const CLI_NAME = 'operator';
 
 const HELP_AFTER = `
-Every command prints one JSON document on stdout. Exit codes: 0 done, 1 refused (the message
-names the error code), 2 usage error, 3 configuration, database or unexpected failure.
+Every command prints one JSON document on stdout; with --format table, a table for people
+instead (an object as key/value lines, a list as aligned columns). Exit codes: 0 done,
+1 refused (the message names the error code), 2 usage error, 3 configuration, database or
+unexpected failure.
 Configuration comes from the environment (DATABASE_URL, ...), as for the api and the worker.`;
 
 /**

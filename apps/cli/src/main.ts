@@ -7,8 +7,10 @@ import { CliProgram } from './cli-program';
 import { preflight } from './preflight';
 
 /**
- * The operator CLI: `npm run --silent operator -- <command> [options]`.
- * stdout carries exactly one JSON document (the answer); everything else goes to stderr.
+ * The operator CLI: `npm run --silent operator -- <command> [options]`, or the package's bin
+ * `outreach-operator` (bin/outreach-operator.js rebuilds dist/ when a source changed, then loads
+ * this file in its own process).
+ * stdout carries exactly the answer (one JSON document by default); everything else goes to stderr.
  */
 async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
@@ -16,9 +18,13 @@ async function main(argv: string[]): Promise<number> {
     exitCode = reportFailure(error);
   };
   try {
-    const config = loadConfig(); // one readable line per bad variable, before anything connects
-    await preflight(config, argv[2]);
-    const app = await CommandFactory.createWithoutRunning(CliModule, {
+    const commandName = argv[2];
+    // Loads the code of this command's module only (loading code is most of a command's time).
+    const cliModule = await CliModule.forCommand(commandName);
+    // One readable line per bad variable of the loaded modules, before anything connects.
+    const config = loadConfig();
+    await preflight(config, commandName);
+    const app = await CommandFactory.createWithoutRunning(cliModule, {
       logger: false, // nothing but the answer on stdout
       abortOnError: false, // a boot failure is reported below, not a process.abort()
       serviceErrorHandler: fail,

@@ -1,0 +1,14 @@
+// Every module of the service, loaded for what it declares about itself (migrations, error codes,
+// configuration keys), so `migrate` applies the whole schema. One line per module; a command
+// other than migrate loads only the module it uses (cli-commands.ts).
+import '@outreach/agents';
+import '@outreach/billing';
+import '@outreach/calls';
+import '@outreach/campaigns';
+import '@outreach/dnc';
+import '@outreach/engine';
+import '@outreach/functions';
+import '@outreach/notifications';
+import '@outreach/results';
+import '@outreach/telephony';
+import '@outreach/workspaces';

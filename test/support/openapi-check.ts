@@ -1,4 +1,4 @@
-// Every e2e answer is checked against the OpenAPI document (issue 20, item 2; decisions.md 1.16):
+// Every e2e answer is checked against the OpenAPI document (issue 20, item 2; decisions.md 1.18):
 // TestApp.http hands out supertest requests whose answers, when their route is in the document,
 // must satisfy it (jest-openapi's toSatisfyApiSpec: a documented status, a body matching its
 // schema, so an error code the operation does not list fails the test that provoked it). The

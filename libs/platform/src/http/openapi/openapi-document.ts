@@ -16,7 +16,7 @@ const CODE_KEYED_ERROR_SCHEMA = 'CodeKeyedErrorResponse';
 /**
  * The OpenAPI document of the API (served at /docs-json, written by `npm run lint:openapi`).
  * Nest's scanner builds it from the controllers and DTOs; `refineDocument` then derives what the
- * decorators do not say (decisions.md 1.14): operation ids and module tags, every error answer of
+ * decorators do not say (decisions.md 1.14-1.16): operation ids and module tags, every error answer of
  * every operation, what the validators enforce, examples.
  */
 export function openApiDocument(app: INestApplication): OpenApiDocument {

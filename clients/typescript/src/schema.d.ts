@@ -2639,6 +2639,30 @@ export interface operations {
                     "application/json": components["schemas"]["LiveResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
             /** @description Internal Server Error: internal_error */
             500: {
                 headers: {
@@ -2683,6 +2707,30 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
                 };
             };
             /** @description Internal Server Error: internal_error */
@@ -2744,6 +2792,18 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -2767,6 +2827,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -3029,6 +3101,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -3052,6 +3136,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -3656,6 +3752,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -3679,6 +3787,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -3941,6 +4061,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -3976,6 +4108,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -4249,7 +4393,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4257,7 +4401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -4308,6 +4452,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "in_use";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -4912,6 +5068,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -4947,6 +5115,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5209,6 +5389,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5256,6 +5448,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "agent_limit_reached";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5318,6 +5522,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5341,6 +5557,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "prompt_access_forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5416,6 +5644,18 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5439,6 +5679,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5504,6 +5756,18 @@ export interface operations {
                     "audio/wav": string;
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5539,6 +5803,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5623,6 +5899,18 @@ export interface operations {
                     "application/json": components["schemas"]["BackgroundAudioResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5646,6 +5934,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5726,6 +6026,18 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5749,6 +6061,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5990,6 +6314,18 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6025,6 +6361,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6087,6 +6435,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6122,6 +6482,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6371,6 +6743,18 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumberListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6394,6 +6778,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6476,6 +6872,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6499,6 +6907,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6725,6 +7145,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6760,6 +7192,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6822,6 +7266,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6857,6 +7313,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -7227,6 +7695,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -7250,6 +7730,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -7770,6 +8262,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -7793,6 +8297,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -8001,6 +8517,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -8036,6 +8564,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -8407,6 +8947,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -8454,6 +9006,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_delete_active" | "campaign_delete_import_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -9518,7 +10082,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_running */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9526,7 +10090,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -9553,6 +10117,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -9761,7 +10337,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_running */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9769,7 +10345,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -9796,6 +10372,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -10572,7 +11160,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: campaign_already_terminal */
+            /** @description Bad Request: internal_error, invalid_body, campaign_already_terminal */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10580,7 +11168,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_already_terminal";
+                        error?: "campaign_already_terminal" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -10619,6 +11207,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -10827,7 +11427,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: campaign_already_terminal */
+            /** @description Bad Request: internal_error, invalid_body, campaign_already_terminal */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10835,7 +11435,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_already_terminal";
+                        error?: "campaign_already_terminal" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -10874,6 +11474,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -11522,7 +12134,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
-            /** @description Bad Request: no_files, file_required, upload_error, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, no_files, file_required, upload_error, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11530,7 +12142,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "file_required" | "invalid_csv_format" | "no_files" | "upload_error";
+                        error?: "file_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "no_files" | "upload_error";
                     };
                 };
             };
@@ -11560,7 +12172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload Too Large: file_too_large */
+            /** @description Payload Too Large: internal_error, file_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11568,7 +12180,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "file_too_large";
+                        error?: "file_too_large" | "internal_error";
                     };
                 };
             };
@@ -11824,7 +12436,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadsResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11832,7 +12444,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -11871,6 +12483,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -11957,7 +12581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactResponse"];
                 };
             };
-            /** @description Bad Request: journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
+            /** @description Bad Request: internal_error, invalid_body, journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11965,7 +12589,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_active" | "contact_not_failed" | "journey_campaign_action_unsupported";
+                        error?: "campaign_not_active" | "contact_not_failed" | "internal_error" | "invalid_body" | "journey_campaign_action_unsupported";
                     };
                 };
             };
@@ -12004,6 +12628,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found" | "contact_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12082,6 +12718,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12117,6 +12765,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12342,6 +13002,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12389,6 +13061,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_running_no_remove";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12459,6 +13143,18 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12482,6 +13178,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12573,7 +13281,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPageResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor, invalid_custom_range */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor, invalid_custom_range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12581,7 +13289,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_custom_range" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_custom_range" | "invalid_query";
                     };
                 };
             };
@@ -12620,6 +13328,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "no_recharge_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12702,7 +13422,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargeListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12710,7 +13430,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -12737,6 +13457,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12797,6 +13529,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12820,6 +13564,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_allowed" | "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12896,7 +13652,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargeResponse"];
                 };
             };
-            /** @description Bad Request: invalid_order_id */
+            /** @description Bad Request: internal_error, invalid_body, invalid_order_id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12904,7 +13660,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_order_id";
+                        error?: "internal_error" | "invalid_body" | "invalid_order_id";
                     };
                 };
             };
@@ -12943,6 +13699,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "recharge_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13024,7 +13792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptResponse"];
                 };
             };
-            /** @description Bad Request: invalid_order_id */
+            /** @description Bad Request: internal_error, invalid_body, invalid_order_id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13032,7 +13800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_order_id";
+                        error?: "internal_error" | "invalid_body" | "invalid_order_id";
                     };
                 };
             };
@@ -13083,6 +13851,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "receipt_not_available";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13161,7 +13941,7 @@ export interface operations {
                     "application/json": components["schemas"]["DncListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13169,7 +13949,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -13196,6 +13976,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13384,6 +14176,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -13419,6 +14223,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13523,7 +14339,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13531,7 +14347,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -13558,6 +14374,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13834,6 +14662,18 @@ export interface operations {
                     "application/json": components["schemas"]["CallResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -13869,6 +14709,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14082,6 +14934,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignActivityResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14117,6 +14981,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14591,6 +15467,18 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14626,6 +15514,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14739,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResultsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14747,7 +15647,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -14774,6 +15674,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14877,6 +15789,18 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResultResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14924,6 +15848,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "result_expired";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15021,7 +15957,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveriesPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15029,7 +15965,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -15056,6 +15992,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15143,7 +16091,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryResponse"];
                 };
             };
-            /** @description Bad Request: invalid_request */
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15151,7 +16099,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_request";
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
                     };
                 };
             };
@@ -15190,6 +16138,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15269,6 +16229,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhooksResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15292,6 +16264,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15501,6 +16485,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15536,6 +16532,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15598,6 +16606,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15633,6 +16653,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15856,6 +16888,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookWithSecretResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15891,6 +16935,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15978,7 +17034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiLogsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15986,7 +17042,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -16025,6 +17081,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };

@@ -77,7 +77,7 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
     tags.add(op.tags[0]);
     op.parameters = parameters(op, path);
     tightenQueryParameters(route, op);
-    const errors = routeErrors(route, { hasBody: op.requestBody?.content['application/json'] !== undefined, hasQuery: op.parameters.some((p) => p.in === 'query') });
+    const errors = routeErrors(route, { hasQuery: op.parameters.some((p) => p.in === 'query') });
     if (errors.some((e) => e.code === 'no_fields_to_update')) requireOneMember(op, schemas);
     addErrorResponses(op, errors, route);
     addExamples(op, schemas);

@@ -72,7 +72,7 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
 
   const tags = new Set<string>();
   for (const { route, op, path } of located) {
-    op.operationId = operationId(route, routes);
+    op.operationId = operationId(route, routes, op.operationId);
     op.tags = [moduleTag(route.module)];
     tags.add(op.tags[0]);
     op.parameters = parameters(op, path);
@@ -94,7 +94,8 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
  * long as the class and method keep their names. A handler served on several paths gets `V1` on
  * its /v1 path (campaignsStart, campaignsStartV1). An explicit `@ApiOperation({ operationId })` wins.
  */
-function operationId(route: RouteInfo, routes: RouteInfo[]): string {
+function operationId(route: RouteInfo, routes: RouteInfo[], given: string | undefined): string {
+  if (given && !/^\w+_\w+(\[\d+\])?$/.test(given)) return given; // Nest's own is `<Controller>_<handler>[i]`
   const base = lowerFirst(route.controller.replace(/Controller$/, '')) + upperFirst(route.handler);
   const siblings = routes.filter((r) => r.type === route.type && r.handler === route.handler && r.method === route.method);
   if (siblings.length > 1 && route.path.startsWith('/v1/') && siblings.some((r) => !r.path.startsWith('/v1/'))) return `${base}V1`;

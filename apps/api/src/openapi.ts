@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const json = `${JSON.stringify(openApiDocument(app), null, 2)}\n`;
   const file = process.argv[2];
   if (file) writeFileSync(file, json);
-  else process.stdout.write(json);
+  else await new Promise<void>((resolve) => process.stdout.write(json, () => resolve())); // flushed before exit (a pipe takes 64 KB at a time)
 }
 
 main().then(

@@ -2699,6 +2699,30 @@ export interface operations {
                     "application/json": components["schemas"]["LiveResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
             /** @description Internal Server Error: internal_error */
             500: {
                 headers: {
@@ -2743,6 +2767,30 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
                 };
             };
             /** @description Internal Server Error: internal_error */
@@ -2804,6 +2852,18 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -2827,6 +2887,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -3089,6 +3161,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -3112,6 +3196,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -3716,6 +3812,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -3739,6 +3847,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -4001,6 +4121,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -4036,6 +4168,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -4309,7 +4453,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4317,7 +4461,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -4368,6 +4512,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "in_use";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -4972,6 +5128,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5007,6 +5175,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5269,6 +5449,18 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5316,6 +5508,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "agent_limit_reached";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5378,6 +5582,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5401,6 +5617,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "prompt_access_forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5476,6 +5704,18 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5499,6 +5739,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5564,6 +5816,18 @@ export interface operations {
                     "audio/wav": string;
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5599,6 +5863,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5683,6 +5959,18 @@ export interface operations {
                     "application/json": components["schemas"]["BackgroundAudioResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5706,6 +5994,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -5786,6 +6086,18 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionResponse"][];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -5809,6 +6121,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6050,6 +6374,18 @@ export interface operations {
                     "application/json": components["schemas"]["FunctionResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6085,6 +6421,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6147,6 +6495,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6182,6 +6542,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "function_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6431,6 +6803,18 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumberListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6454,6 +6838,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6536,6 +6932,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6559,6 +6967,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6785,6 +7205,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignTypeResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6820,6 +7252,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -6882,6 +7326,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -6917,6 +7373,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -7287,6 +7755,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -7310,6 +7790,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -7830,6 +8322,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -7853,6 +8357,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -8061,6 +8577,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -8096,6 +8624,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -8467,6 +9007,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -8514,6 +9066,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_delete_active" | "campaign_delete_import_in_progress";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -9578,7 +10142,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_running */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9586,7 +10150,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -9613,6 +10177,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -9821,7 +10397,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: inbound_campaign_action_not_supported, campaign_not_running */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_running */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9829,7 +10405,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported";
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -9856,6 +10432,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -10632,7 +11220,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: campaign_already_terminal */
+            /** @description Bad Request: internal_error, invalid_body, campaign_already_terminal */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,7 +11228,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_already_terminal";
+                        error?: "campaign_already_terminal" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -10679,6 +11267,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -10887,7 +11487,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: campaign_already_terminal */
+            /** @description Bad Request: internal_error, invalid_body, campaign_already_terminal */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10895,7 +11495,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_already_terminal";
+                        error?: "campaign_already_terminal" | "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -10934,6 +11534,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -11582,7 +12194,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
-            /** @description Bad Request: no_files, file_required, upload_error, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, no_files, file_required, upload_error, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11590,7 +12202,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "file_required" | "invalid_csv_format" | "no_files" | "upload_error";
+                        error?: "file_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "no_files" | "upload_error";
                     };
                 };
             };
@@ -11620,7 +12232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload Too Large: file_too_large */
+            /** @description Payload Too Large: internal_error, file_too_large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11628,7 +12240,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "file_too_large";
+                        error?: "file_too_large" | "internal_error";
                     };
                 };
             };
@@ -11884,7 +12496,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadsResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11892,7 +12504,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -11931,6 +12543,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12017,7 +12641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactResponse"];
                 };
             };
-            /** @description Bad Request: journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
+            /** @description Bad Request: internal_error, invalid_body, journey_campaign_action_unsupported, campaign_not_active, contact_not_failed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12025,7 +12649,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_active" | "contact_not_failed" | "journey_campaign_action_unsupported";
+                        error?: "campaign_not_active" | "contact_not_failed" | "internal_error" | "invalid_body" | "journey_campaign_action_unsupported";
                     };
                 };
             };
@@ -12064,6 +12688,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found" | "contact_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12142,6 +12778,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12177,6 +12825,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12402,6 +13062,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignPhoneNumbersResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12449,6 +13121,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_running_no_remove";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12519,6 +13203,18 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12542,6 +13238,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12633,7 +13341,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPageResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor, invalid_custom_range */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor, invalid_custom_range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12641,7 +13349,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_custom_range" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_custom_range" | "invalid_query";
                     };
                 };
             };
@@ -12680,6 +13388,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "no_recharge_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12762,7 +13482,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargeListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12770,7 +13490,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -12797,6 +13517,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12857,6 +13589,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -12880,6 +13624,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_allowed" | "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -12956,7 +13712,7 @@ export interface operations {
                     "application/json": components["schemas"]["RechargeResponse"];
                 };
             };
-            /** @description Bad Request: invalid_order_id */
+            /** @description Bad Request: internal_error, invalid_body, invalid_order_id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12964,7 +13720,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_order_id";
+                        error?: "internal_error" | "invalid_body" | "invalid_order_id";
                     };
                 };
             };
@@ -13003,6 +13759,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "recharge_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13084,7 +13852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptResponse"];
                 };
             };
-            /** @description Bad Request: invalid_order_id */
+            /** @description Bad Request: internal_error, invalid_body, invalid_order_id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13092,7 +13860,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_order_id";
+                        error?: "internal_error" | "invalid_body" | "invalid_order_id";
                     };
                 };
             };
@@ -13143,6 +13911,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "receipt_not_available";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13221,7 +14001,7 @@ export interface operations {
                     "application/json": components["schemas"]["DncListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13229,7 +14009,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -13256,6 +14036,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13444,6 +14236,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -13479,6 +14283,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13583,7 +14399,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallListResponse"];
                 };
             };
-            /** @description Bad Request: invalid_query */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13591,7 +14407,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
                     };
                 };
             };
@@ -13618,6 +14434,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -13894,6 +14722,18 @@ export interface operations {
                     "application/json": components["schemas"]["CallResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -13929,6 +14769,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14142,6 +14994,18 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignActivityResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14177,6 +15041,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14651,6 +15527,18 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14686,6 +15574,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14799,7 +15699,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResultsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14807,7 +15707,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -14834,6 +15734,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -14937,6 +15849,18 @@ export interface operations {
                     "application/json": components["schemas"]["LeadResultResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -14984,6 +15908,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "result_expired";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15081,7 +16017,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveriesPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15089,7 +16025,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -15116,6 +16052,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15203,7 +16151,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryResponse"];
                 };
             };
-            /** @description Bad Request: invalid_request */
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15211,7 +16159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_request";
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
                     };
                 };
             };
@@ -15250,6 +16198,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15329,6 +16289,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhooksResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15352,6 +16324,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "api_key_not_scoped" | "api_key_owner_inactive" | "api_results_not_enabled" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15561,6 +16545,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15596,6 +16592,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15658,6 +16666,18 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15693,6 +16713,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -15916,6 +16948,18 @@ export interface operations {
                     "application/json": components["schemas"]["ResultWebhookWithSecretResponse"];
                 };
             };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
             /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
@@ -15951,6 +16995,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };
@@ -16038,7 +17094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiLogsPage"];
                 };
             };
-            /** @description Bad Request: invalid_query, invalid_cursor */
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16046,7 +17102,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "invalid_cursor" | "invalid_query";
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -16085,6 +17141,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };

@@ -16,7 +16,7 @@ const CODE_KEYED_ERROR_SCHEMA = 'CodeKeyedErrorResponse';
 /**
  * The OpenAPI document of the API (served at /docs-json, written by `npm run lint:openapi`).
  * Nest's scanner builds it from the controllers and DTOs; `refineDocument` then derives what the
- * decorators do not say (decisions.md 1.14): operation ids and module tags, every error answer of
+ * decorators do not say (decisions.md 1.14-1.16): operation ids and module tags, every error answer of
  * every operation, what the validators enforce, examples.
  */
 export function openApiDocument(app: INestApplication): OpenApiDocument {
@@ -76,12 +76,12 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
     // ApiSecurity({}) writes [{}] ("an empty requirement"), which Prism refuses when a client sends
     // an Authorization header anyway.
     if (op.security?.length === 1 && Object.keys(op.security[0] as object).length === 0) op.security = [];
-    op.operationId = operationId(route, routes);
+    op.operationId = operationId(route, routes, op.operationId);
     op.tags = [moduleTag(route.module)];
     tags.add(op.tags[0]);
     op.parameters = parameters(op, path);
     tightenQueryParameters(route, op);
-    const errors = routeErrors(route, { hasBody: op.requestBody?.content['application/json'] !== undefined, hasQuery: op.parameters.some((p) => p.in === 'query') });
+    const errors = routeErrors(route, { hasQuery: op.parameters.some((p) => p.in === 'query') });
     if (errors.some((e) => e.code === 'no_fields_to_update')) requireOneMember(op, schemas);
     addErrorResponses(op, errors, route);
     addExamples(op, schemas);
@@ -98,7 +98,8 @@ export function refineDocument(document: OpenApiDocument, routes: RouteInfo[]): 
  * long as the class and method keep their names. A handler served on several paths gets `V1` on
  * its /v1 path (campaignsStart, campaignsStartV1). An explicit `@ApiOperation({ operationId })` wins.
  */
-function operationId(route: RouteInfo, routes: RouteInfo[]): string {
+function operationId(route: RouteInfo, routes: RouteInfo[], given: string | undefined): string {
+  if (given && !/^\w+_\w+(\[\d+\])?$/.test(given)) return given; // Nest's own is `<Controller>_<handler>[i]`
   const base = lowerFirst(route.controller.replace(/Controller$/, '')) + upperFirst(route.handler);
   const siblings = routes.filter((r) => r.type === route.type && r.handler === route.handler && r.method === route.method);
   if (siblings.length > 1 && route.path.startsWith('/v1/') && siblings.some((r) => !r.path.startsWith('/v1/'))) return `${base}V1`;

@@ -14,7 +14,6 @@ export interface RouteError {
 
 /** What the OpenAPI operation of the route says about its input. */
 export interface RouteInput {
-  hasBody: boolean;
   hasQuery: boolean;
 }
 
@@ -29,7 +28,7 @@ function merged<T>(key: string, route: RouteInfo): T[] {
 
 /**
  * Every error a route can answer, in the order of checks of decisions.md 1.9, derived from what
- * the route declares: its access rule (401/403), the rate limit (429), its body and query string
+ * the route declares: its access rule (401/403), the rate limit (429), a body and its query string
  * (400/413), @Idempotent(), @AnswerErrors() and @Raises() (its own codes), plus what any request
  * can meet (503 database_unavailable, 500 internal_error). A code answers with the status the
  * route gives it in @AnswerErrors(), else with the catalogue's default.
@@ -61,11 +60,12 @@ export function routeErrors(route: RouteInfo, input: RouteInput): RouteError[] {
     if (feature) add(feature.code);
     add('rate_limited');
   }
-  if (input.hasBody) {
-    add('internal_error', 400); // malformed JSON
-    add('internal_error', 413); // over the body limit
-    add('invalid_body');
-  }
+  // Any request may carry a JSON body, read before the route (decisions.md 1.6, 1.7): malformed →
+  // 400 internal_error, over the limit → 413 internal_error, nested too deep → invalid_body; and a
+  // route with a body DTO refuses an invalid one with invalid_body.
+  add('internal_error', 400);
+  add('internal_error', 413);
+  add('invalid_body');
   if (input.hasQuery) add('invalid_query');
   const idempotent = reflector.getAllAndOverride<IdempotentOptions | undefined>(IDEMPOTENT_OPTIONS, [route.handlerRef, route.type]);
   if (idempotent) {

@@ -127,7 +127,8 @@ export class DispatchCampaign {
 
     // Every caller id on a carrier the operator switched off: dialling would only fail. The service
     // pauses the campaign and tells its notification members why; resume once a number is usable.
-    if (!(await this.callerIdUsable.get(campaignId, () => this.hasUsableCallerId(campaign)))) {
+    // (A cached "none" is checked again before pausing: a carrier switched back on counts at once.)
+    if (!(await this.callerIdUsable.get(campaignId, () => this.hasUsableCallerId(campaign))) && !(await this.hasUsableCallerId(campaign))) {
       if (await this.execution.pauseForService(campaignId, NO_USABLE_CALLER_ID)) {
         this.logger.warn(`campaign ${campaignId} paused: ${NO_USABLE_CALLER_ID}`);
         return report('paused');

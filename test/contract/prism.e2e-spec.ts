@@ -4,11 +4,8 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { WORKSPACE_FEATURES } from '@outreach/workspaces';
-import { createCampaign } from '../campaigns/campaign-helpers';
-import { pushLead, runningApiCampaign, uniqueKey } from '../results/results-helpers';
-import { createActiveAgent } from '../support/agent-fixtures';
 import { Seeded, TestApp } from '../support/test-app';
+import { seedFuzzTargets } from '../reliability/support/fuzz-harness';
 import { Loose, Operation, operations } from '../reliability/support/openapi-arbitraries';
 
 /*
@@ -155,17 +152,12 @@ describe('contract: the service against its own document, through Prism (validat
   let doc: Loose;
   let prism: ChildProcess | null = null;
   let base = '';
-  const knownIds: string[] = [];
+  let knownIds: string[] = [];
 
   beforeAll(async () => {
     t = await TestApp.create();
     await t.reset();
-    ws = await t.seed({ features: [...WORKSPACE_FEATURES] });
-    const agent = await createActiveAgent(t, ws.key);
-    const draft = await createCampaign(t, ws.key);
-    const running = await runningApiCampaign(t, ws.key, ws.workspaceId);
-    await pushLead(t, ws.key, running.id, { phone: '+14155550123', idempotencyKey: uniqueKey() });
-    knownIds.push(agent.id, draft.id, running.id);
+    ({ ws, knownIds } = await seedFuzzTargets(t));
     doc = (await t.http.get('/docs-json')).body;
     const dir = mkdtempSync(join(tmpdir(), 'contract-'));
     const docFile = join(dir, 'openapi.json');

@@ -64,7 +64,7 @@ describe('OpenAPI document (/docs-json)', () => {
     expect(doc.paths['/campaign-types'].post.tags).toEqual(['campaigns']);
   });
 
-  it('every authenticated operation answers the common codes (DESIGN §13 order of checks)', () => {
+  it('every authenticated operation answers the common codes (decisions.md 1.9 order of checks)', () => {
     const problems: string[] = [];
     for (const { method, path, op } of operations(doc)) {
       if (!op.security?.length || JSON.stringify(op.security) === '[{}]') continue;

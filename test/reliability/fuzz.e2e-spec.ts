@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { errorDefinition, isErrorCode, listRoutes } from '@outreach/platform';
-import { WORKSPACE_FEATURES } from '@outreach/workspaces';
-import { createCampaign } from '../campaigns/campaign-helpers';
-import { pushLead, runningApiCampaign, uniqueKey } from '../results/results-helpers';
-import { createActiveAgent } from '../support/agent-fixtures';
 import { Seeded, TestApp } from '../support/test-app';
-import { changedTables, describeRequest, send, snapshot } from './support/fuzz-harness';
+import { changedTables, describeRequest, seedFuzzTargets, send, snapshot } from './support/fuzz-harness';
 import { FuzzRequest, Loose, operations, requestArbitrary } from './support/openapi-arbitraries';
 
 /**
@@ -43,19 +39,13 @@ describe('fuzzing every operation of /docs-json (fast-check)', () => {
   let t: TestApp;
   let ws: Seeded;
   let doc: Loose;
-  const knownIds: string[] = [];
+  let knownIds: string[] = [];
 
   beforeAll(async () => {
     t = await TestApp.create();
     await t.reset();
-    ws = await t.seed({ features: [...WORKSPACE_FEATURES] });
     // Real resources, so some path ids hit existing rows and reach deeper rules.
-    const agent = await createActiveAgent(t, ws.key);
-    const draft = await createCampaign(t, ws.key);
-    const running = await runningApiCampaign(t, ws.key, ws.workspaceId);
-    const lead = await pushLead(t, ws.key, running.id, { phone: '+14155550123', idempotencyKey: uniqueKey() });
-    knownIds.push(agent.id, draft.id, running.id);
-    if (lead.body?.id) knownIds.push(String(lead.body.id));
+    ({ ws, knownIds } = await seedFuzzTargets(t));
     const res = await t.http.get('/docs-json');
     expect(res.status).toBe(200);
     doc = res.body;

@@ -1568,7 +1568,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -1576,13 +1576,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -1596,7 +1596,7 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             referralMaxDepth?: number;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
@@ -1658,9 +1658,9 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
@@ -1668,7 +1668,7 @@ export interface components {
             messageRetryEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             autoReseedEnabled?: boolean;
             name: string;
             /** @enum {string} */
@@ -1945,7 +1945,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -1953,13 +1953,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -1973,7 +1973,7 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             referralMaxDepth?: number;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
@@ -2035,9 +2035,9 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
@@ -2045,7 +2045,7 @@ export interface components {
             messageRetryEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations, DESIGN §14.5) */
+            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             autoReseedEnabled?: boolean;
             name?: string;
             /**

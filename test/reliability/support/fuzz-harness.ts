@@ -1,6 +1,26 @@
 import { DataSource } from 'typeorm';
-import { bearer, TestApp } from '../../support/test-app';
+import { WORKSPACE_FEATURES } from '@outreach/workspaces';
+import { createCampaign } from '../../campaigns/campaign-helpers';
+import { pushLead, runningApiCampaign, uniqueKey } from '../../results/results-helpers';
+import { createActiveAgent } from '../../support/agent-fixtures';
+import { bearer, Seeded, TestApp } from '../../support/test-app';
 import type { FuzzRequest } from './openapi-arbitraries';
+
+/**
+ * A workspace with every feature and real rows (an active agent, a draft campaign, a running API
+ * campaign with one lead), so generated path ids sometimes name existing rows and reach deeper
+ * rules. Shared by the fuzzer and the Prism contract test.
+ */
+export async function seedFuzzTargets(t: TestApp): Promise<{ ws: Seeded; knownIds: string[] }> {
+  const ws = await t.seed({ features: [...WORKSPACE_FEATURES] });
+  const agent = await createActiveAgent(t, ws.key);
+  const draft = await createCampaign(t, ws.key);
+  const running = await runningApiCampaign(t, ws.key, ws.workspaceId);
+  const lead = await pushLead(t, ws.key, running.id, { phone: '+14155550123', idempotencyKey: uniqueKey() });
+  const knownIds = [agent.id, draft.id, running.id];
+  if (lead.body?.id) knownIds.push(String(lead.body.id));
+  return { ws, knownIds };
+}
 
 export interface FuzzResponse {
   status: number;

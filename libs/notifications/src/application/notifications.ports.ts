@@ -19,7 +19,7 @@ export interface EmailMessage {
 
 /**
  * The e-mail sender port for notifications. The default adapter has no sender: the workspace's
- * e-mail senders arrive with the messaging module (DESIGN §14.1), which implements this port.
+ * e-mail senders arrive with the messaging module (issue 12; decisions.md 13.13), which implements this port.
  */
 export abstract class NotificationEmailSender {
   abstract isConfigured(workspaceId: string): Promise<boolean>;

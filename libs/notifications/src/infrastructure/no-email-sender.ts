@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EmailMessage, NotificationEmailSender } from '../application/notifications.ports';
 
 /**
- * The default: no workspace has an e-mail sender until the messaging module (DESIGN §14.1) provides
+ * The default: no workspace has an e-mail sender until the messaging module (issue 12; decisions.md 13.13) provides
  * one, so notifications are written with email status `not_configured` and nothing is sent.
  */
 @Injectable()

@@ -414,7 +414,7 @@ export class CampaignFieldsDto {
 }
 
 const MESSAGING = 'issue 12 (WhatsApp and email legs)';
-const LIVE_OPS = 'issue 15 (live operations, DESIGN §14.5)';
+const LIVE_OPS = 'issue 15 (live operations: follow-up, churn, referral, re-seed, retry share)';
 
 /**
  * Campaign fields accepted and stored whose effect open work still owes (docs/settings.md): their

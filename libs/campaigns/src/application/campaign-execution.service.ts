@@ -116,10 +116,8 @@ export class CampaignExecution {
    */
   completeIfDone(campaignId: string): Promise<boolean> {
     return this.uow.run(async () => {
-      const snapshot = await this.execution.findCampaign(campaignId);
-      if (!snapshot || snapshot.status !== 'RUNNING') return false;
-      const campaign = await this.campaigns.findByIdForUpdate(snapshot.workspaceId, campaignId);
-      if (!campaign || campaign.status !== 'RUNNING') return false;
+      const campaign = await this.lockRunning(campaignId);
+      if (!campaign) return false;
       const now = this.clock.now();
       const p = campaign.toProps();
       const ended = p.scheduledEndAt !== null && p.scheduledEndAt.getTime() <= now.getTime();
@@ -160,16 +158,22 @@ export class CampaignExecution {
    */
   pauseForService(campaignId: string, reason: string): Promise<boolean> {
     return this.uow.run(async () => {
-      const snapshot = await this.execution.findCampaign(campaignId);
-      if (!snapshot || snapshot.status !== 'RUNNING') return false;
-      const campaign = await this.campaigns.findByIdForUpdate(snapshot.workspaceId, campaignId);
-      if (!campaign || campaign.status !== 'RUNNING') return false;
+      const campaign = await this.lockRunning(campaignId);
+      if (!campaign) return false;
       const now = this.clock.now();
       campaign.pause(now);
       await this.campaigns.update(campaign);
       await this.notify(campaign, 'campaign_paused', reason, now);
       return true;
     });
+  }
+
+  /** Inside a transaction: the campaign under its row lock when it is RUNNING, else null. */
+  private async lockRunning(campaignId: string): Promise<Campaign | null> {
+    const snapshot = await this.execution.findCampaign(campaignId);
+    if (!snapshot || snapshot.status !== 'RUNNING') return null;
+    const campaign = await this.campaigns.findByIdForUpdate(snapshot.workspaceId, campaignId);
+    return campaign && campaign.status === 'RUNNING' ? campaign : null;
   }
 
   private async notify(campaign: Campaign, event: CampaignNotificationEvent, reason: string | null, at: Date): Promise<void> {

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { runCli } from '../support/cli-process';
 import { AnalyseCall, OverrideCallMetric } from '@outreach/calls';
 import { AppError, Clock, FixedClock } from '@outreach/platform';
 import { createCampaign } from '../campaigns/campaign-helpers';
@@ -11,28 +10,12 @@ import { recordCall } from './call-fixtures';
  * with its codes, the stored audit beside the analysis's own evaluation, and the CLI command as
  * an operator runs it. Over HTTP every key gets 403 operator_only (see calls-api.e2e-spec.ts).
  */
-const ROOT = join(__dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const METRICS = [
   { key: 'qualified', label: 'Qualified', allowedValues: ['yes', 'no', 'unclear'], prompt: 'Is the lead qualified?' },
   { key: 'tone', label: 'Tone', allowedValues: ['warm', 'cold'], prompt: 'Caller tone' },
 ];
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('metric overrides (operator only)', () => {
   const clock = new FixedClock(new Date('2026-04-01T09:00:00.000Z'));

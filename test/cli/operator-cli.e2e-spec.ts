@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { CLI_MAIN, CliResult, ROOT, runCli } from '../support/cli-process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -12,38 +12,14 @@ import { bearer, TestApp } from '../support/test-app';
  * API (TestApp) and by reading the database back.
  */
 
-const ROOT = join(__dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const LAUNCHER = join(ROOT, 'bin', 'outreach-operator.js');
 const SLOW = 60_000;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * Runs one CLI command (dist's main.js, or with `entry: LAUNCHER` the package's bin). LOG_LEVEL is
  * left at its default so any log line on stdout would show.
  */
-function cli(args: string[], env: Record<string, string> = {}, entry = MAIN): Promise<CliResult> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  delete childEnv.LOG_LEVEL;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000); // "exits promptly", or fails here
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}, entry = CLI_MAIN): Promise<CliResult> => runCli(args, { env, entry, keepLogLevel: false });
 
 /** A successful command: exit 0, nothing on stderr, exactly one JSON document on stdout. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read loosely, field by field

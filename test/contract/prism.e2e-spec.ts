@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Seeded, TestApp } from '../support/test-app';
 import { seedFuzzTargets } from '../reliability/support/fuzz-harness';
-import { Loose, Operation, operations } from '../reliability/support/openapi-arbitraries';
+import { Loose, Operation, operations, resolve } from '../reliability/support/openapi-arbitraries';
 
 /*
  * Contract test by an independent tool (issue 20, item 3): Stoplight Prism in validation-proxy mode
@@ -20,12 +20,6 @@ import { Loose, Operation, operations } from '../reliability/support/openapi-arb
 const RUNS = Number(process.env.CONTRACT_RUNS ?? 5);
 const SEED = Number(process.env.CONTRACT_SEED ?? 7);
 process.env.RATE_LIMIT_PER_MINUTE = '10000000';
-
-function resolve(doc: Loose, schema: Loose | undefined): Loose | undefined {
-  let s = schema;
-  for (let i = 0; s && s.$ref && i < 20; i++) s = doc.components?.schemas?.[String(s.$ref).split('/').pop()!];
-  return s;
-}
 
 /** A value the schema accepts: required members present, no member the schema does not name. */
 function strictValue(doc: Loose, schema: Loose | undefined, depth = 0): fc.Arbitrary<unknown> {

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { runCli } from '../support/cli-process';
 import { NotificationEmailSender } from '@outreach/notifications';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { RecordingEmailSender } from '../../libs/notifications/src/testing';
@@ -85,7 +84,7 @@ describe('campaign notifications', () => {
       [ws.workspaceId, 'bob@example.com', 'Campaign "Winter renewals" completed'],
     ]);
 
-    const listed = await cli(['notification:list', '--workspace', ws.workspaceId, '--campaign', campaignId]);
+    const listed = await runCli(['notification:list', '--workspace', ws.workspaceId, '--campaign', campaignId]);
     expect(listed.code).toBe(0);
     const { notifications } = JSON.parse(listed.stdout) as { notifications: Array<Record<string, unknown>> };
     expect(notifications.map((n) => [n.email, n.event, n.emailStatus, n.campaignId])).toEqual(
@@ -137,18 +136,3 @@ describe('campaign notifications', () => {
     expect(await rows(campaignId)).toEqual([]);
   }, 60_000);
 });
-
-const ROOT = join(__dirname, '..', '..');
-
-/** One operator CLI command in its own process (dist/ is built by the jest global setup). */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js'), ...args], { cwd: ROOT, env: process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

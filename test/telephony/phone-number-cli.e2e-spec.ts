@@ -1,27 +1,10 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { runCli } from '../support/cli-process';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
 /* number:add and carrier:set as an operator runs them: the built CLI in its own process. */
 
-const ROOT = join(__dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('operator CLI: number:add and carrier:set', () => {
   let t: TestApp;

@@ -36,7 +36,8 @@ export function operations(doc: Loose): Operation[] {
   return out;
 }
 
-function resolve(doc: Loose, schema: Loose | undefined): Loose | undefined {
+/** The schema a `$ref` points at (followed up to 20 hops). */
+export function resolve(doc: Loose, schema: Loose | undefined): Loose | undefined {
   let s = schema;
   for (let i = 0; s && s.$ref && i < 20; i++) s = doc.components?.schemas?.[String(s.$ref).split('/').pop()!];
   return s;

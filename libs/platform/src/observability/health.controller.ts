@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorators';
-import { RedisCommands } from '../redis/redis.module';
+import { PROBE_COMMAND_TIMEOUT_MS, RedisCommands } from '../redis/redis.module';
 
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -67,7 +67,7 @@ export class HealthController {
       within(1000, this.dataSource.query('SELECT 1'))
         .then(() => (checks.postgres = { status: 'up' }))
         .catch((e: Error) => (checks.postgres = { status: 'down', error: e.message })),
-      within(500, this.redis.client.ping())
+      within(PROBE_COMMAND_TIMEOUT_MS, this.redis.probe.ping())
         .then(() => (checks.redis = { status: 'up' }))
         .catch((e: Error) => (checks.redis = { status: 'down', error: e.message })),
     ]);

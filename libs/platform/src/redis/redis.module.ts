@@ -27,6 +27,8 @@ export const REQUEST_PATH_COMMAND_TIMEOUT_MS = 50;
  * drill in test/platform/redis-outage.e2e-spec.ts showed.
  */
 export const SILENT_CONNECTION_MS = 1000;
+/** /health/ready's PING gives up after this long. */
+export const PROBE_COMMAND_TIMEOUT_MS = 500;
 
 /**
  * The request-path Redis client (rate limits, short locks). It never queues commands while
@@ -36,6 +38,13 @@ export const SILENT_CONNECTION_MS = 1000;
 @Injectable()
 export class RedisCommands implements OnApplicationShutdown {
   readonly client: Redis;
+  /**
+   * A second connection for /health/ready. It is the same Redis, but a readiness probe must not
+   * inherit the request path's 50 ms command timeout: on a busy host a PING can take longer than
+   * that while Redis is perfectly healthy, and a probe that flaps takes the instance out of
+   * rotation (seen in CI as a 503 right after the outage drill had ended).
+   */
+  readonly probe: Redis;
   private readonly logger = new Logger('Redis');
   private lastErrorLog = 0;
 
@@ -49,13 +58,16 @@ export class RedisCommands implements OnApplicationShutdown {
         lazyConnect: false,
       }),
     );
-    this.client.on('error', (err) => {
+    this.probe = this.client.duplicate({ commandTimeout: PROBE_COMMAND_TIMEOUT_MS });
+    const warn = (err: Error) => {
       const now = Date.now();
       if (now - this.lastErrorLog > 10000) {
         this.lastErrorLog = now;
         this.logger.warn(`redis unavailable: ${err.message}`);
       }
-    });
+    };
+    this.client.on('error', warn);
+    this.probe.on('error', warn);
   }
 
   get ready(): boolean {
@@ -64,6 +76,7 @@ export class RedisCommands implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.client.disconnect();
+    this.probe.disconnect();
   }
 }
 

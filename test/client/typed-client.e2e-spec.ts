@@ -128,6 +128,11 @@ describe('typed client', () => {
       // --- end of the example ---
 
       expect(result).toMatchObject({ type: 'api.lead.result', data: { leadId: lead.id, status: 'completed', disposition: 'completed' } });
+      // The call happened before the result that reports it (the sandbox never invents future times).
+      const call = result.data.finalCall!;
+      expect(Date.parse(call.answeredAt!)).toBeLessThanOrEqual(Date.parse(call.endedAt!));
+      expect(Date.parse(call.endedAt!)).toBeLessThanOrEqual(Date.parse(result.createdAt));
+      expect(call.durationMs).toBeGreaterThan(0);
       const all: string[] = [];
       for await (const r of eachByCursor((cursor) => client.GET('/v1/results', { params: { query: { cursor, limit: 1 } } }))) all.push(r.id);
       expect(all).toEqual([resultId]);

@@ -15,6 +15,8 @@ export interface SandboxCallRecord {
   acceptedAt: string;
   /** Epoch ms (real time) from which the call has ended: acceptance + SANDBOX_VOICE_LATENCY_MS. */
   endsAtMs: number;
+  /** SANDBOX_VOICE_LATENCY_MS when the call was accepted: how long the call really took (absent in older records: 0). */
+  latencyMs?: number;
 }
 
 /**

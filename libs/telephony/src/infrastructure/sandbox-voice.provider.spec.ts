@@ -1,6 +1,6 @@
-import { FixedClock } from '@outreach/core';
+import { FixedClock, SystemClock } from '@outreach/core';
 import { InMemorySandboxCallRecords } from '../testing';
-import { sandboxScript, SandboxVoiceProvider } from './sandbox-voice.provider';
+import { sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './sandbox-voice.provider';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
 const number = (digit: number) => `+1415555012${digit}`;
@@ -30,7 +30,7 @@ describe('sandbox voice provider', () => {
     expect(durations.size).toBeGreaterThan(40); // derived from the number, not a constant
   });
 
-  it('places a call with timestamps from the clock: answeredAt = start + ring, endedAt = answeredAt + talk time', async () => {
+  it('places a call with timestamps from the clock, never ahead of it; durationMs is the script\'s talk time', async () => {
     const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords());
     const request = { callId: 'c1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
     const answered = await provider.placeCall({ ...request, to: number(7) });
@@ -39,14 +39,31 @@ describe('sandbox voice provider', () => {
       outcome: 'completed',
       providerDisposition: 'completed',
       providerCallId: 'sbx_call_c1',
-      answeredAt: new Date(T0.getTime() + script.ringMs),
-      endedAt: new Date(T0.getTime() + script.ringMs + script.durationMs),
+      answeredAt: T0, // latency 0: the whole script fits in the instant the call took
+      endedAt: T0,
       durationMs: script.durationMs,
       transcript: script.transcript,
       recordingUrl: 'https://sandbox.invalid/recordings/c1.mp3',
     });
     const busy = await provider.placeCall({ ...request, callId: 'c2', to: number(1) });
     expect(busy).toMatchObject({ outcome: 'busy', answeredAt: null, durationMs: 0, recordingUrl: null });
+  });
+
+  it('compresses ring and talk time into the latency the call really took, in the script\'s proportions', () => {
+    const script = { ringMs: 10_000, durationMs: 30_000 };
+    expect(sandboxTimeline(T0, 400, script)).toEqual({ answeredAt: new Date(T0.getTime() + 100), endedAt: new Date(T0.getTime() + 400) });
+    expect(sandboxTimeline(T0, 400, { ringMs: 0, durationMs: 0 })).toEqual({ answeredAt: new Date(T0.getTime() + 400), endedAt: new Date(T0.getTime() + 400) });
+  });
+
+  it('with a real latency, the call ends no later than the clock when placeCall answers', async () => {
+    const provider = new SandboxVoiceProvider(new SystemClock(), { sandboxVoiceLatencyMs: 60 } as never, new InMemorySandboxCallRecords());
+    const placedAt = Date.now();
+    const result = await provider.placeCall({ callId: 'c3', from: '+14155550100', to: number(5), agentId: null, maxDurationSecs: 600, variables: {} });
+    const answeredAt = Date.now();
+    expect(result.answeredAt!.getTime()).toBeGreaterThanOrEqual(placedAt);
+    expect(result.answeredAt!.getTime()).toBeLessThan(result.endedAt.getTime());
+    expect(result.endedAt.getTime()).toBeLessThanOrEqual(answeredAt);
+    expect(result.durationMs).toBe(sandboxScript(number(5), 600).durationMs);
   });
 
   describe('the provider\'s record of its calls (decisions.md 16.18)', () => {

@@ -84,13 +84,28 @@ export function sandboxScript(to: string, maxDurationSecs = 3600): SandboxScript
   }
 }
 
+/**
+ * When a sandbox call accepted at `acceptedAt` that really took `latencyMs` was answered and ended:
+ * the script's ring-then-talk timeline scaled into [acceptedAt, acceptedAt + latencyMs]. A sandbox
+ * call lasts milliseconds while its script says minutes; stretching the timestamps to the script
+ * would put them ahead of the clock, after the result that reports them (issue 20).
+ */
+export function sandboxTimeline(acceptedAt: Date, latencyMs: number, script: Pick<SandboxScript, 'ringMs' | 'durationMs'>): { answeredAt: Date; endedAt: Date } {
+  const start = acceptedAt.getTime();
+  const scripted = script.ringMs + script.durationMs;
+  const ringShare = scripted === 0 ? 1 : script.ringMs / scripted;
+  return { answeredAt: new Date(start + Math.round(latencyMs * ringShare)), endedAt: new Date(start + latencyMs) };
+}
+
 /** Calls remembered in this process (the Redis store is the lasting copy). */
 const MEMORY_LIMIT = 10_000;
 
 /**
- * The default VoiceProvider: deterministic outcomes from the number (see sandboxScript), timestamps
- * from the Clock port (answeredAt = start + ring, endedAt = answeredAt + talk time), and an optional
- * real-time latency (SANDBOX_VOICE_LATENCY_MS) standing for the call being in flight.
+ * The default VoiceProvider: deterministic outcomes from the number (see sandboxScript), and an
+ * optional real-time latency (SANDBOX_VOICE_LATENCY_MS) standing for the call being in flight.
+ * Timestamps come from the Clock port and never lie ahead of it: the script's ring and talk time
+ * are compressed into the time the call really took (see sandboxTimeline), while `durationMs`
+ * stays the script's talk time, the billed figure (decisions.md 16.23).
  *
  * Like a real provider it keeps a record of every call it accepted (SandboxCallRecords, in Redis,
  * plus a copy in memory), so placing a call id twice dials once, and lookupCall answers how a call
@@ -134,6 +149,7 @@ export class SandboxVoiceProvider extends VoiceProvider {
       maxDurationSecs: request.maxDurationSecs,
       acceptedAt: this.clock.now().toISOString(),
       endsAtMs: Date.now() + this.config.sandboxVoiceLatencyMs,
+      latencyMs: this.config.sandboxVoiceLatencyMs,
     };
     this.remember(record);
     await this.records.put(record).catch((error: Error) => this.logger.warn(`sandbox call ${request.callId} kept in memory only: ${error.message}`));
@@ -151,15 +167,15 @@ export class SandboxVoiceProvider extends VoiceProvider {
 
   /** How the recorded call ended: derived from the number and the acceptance time alone. */
   private ending(record: SandboxCallRecord): VoiceCallResult {
-    const startedAt = new Date(record.acceptedAt).getTime();
     const script = sandboxScript(record.to, record.maxDurationSecs);
     const answered = script.outcome === 'voicemail' || script.outcome === 'transferred' || script.outcome === 'completed';
+    const { answeredAt, endedAt } = sandboxTimeline(new Date(record.acceptedAt), record.latencyMs ?? 0, script);
     return {
       outcome: script.outcome,
       providerDisposition: script.providerDisposition,
       providerCallId: `sbx_call_${record.callId}`,
-      answeredAt: answered ? new Date(startedAt + script.ringMs) : null,
-      endedAt: new Date(startedAt + script.ringMs + script.durationMs),
+      answeredAt: answered ? answeredAt : null,
+      endedAt,
       durationMs: script.durationMs,
       transcript: script.transcript,
       recordingUrl: answered ? `https://sandbox.invalid/recordings/${record.callId}.mp3` : null,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { AgentsWorkerModule } from '@outreach/agents';
 import { EngineWorkerModule } from '@outreach/engine';
-import { CallsAnalysisWorkerModule } from '@outreach/calls';
+import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 
@@ -16,6 +16,7 @@ import { NotificationsWorkerModule } from '@outreach/notifications';
     AgentsWorkerModule,
     EngineWorkerModule,
     CallsAnalysisWorkerModule,
+    CallEventsModule,
     ResultsWorkerModule,
     NotificationsWorkerModule,
   ],

@@ -16,6 +16,7 @@ import { CallQueries, CallReads } from './application/call-queries';
 import { CallsQueue } from './application/calls.ports';
 import { OverrideCallMetric } from './application/override-call-metric';
 import { PlaceTestCall } from './application/place-test-call';
+import { CallEventIntake } from './application/call-event-intake';
 import { CallsController } from './http/calls.controller';
 import { CALL_ANALYSER_PROVIDER } from './infrastructure/analysis/call-analyser.provider';
 import { CampaignAnalysisSubjects } from './infrastructure/analysis/campaign-analysis-subjects';
@@ -49,11 +50,21 @@ export class CallsCoreModule {}
 })
 export class CallsServicesModule {}
 
-/** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
+/**
+ * Test calls and the calls module's part of provider events (CallEventIntake: progress of every
+ * call, the ending of test calls), for every process that places calls or receives their events.
+ */
 @Module({
   imports: [CallsServicesModule, AgentsCoreModule, TelephonyCoreModule, WorkspacesCoreModule, BillingModule, DncCoreModule],
+  providers: [PlaceTestCall, CallEventIntake],
+  exports: [PlaceTestCall, CallEventIntake, CallsServicesModule],
+})
+export class CallEventsModule {}
+
+/** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
+@Module({
+  imports: [CallEventsModule],
   controllers: [CallsController],
-  providers: [PlaceTestCall],
   exports: [CallsServicesModule],
 })
 export class CallsModule {}

@@ -4,13 +4,15 @@ export * from './calls.errors';
 export * from './calls.config';
 import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-calls';
 import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
+import { CallLifecycle1763700009200 } from './infrastructure/migrations/1763700009200-call-lifecycle';
 
 export { CallsCoreModule } from './calls.module';
 export { CallLog, StartCallInput, toCallView } from './application/call-log';
 export { CallsJob, CallsQueue, CallView } from './application/calls.ports';
-export { ANALYSIS_STATUSES, AnalysisStatus, CALL_KINDS, CALL_STATUSES, CallKind, CallStatus } from './domain/call';
+export { ANALYSIS_STATUSES, AnalysisStatus, CALL_KINDS, CALL_STATUSES, CallKind, CallProgress, CallStatus, LIVE_CALL_STATUSES } from './domain/call';
 // calls helper: reads, analysis, metric overrides, test calls
-export { CallsServicesModule, CallsModule, CallsAnalysisWorkerModule } from './calls.module';
+export { CallsServicesModule, CallsModule, CallEventsModule, CallsAnalysisWorkerModule } from './calls.module';
+export { CallEventIntake, CallEventReport } from './application/call-event-intake';
 export { CallReads, CallQueries, CallRecord, MetricOverride, CAMPAIGN_ACTIVITY_WINDOW } from './application/call-queries';
 export { AnalyseCall, AnalysisRun } from './application/analysis/analyse-call.use-case';
 export { analyseCallJob, AnalyseCallPayload } from './application/analysis/call-analysis.ports';
@@ -24,4 +26,4 @@ export { OpenAiCallAnalyser, OpenAiAnalyserOptions } from './infrastructure/anal
 export { SandboxCallAnalyser } from './infrastructure/analysis/sandbox-call-analyser';
 export { OverrideCallMetric, OverrideCallMetricInput } from './application/override-call-metric';
 export { PlaceTestCall } from './application/place-test-call';
-export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500]);
+export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200]);

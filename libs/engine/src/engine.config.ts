@@ -10,6 +10,12 @@ export const ENGINE_CONFIG = defineConfig('engine', (env) => ({
   reaperGraceSeconds: env.int('REAPER_GRACE_SECONDS', 120, 0, 86_400),
   /** How often the reaper and the campaign sweep run, ms (REAPER_INTERVAL_MS, default 15000). */
   reaperIntervalMs: env.int('REAPER_INTERVAL_MS', 15_000, 100, 3_600_000),
+  /**
+   * How long after the provider accepted a call, and then how often while it goes on, the engine
+   * asks the provider about it should its events not have arrived, ms (CALL_POLL_INTERVAL_MS,
+   * default 15000): the longest a lost webhook or a dead process holds a line (decisions.md 16.24).
+   */
+  callPollIntervalMs: env.int('CALL_POLL_INTERVAL_MS', 15_000, 100, 3_600_000),
 }));
 
 declare module '@outreach/core' {

@@ -9,16 +9,19 @@ import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { DirectEnqueue, DispatchScheduler, SettlementQueue } from './application/engine.ports';
+import { CallPolls, DirectEnqueue, DispatchScheduler, SettlementQueue } from './application/engine.ports';
+import { CallEndings } from './application/call-endings';
+import { EngineCallEvents } from './application/engine-call-events';
+import { PollCall } from './application/poll-call.use-case';
 import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-import { BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
+import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts];
+const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall];
 
 /**
  * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
@@ -31,6 +34,7 @@ const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDef
     { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
+    { provide: CallPolls, useClass: BullmqCallPolls },
   ],
   exports: useCases,
 })
@@ -42,7 +46,8 @@ export class EngineCoreModule {}
     EngineCoreModule,
     workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts),
   ],
-  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance],
+  // EngineCallEvents subscribes to provider events: campaign calls are settled where the engine runs.
+  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance, EngineCallEvents],
   exports: [EngineCoreModule],
 })
 export class EngineWorkerModule {}

@@ -14,12 +14,15 @@ export {
   CallOutcome,
   CONNECTED_OUTCOMES,
   isAnswered,
+  PlacedCall,
+  VoiceCallEvent,
+  VoiceCallEvents,
   VoiceCallRequest,
   VoiceCallResult,
   VoiceCallStatus,
   VoiceProvider,
 } from './application/voice-provider.port';
 export { SandboxCallRecord, SandboxCallRecords } from './infrastructure/sandbox-call-records';
-export { SandboxScript, sandboxScript, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
+export { SandboxScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER } from './domain/phone-number';
 export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000]);

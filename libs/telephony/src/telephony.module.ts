@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
 import { CarrierSettingsRepository, PhoneNumberRepository } from './application/telephony.ports';
-import { VoiceProvider } from './application/voice-provider.port';
+import { VoiceCallEvents, VoiceProvider } from './application/voice-provider.port';
 import { PhoneNumbersController } from './http/phone-numbers.controller';
 import { RedisSandboxCallRecords, SandboxCallRecords } from './infrastructure/sandbox-call-records';
 import { SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
@@ -18,8 +18,9 @@ import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infras
     { provide: CarrierSettingsRepository, useClass: SqlCarrierSettingsRepository },
     { provide: SandboxCallRecords, useClass: RedisSandboxCallRecords },
     { provide: VoiceProvider, useClass: SandboxVoiceProvider },
+    VoiceCallEvents,
   ],
-  exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider],
+  exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider, VoiceCallEvents],
 })
 export class TelephonyCoreModule {}
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError, Clock, UnitOfWork } from '@outreach/core';
 import type { CallOutcome, VoiceCallResult } from '@outreach/telephony';
-import { Call, CallKind } from '../domain/call';
+import { Call, CallKind, CallProgress } from '../domain/call';
 import { CallRepository, CallView } from './calls.ports';
 
 export interface StartCallInput {
@@ -59,7 +59,7 @@ export class CallLog {
     private readonly clock: Clock,
   ) {}
 
-  /** A new call, IN_PROGRESS, started now. */
+  /** A new call, QUEUED (the provider does not have it yet), started now. */
   async start(input: StartCallInput): Promise<{ callId: string }> {
     const call = Call.start({ ...input, id: randomUUID(), now: this.clock.now() });
     await this.calls.insert(call);
@@ -83,6 +83,35 @@ export class CallLog {
       if (finishedNow) await this.calls.update(call);
       return { call: toCallView(call), finishedNow };
     });
+  }
+
+  /**
+   * The provider's progress on a live call (accepted with its id, ringing, answered). Only forward:
+   * false when it changed nothing (a late, repeated or unknown call's event).
+   */
+  progress(callId: string, step: CallProgress, event: { providerCallId?: string | null; at?: Date | null } = {}): Promise<boolean> {
+    return this.uow.run(async () => {
+      const call = await this.calls.findAnyById(callId, { lock: true });
+      if (!call || !call.progress(step, event)) return false;
+      await this.calls.update(call);
+      return true;
+    });
+  }
+
+  /** Any workspace's call by id (the worker and provider events know only ids). */
+  async find(callId: string): Promise<CallView | null> {
+    const call = await this.calls.findAnyById(callId);
+    return call ? toCallView(call) : null;
+  }
+
+  /** Whether this provider event was applied already (decisions.md 16.24). */
+  eventApplied(provider: string, eventId: string): Promise<boolean> {
+    return this.calls.hasEvent(provider, eventId);
+  }
+
+  /** Notes a provider event as applied; false when it had been noted before. */
+  noteEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean> {
+    return this.calls.addEvent(event);
   }
 
   async get(workspaceId: string, callId: string): Promise<CallView | null> {

@@ -46,4 +46,8 @@ export abstract class CallRepository {
   abstract findById(workspaceId: string, id: string): Promise<Call | null>;
   /** Any call by id (the worker knows only ids); `lock` takes the row lock inside a transaction. */
   abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<Call | null>;
+  /** Whether a provider event (by the provider's own event id) was applied already. */
+  abstract hasEvent(provider: string, eventId: string): Promise<boolean>;
+  /** Notes a provider event as applied; false when it was noted before (a concurrent redelivery). */
+  abstract addEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean>;
 }

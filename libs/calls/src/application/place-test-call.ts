@@ -122,39 +122,15 @@ export class PlaceTestCall {
       workspaceName: workspace.name,
       now: this.clock.now(),
     });
-    const result = await this.place({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables });
-
-    // The ending, its debit and the analysis job commit together.
-    await this.uow.run(async () => {
-      const call = await this.callLog.finish(callId, result);
-      if (isAnswered(result.outcome)) {
-        const amountMinor = await this.tariffs.voiceCostMinor(workspaceId, result.durationMs);
-        await this.debits.debit({
-          workspaceId,
-          amountMinor,
-          kind: 'test_call',
-          reference: callId,
-          description: `Test call to ${to} (${startedMinutes(result.durationMs)} started min)`,
-        });
-      }
-      if (call.analysisStatus === 'PENDING') await this.outbox.enqueue(analyseCallJob(callId));
-    });
-
-    const recorded = await this.queries.findById(workspaceId, callId);
-    return recorded!;
-  }
-
-  /**
-   * The provider reports outcomes (busy, no answer…) as results; it rejects only when it could not
-   * place the call at all. That ends the call as a carrier failure (not billed), so the call row
-   * never stays IN_PROGRESS and the client sees what happened.
-   */
-  private async place(request: Parameters<VoiceProvider['placeCall']>[0]): Promise<VoiceCallResult> {
+    // Returns once the provider accepted the call (DIALING); its ending arrives as an event (end()).
     try {
-      return await this.voice.placeCall(request);
+      const placed = await this.voice.placeCall({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables });
+      await this.callLog.progress(callId, 'accepted', { providerCallId: placed.providerCallId });
     } catch (error) {
-      this.logger.warn({ err: String(error), callId: request.callId }, 'voice provider could not place the test call');
-      return {
+      // The provider could not take the call at all: it ends as a carrier failure (not billed),
+      // so the call never stays live and the client sees what happened.
+      this.logger.warn({ err: String(error), callId }, 'voice provider could not place the test call');
+      await this.end(callId, {
         outcome: 'carrier_failure',
         providerDisposition: 'provider_error',
         providerCallId: '',
@@ -163,7 +139,32 @@ export class PlaceTestCall {
         durationMs: 0,
         transcript: null,
         recordingUrl: null,
-      };
+      });
     }
+
+    const recorded = await this.queries.findById(workspaceId, callId);
+    return recorded!;
+  }
+
+  /**
+   * A test call ended (the provider's event, or the refusal above): the ending, its debit and the
+   * analysis job commit together. Idempotent: a call that had ended already changes nothing.
+   */
+  async end(callId: string, result: VoiceCallResult): Promise<void> {
+    await this.uow.run(async () => {
+      const { call, finishedNow } = await this.callLog.record(callId, result);
+      if (!finishedNow) return;
+      if (isAnswered(result.outcome)) {
+        const amountMinor = await this.tariffs.voiceCostMinor(call.workspaceId, result.durationMs);
+        await this.debits.debit({
+          workspaceId: call.workspaceId,
+          amountMinor,
+          kind: 'test_call',
+          reference: callId,
+          description: `Test call to ${call.toNumber} (${startedMinutes(result.durationMs)} started min)`,
+        });
+      }
+      if (call.analysisStatus === 'PENDING') await this.outbox.enqueue(analyseCallJob(callId));
+    });
   }
 }

@@ -26,9 +26,42 @@ const ending = (outcome: string, transcript: string | null = 'Agent: hi') => ({
 });
 
 describe('Call', () => {
-  it('starts IN_PROGRESS at the given time, analysis pending', () => {
+  it('starts QUEUED at the given time, analysis pending', () => {
     const p = Call.start(base).toProps();
-    expect(p).toMatchObject({ status: 'IN_PROGRESS', startedAt: T0, createdAt: T0, outcome: null, analysisStatus: 'PENDING' });
+    expect(p).toMatchObject({ status: 'QUEUED', startedAt: T0, createdAt: T0, outcome: null, analysisStatus: 'PENDING' });
+  });
+
+  it('moves QUEUED → DIALING → RINGING → IN_PROGRESS with the provider\'s progress', () => {
+    const call = Call.start(base);
+    expect(call.progress('accepted', { providerCallId: 'p1' })).toBe(true);
+    expect(call.toProps()).toMatchObject({ status: 'DIALING', providerCallId: 'p1' });
+    expect(call.progress('ringing')).toBe(true);
+    expect(call.status).toBe('RINGING');
+    const at = new Date(T0.getTime() + 4000);
+    expect(call.progress('answered', { at })).toBe(true);
+    expect(call.toProps()).toMatchObject({ status: 'IN_PROGRESS', answeredAt: at, providerCallId: 'p1' });
+    expect(call.isFinished).toBe(false);
+  });
+
+  it('late, repeated and out-of-order events change nothing; a skipped step is fine', () => {
+    const call = Call.start(base);
+    expect(call.progress('answered', { at: T0, providerCallId: 'p1' })).toBe(true); // ringing never reported
+    const answered = call.toProps();
+    expect(call.progress('ringing')).toBe(false);
+    expect(call.progress('accepted', { providerCallId: 'other' })).toBe(false);
+    expect(call.progress('answered', { at: new Date(T0.getTime() + 9000) })).toBe(false);
+    expect(call.toProps()).toEqual(answered);
+    call.finish(ending('completed'));
+    const ended = call.toProps();
+    expect(call.progress('ringing')).toBe(false);
+    expect(call.toProps()).toEqual(ended);
+  });
+
+  it('the ending is the provider\'s last word: an ended call that was never answered has no answeredAt', () => {
+    const call = Call.start(base);
+    call.progress('answered', { at: T0 });
+    call.finish(ending('no_answer', null));
+    expect(call.toProps()).toMatchObject({ status: 'ENDED', answeredAt: null, providerCallId: 'p1' });
   });
 
   it('ENDED for an outcome, FAILED for carrier_failure; analysis skipped without a transcript', () => {

@@ -1,8 +1,18 @@
 import { AppError } from '@outreach/core';
 
-/** IN_PROGRESS while the provider has the call; ENDED with an outcome; FAILED when the carrier failed it (or it was reaped). */
-export const CALL_STATUSES = ['IN_PROGRESS', 'ENDED', 'FAILED'] as const;
+/**
+ * A call's life (decisions.md 16.24): QUEUED when the attempt records it, before the provider has
+ * it; DIALING once the provider accepted it; RINGING; IN_PROGRESS once answered; then ENDED with an
+ * outcome, or FAILED when the carrier failed it (or it was never placed, or reaped). The provider's
+ * events move it forward only: a late or repeated event changes nothing.
+ */
+export const CALL_STATUSES = ['QUEUED', 'DIALING', 'RINGING', 'IN_PROGRESS', 'ENDED', 'FAILED'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
+/** The statuses of a call that is not over: the provider may still have it, and it holds a line. */
+export const LIVE_CALL_STATUSES: readonly CallStatus[] = ['QUEUED', 'DIALING', 'RINGING', 'IN_PROGRESS'];
+/** What the provider reports while a call is live, in the order it happens. */
+export type CallProgress = 'accepted' | 'ringing' | 'answered';
+const PROGRESS_STATUS: Readonly<Record<CallProgress, CallStatus>> = { accepted: 'DIALING', ringing: 'RINGING', answered: 'IN_PROGRESS' };
 
 /** A campaign attempt, or a one-off test call (POST /calls/test). */
 export const CALL_KINDS = ['campaign', 'test'] as const;
@@ -69,8 +79,9 @@ export interface NewCall {
 }
 
 /**
- * One call: an attempt of a campaign contact or a test call. Created IN_PROGRESS when dialling
- * starts; finished exactly once with the provider's ending (a second finish changes nothing).
+ * One call: an attempt of a campaign contact or a test call. Created QUEUED when dialling starts;
+ * moved forward by the provider's progress (accepted, ringing, answered); finished exactly once
+ * with the provider's ending (a second finish, or progress after it, changes nothing).
  */
 export class Call {
   private constructor(private props: CallProps) {}
@@ -91,7 +102,7 @@ export class Call {
       fromNumber: input.fromNumber,
       toNumber: input.toNumber,
       kind: input.kind,
-      status: 'IN_PROGRESS',
+      status: 'QUEUED',
       outcome: null,
       providerDisposition: null,
       providerCallId: null,
@@ -123,7 +134,29 @@ export class Call {
   }
 
   get isFinished(): boolean {
-    return this.props.status !== 'IN_PROGRESS';
+    return !LIVE_CALL_STATUSES.includes(this.props.status);
+  }
+
+  get providerCallId(): string | null {
+    return this.props.providerCallId;
+  }
+
+  /**
+   * The provider's word that the call is further along: accepted (with its own call id), ringing
+   * or answered (at `at`). Only forward: false (and no change) for a step the call is past, or a
+   * finished call — so duplicated and out-of-order events are harmless.
+   */
+  progress(step: CallProgress, event: { providerCallId?: string | null; at?: Date | null } = {}): boolean {
+    if (this.isFinished) return false;
+    const next = PROGRESS_STATUS[step];
+    if (LIVE_CALL_STATUSES.indexOf(next) <= LIVE_CALL_STATUSES.indexOf(this.props.status)) return false;
+    this.props = {
+      ...this.props,
+      status: next,
+      providerCallId: event.providerCallId || this.props.providerCallId,
+      answeredAt: step === 'answered' ? (event.at ?? this.props.answeredAt) : this.props.answeredAt,
+    };
+    return true;
   }
 
   /** Records how the call ended; false (and no change) when it had ended already. */
@@ -138,8 +171,8 @@ export class Call {
       status: ending.outcome === FAILED_OUTCOME ? 'FAILED' : 'ENDED',
       outcome: ending.outcome,
       providerDisposition: ending.providerDisposition,
-      providerCallId: ending.providerCallId || null,
-      answeredAt: ending.answeredAt,
+      providerCallId: ending.providerCallId || this.props.providerCallId,
+      answeredAt: ending.answeredAt, // the ending is the provider's last word
       endedAt: ending.endedAt,
       durationMs: Math.round(ending.durationMs),
       transcript,

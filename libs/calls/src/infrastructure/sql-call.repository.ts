@@ -4,6 +4,7 @@ import { AppError } from '@outreach/core';
 import { CallRepository } from '../application/calls.ports';
 import { Call } from '../domain/call';
 import { CALL_PROPS, CALLS } from './persistence/call.table';
+import { CALL_EVENTS } from './persistence/call-event.table';
 
 const c = CALLS.c;
 const SELECT = `SELECT ${CALLS.select(undefined, CALL_PROPS)} FROM ${CALLS.name}`;
@@ -46,5 +47,17 @@ export class SqlCallRepository extends CallRepository {
     const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
     const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1${lock}`, [id]);
     return rows[0] ? Call.restore(CALLS.fromRow(rows[0], CALL_PROPS)) : null;
+  }
+
+  async hasEvent(provider: string, eventId: string): Promise<boolean> {
+    const e = CALL_EVENTS.c;
+    const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);
+    return rows.length > 0;
+  }
+
+  async addEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean> {
+    const { sql, params } = CALL_EVENTS.insert(event, 'ON CONFLICT DO NOTHING RETURNING 1 AS added', ['provider', 'eventId', 'callId', 'type']);
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
   }
 }

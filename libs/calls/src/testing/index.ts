@@ -45,6 +45,19 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
     return props && props.workspaceId === workspaceId ? Call.restore(structuredClone(props)) : null;
   }
 
+  readonly events = new Map<string, { provider: string; eventId: string; callId: string; type: string }>();
+
+  async hasEvent(provider: string, eventId: string): Promise<boolean> {
+    return this.events.has(`${provider}/${eventId}`);
+  }
+
+  async addEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean> {
+    const key = `${event.provider}/${event.eventId}`;
+    if (this.events.has(key)) return false;
+    this.events.set(key, { ...event });
+    return true;
+  }
+
   async findAnyById(id: string): Promise<Call | null> {
     const props = this.rows.get(id);
     return props ? Call.restore(structuredClone(props)) : null;

@@ -9,6 +9,7 @@ import type { DeferredSettlement } from './engine.ports';
  * - campaigns / reap `{}`: the repeatable tick (reaper + sweep of RUNNING campaigns);
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
+ * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
@@ -20,6 +21,15 @@ export enum EngineJob {
   Dispatch = CampaignJob.Dispatch,
   Attempt = 'attempt',
   Settle = 'settle',
+  Poll = 'poll',
+}
+
+export interface PollPayload {
+  callId: string;
+}
+
+export function pollJobId(callId: string): string {
+  return `poll-${callId}`;
 }
 
 export interface DispatchPayload {

@@ -39,3 +39,12 @@ export interface DeferredSettlement {
 export abstract class SettlementQueue {
   abstract defer(settlement: DeferredSettlement): Promise<void>;
 }
+
+/**
+ * The fallback for a lost provider event (decisions.md 16.24): a delayed job (`attempts`/`poll`,
+ * job id `poll-<callId>`) that asks the provider about a live call and settles it when it ended,
+ * asking again later while it goes on. Scheduled when the provider accepts a call.
+ */
+export abstract class CallPolls {
+  abstract schedule(callId: string, delayMs: number): Promise<void>;
+}

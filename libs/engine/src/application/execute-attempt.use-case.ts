@@ -5,12 +5,13 @@ import { CallLog } from '@outreach/calls';
 import { AttemptContact, calleeName, CampaignExecution, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { Clock, isAppError, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
-import { dispatchJob, settleJobId } from './engine-jobs';
-import { SettlementQueue } from './engine.ports';
+import { SettledAttempt } from './attempt-settlement';
+import { CallEndings } from './call-endings';
+import { dispatchJob } from './engine-jobs';
+import { CallPolls } from './engine.ports';
 import { ShortLivedCache } from './short-lived-cache';
 
 const FALLBACK_MAX_CALL_SECS = 600;
@@ -18,11 +19,11 @@ const FALLBACK_MAX_CALL_SECS = 600;
 const DIALABLE_STATUSES = new Set(['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED']);
 /** How long a campaign's caller ids and agent are reused between attempts (number/carrier changes apply within it). */
 const LOOKUP_TTL_MS = 1000;
-/** A recovered attempt whose call the provider still has in progress is asked about again after this long. */
-export const IN_PROGRESS_RECHECK_MS = 2_000;
 
 export type AttemptReport =
   | { state: 'stale' | 'released' | 'do_not_call' }
+  /** The provider accepted the call: its ending arrives as an event (or the poll finds it). */
+  | { state: 'placed'; providerCallId: string }
   | { state: 'settled'; settled: SettledAttempt }
   /** The call ended but its outcome could not be stored: it waits in its own settle job. */
   | { state: 'deferred' };
@@ -31,17 +32,17 @@ type Started = { callId: string; from: string | null; contact: AttemptContact; c
 
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
- * the do-not-call list, picks a caller id, records the Call as started, places the call through
- * the VoiceProvider port, then settles the outcome in one transaction (AttemptSettlement).
+ * the do-not-call list, picks a caller id, records the Call (QUEUED), and asks the VoiceProvider
+ * to place it. The job ends as soon as the provider accepted the call (DIALING) and a poll is
+ * scheduled; nothing is held in memory while the call goes on. Its ending arrives as a provider
+ * event (EngineCallEvents) or, when that is overdue, through the poll (PollCall), and is settled
+ * by CallEndings (decisions.md 16.24).
  *
- * The provider's record is the truth, not this process (decisions.md 16.18):
- * - an outcome that cannot be stored (the database unreachable) goes to its own settle job,
- *   which carries it until the database is back;
- * - a job that runs again for an attempt whose Call was already started (its worker died, or
- *   it could not defer) asks the provider: an ended call is settled with what the provider
- *   says, a call still in progress is asked about again shortly, and a call the provider never
- *   accepted is placed now with the same call id (the provider's idempotency key), so nobody is
- *   dialled twice and nobody waits for a timer.
+ * The provider's record is the truth, not this process (decisions.md 16.18): a job that runs again
+ * for an attempt whose Call was already recorded (its worker died while placing it) asks the
+ * provider: an ended call is settled with what the provider says, a call it has is left to its
+ * events and poll, and a call it never accepted is placed now with the same call id (the
+ * provider's idempotency key), so nobody is dialled twice and nobody waits for a timer.
  */
 @Injectable()
 export class ExecuteAttempt {
@@ -58,11 +59,12 @@ export class ExecuteAttempt {
     private readonly agents: AgentDirectory,
     private readonly workspaces: WorkspaceAdministration,
     private readonly dnc: DoNotCallList,
-    private readonly settlement: AttemptSettlement,
-    private readonly settlements: SettlementQueue,
+    private readonly endings: CallEndings,
+    private readonly polls: CallPolls,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
@@ -101,61 +103,57 @@ export class ExecuteAttempt {
     });
     if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
     if (started.state !== 'started') return started;
-    return this.finish(started, await this.place(started));
+    return this.dial(started);
   }
 
-  /** An attempt whose Call was started by an earlier run: the provider says what became of it. */
+  /** An attempt whose Call was recorded by an earlier run: the provider says what became of it. */
   private async recover(callId: string, contact: AttemptContact, campaign: ExecutionCampaign): Promise<AttemptReport> {
     const status = await this.voice.lookupCall(callId);
-    if (status.state === 'in_progress') throw new RetryLater(IN_PROGRESS_RECHECK_MS, `call ${callId} is still in progress at the provider`);
     const from = await this.pickFromNumber(campaign, contact);
     const attempt: Started = { callId, from, contact, campaign, agent: await this.agentOf(campaign) };
     if (status.state === 'ended') return this.finish(attempt, status.result);
+    if (status.state === 'in_progress') return this.accepted(callId, null);
     // Never accepted by the provider: the earlier run died before its request got through.
     if (!DIALABLE_STATUSES.has(campaign.status)) return this.finish(attempt, this.notPlaced('not_placed'));
     this.logger.log(`call ${callId} was never accepted by the provider: placing it now with the same call id`);
-    return this.finish(attempt, await this.place(attempt));
+    return this.dial(attempt);
   }
 
-  private async place({ callId, from, contact, campaign, agent }: Started): Promise<VoiceCallResult> {
-    if (!from) return this.notPlaced('no_usable_number');
+  /** Asks the provider to place the call; a refusal (nothing dialled) ends it as a carrier failure. */
+  private async dial(attempt: Started): Promise<AttemptReport> {
+    const { callId, from, contact, campaign, agent } = attempt;
+    if (!from) return this.finish(attempt, this.notPlaced('no_usable_number'));
     const variables = await this.variables(campaign, contact, from, agent?.name ?? null);
+    let providerCallId: string;
     try {
-      return await this.voice.placeCall({
+      ({ providerCallId } = await this.voice.placeCall({
         callId,
         from,
         to: numberToDial(contact),
         agentId: campaign.agentId,
         maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
         variables,
-      });
+      }));
     } catch (error) {
       this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
-      return this.notPlaced('provider_error');
+      return this.finish(attempt, this.notPlaced('provider_error'));
     }
+    return this.accepted(callId, providerCallId);
   }
 
   /**
-   * Settles the ended call. When that fails for any reason but a business rule (the database
-   * unreachable, a deadlock), the outcome goes to a settle job of its own instead of being lost;
-   * only when that job cannot be stored either does the attempt job fail, and its next run asks
-   * the provider again (recover).
+   * The provider has the call: the poll is scheduled first (it is what finds the call should its
+   * events be lost), then the Call moves to DIALING. Should the database be unreachable now, the
+   * job fails and its next run recovers (the provider has the call: nothing is dialled again).
    */
-  private async finish({ callId, contact, campaign }: Started, result: VoiceCallResult): Promise<AttemptReport> {
-    const input = { contactId: contact.id, attemptSeq: contact.attemptSeq, callId, campaign, result };
-    try {
-      return { state: 'settled', settled: await this.settlement.settle(input) };
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      try {
-        await this.settlements.defer({ contactId: contact.id, attemptSeq: contact.attemptSeq, callId, campaignId: campaign.id, result });
-      } catch (deferError) {
-        this.logger.warn(`call ${callId}: settling failed (${(error as Error).message}) and so did deferring it (${(deferError as Error).message})`);
-        throw error;
-      }
-      this.logger.warn(`call ${callId}: settling failed (${(error as Error).message}); its outcome waits in job ${settleJobId(callId)}`);
-      return { state: 'deferred' };
-    }
+  private async accepted(callId: string, providerCallId: string | null): Promise<AttemptReport> {
+    await this.polls.schedule(callId, this.config.callPollIntervalMs);
+    await this.callLog.progress(callId, 'accepted', { providerCallId });
+    return { state: 'placed', providerCallId: providerCallId ?? '' };
+  }
+
+  private finish({ callId, contact, campaign }: Started, result: VoiceCallResult): Promise<AttemptReport> {
+    return this.endings.end(callId, result, { contactId: contact.id, attemptSeq: contact.attemptSeq, campaign }) as Promise<AttemptReport>;
   }
 
   private agentOf(campaign: ExecutionCampaign): Promise<AgentSummary | null> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
-import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, settleJobId, toSettlePayload } from '../application/engine-jobs';
+import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
+import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, PollPayload, pollJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
  * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
@@ -64,5 +64,18 @@ export class BullmqSettlementQueue extends SettlementQueue {
 
   async defer(settlement: DeferredSettlement): Promise<void> {
     await this.producer.add(EngineQueue.Attempts, EngineJob.Settle, toSettlePayload(settlement), settleJobId(settlement.callId));
+  }
+}
+
+/** Polls as delayed `attempts`/`poll` jobs; the job id makes a second schedule of one call a no-op. */
+@Injectable()
+export class BullmqCallPolls extends CallPolls {
+  constructor(private readonly producer: QueueProducer) {
+    super();
+  }
+
+  async schedule(callId: string, delayMs: number): Promise<void> {
+    const payload: PollPayload = { callId };
+    await this.producer.add(EngineQueue.Attempts, EngineJob.Poll, payload, pollJobId(callId), { delay: delayMs });
   }
 }

@@ -3,7 +3,8 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
-import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, SettlePayload } from '../application/engine-jobs';
+import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, SettlePayload } from '../application/engine-jobs';
+import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
 
@@ -32,22 +33,26 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
 
 /**
  * An attempt job's lock is its lease (decisions.md 16.20): renewed every 5 s while the worker holds
- * the job (the call is in flight); a worker that died stops renewing, and within one lease plus
- * one stalled check (10 + 5 s) another worker takes the job again, asks the provider what became of
- * the call (ExecuteAttempt.recover) and settles it or places it with the same call id. BullMQ's
- * defaults (30 s, checked every 30 s) let a crash hold lines for up to a minute.
+ * the job (the provider is being asked to place the call); a worker that died stops renewing, and
+ * within one lease plus one stalled check (10 + 5 s) another worker takes the job again, asks the
+ * provider what became of the call (ExecuteAttempt.recover) and settles it, leaves it to its events
+ * and poll, or places it with the same call id. BullMQ's defaults (30 s, checked every 30 s) let a
+ * crash hold lines for up to a minute.
  */
 export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 } as const;
 
 /**
- * Queue `attempts`: one call per `attempt` job (ATTEMPT_CONCURRENCY calls in flight per process);
- * `settle` jobs store an ended call's outcome an attempt could not store (decisions.md 16.18).
+ * Queue `attempts`: `attempt` jobs place one call each (ATTEMPT_CONCURRENCY placing requests at once
+ * per process; the job ends when the provider accepted the call); `poll` jobs ask the provider about
+ * a call whose events are overdue (decisions.md 16.24); `settle` jobs store an ended call's outcome
+ * that could not be stored when it ended (decisions.md 16.18).
  */
 @Processor(EngineQueue.Attempts, ATTEMPT_LEASE)
 export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
   constructor(
     private readonly attempt: ExecuteAttempt,
     private readonly settle: SettleDeferredAttempt,
+    private readonly poll: PollCall,
     private readonly config: AppConfig,
   ) {
     super(EngineQueue.Attempts);
@@ -62,6 +67,10 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
       case EngineJob.Attempt: {
         const { contactId, attemptSeq } = job.data as AttemptPayload;
         const report = await this.attempt.execute(contactId, attemptSeq);
+        return { state: report.state };
+      }
+      case EngineJob.Poll: {
+        const report = await this.poll.execute((job.data as PollPayload).callId);
         return { state: report.state };
       }
       case EngineJob.Settle: {

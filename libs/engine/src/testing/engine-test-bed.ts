@@ -23,7 +23,10 @@ import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
-import { RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingSettlementQueue } from './recording-engine-ports';
+import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingSettlementQueue } from './recording-engine-ports';
+import { CallEndings } from '../application/call-endings';
+import { EngineCallEvents } from '../application/engine-call-events';
+import { PollCall } from '../application/poll-call.use-case';
 
 /** A Wednesday, 10:00 UTC: inside the default 09:00–18:00 window on every dial day. */
 export const ENGINE_NOW = new Date('2026-11-18T10:00:00Z');
@@ -61,11 +64,16 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const scheduler = new RecordingDispatchScheduler();
   const direct = new RecordingDirectEnqueue();
   const settlements = new RecordingSettlementQueue();
-  const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120 } as AppConfig;
+  const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120, callPollIntervalMs: 15_000 } as AppConfig;
 
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, settlement, settlements, outbox, uow, clock);
+  const polls = new RecordingCallPolls();
+  const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config);
+  const poll = new PollCall(callLog, voice, endings, config, clock);
+  const callEvents = new EngineCallEvents(voice.events, callLog, endings);
+  callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
   const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock);
 
@@ -110,6 +118,10 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     settlements,
     config,
     settlement,
+    polls,
+    endings,
+    poll,
+    callEvents,
     dispatch,
     attempt,
     settleDeferred,

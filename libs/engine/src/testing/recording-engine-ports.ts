@@ -1,4 +1,4 @@
-import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue, CallPolls } from '../application/engine.ports';
 
 /** Keeps every wake-up asked for; `failing` makes them reject (a lost hint). */
 export class RecordingDispatchScheduler extends DispatchScheduler {
@@ -38,5 +38,16 @@ export class RecordingSettlementQueue extends SettlementQueue {
   async defer(settlement: DeferredSettlement): Promise<void> {
     if (this.failing) throw new Error('queue unavailable');
     this.deferred.push(settlement);
+  }
+}
+
+/** Keeps every poll scheduled; `failing` makes schedule reject (the queue unreachable). */
+export class RecordingCallPolls extends CallPolls {
+  readonly scheduled: { callId: string; delayMs: number }[] = [];
+  failing = false;
+
+  async schedule(callId: string, delayMs: number): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.scheduled.push({ callId, delayMs });
   }
 }

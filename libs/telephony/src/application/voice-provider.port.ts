@@ -50,14 +50,53 @@ export interface VoiceCallResult {
  */
 export type VoiceCallStatus = { state: 'unknown' } | { state: 'in_progress' } | { state: 'ended'; result: VoiceCallResult };
 
-export abstract class VoiceProvider {
-  /**
-   * Places the call and resolves when it has ended. Never rejects for a call outcome (busy etc.).
-   * Idempotent on `request.callId`: placing a call id again never dials a second time, it
-   * answers the first call's ending.
-   */
-  abstract placeCall(request: VoiceCallRequest): Promise<VoiceCallResult>;
+/** The provider took the call: its own id for it. The call goes on without us (decisions.md 16.24). */
+export interface PlacedCall {
+  providerCallId: string;
+}
 
-  /** What the provider knows of the call placed with this call id: the truth when ours was lost. */
+/**
+ * What a provider reports about a call after accepting it, by webhook (or, when one is overdue, by
+ * the poll of lookupCall): it rings, it is answered, it ended. `eventId` is the provider's own id
+ * of the event (a redelivery carries the same one); `callId` is ours.
+ */
+export type VoiceCallEvent =
+  | { type: 'ringing' | 'answered'; provider: string; eventId: string; callId: string; providerCallId: string; at: Date }
+  | { type: 'ended'; provider: string; eventId: string; callId: string; providerCallId: string; at: Date; result: VoiceCallResult };
+
+export abstract class VoiceProvider {
+  /** The provider's name in webhook routes and event records (`sandbox`, `twilio`, …). */
+  abstract readonly name: string;
+
+  /**
+   * Asks the provider to place the call and resolves as soon as it accepted it; how the call goes
+   * arrives later as VoiceCallEvents. Idempotent on `request.callId`: placing a call id again never
+   * dials a second time, it answers the first call's provider id. Rejects when the provider
+   * refused or could not be reached (nothing was dialled).
+   */
+  abstract placeCall(request: VoiceCallRequest): Promise<PlacedCall>;
+
+  /** What the provider knows of the call placed with this call id: the poll when an event is overdue, and the truth when ours was lost. */
   abstract lookupCall(callId: string): Promise<VoiceCallStatus>;
+}
+
+/**
+ * Where provider events go in this process (decisions.md 16.24): the webhook route and an
+ * in-process provider (the sandbox) deliver here; the modules that own a call's consequences
+ * subscribe (the calls module records progress and ends test calls; the engine, in the worker,
+ * settles campaign attempts). Each subscriber is handed every event and ignores what is not its
+ * own. A delivery rejects when a subscriber could not apply the event (the database unreachable):
+ * the sender retries, as a provider retries a webhook that failed.
+ */
+export class VoiceCallEvents {
+  private readonly subscribers: ((event: VoiceCallEvent) => Promise<void>)[] = [];
+
+  subscribe(handler: (event: VoiceCallEvent) => Promise<void>): void {
+    this.subscribers.push(handler);
+  }
+
+  async deliver(event: VoiceCallEvent): Promise<void> {
+    if (this.subscribers.length === 0) throw new Error(`nothing handles voice events in this process (event ${event.eventId} of call ${event.callId})`);
+    for (const handle of this.subscribers) await handle(event);
+  }
 }

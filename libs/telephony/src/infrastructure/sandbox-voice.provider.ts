@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
 import { Clock } from '@outreach/core';
-import { CallOutcome, VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '../application/voice-provider.port';
+import {
+  CallOutcome,
+  PlacedCall,
+  VoiceCallEvent,
+  VoiceCallEvents,
+  VoiceCallRequest,
+  VoiceCallResult,
+  VoiceCallStatus,
+  VoiceProvider,
+} from '../application/voice-provider.port';
 import { SandboxCallRecord, SandboxCallRecords } from './sandbox-call-records';
 
 /** What the sandbox does with a number: everything derives from the number alone. */
@@ -100,6 +108,9 @@ export function sandboxTimeline(acceptedAt: Date, latencyMs: number, script: Pic
 /** Calls remembered in this process (the Redis store is the lasting copy). */
 const MEMORY_LIMIT = 10_000;
 
+/** A failed delivery is retried after these delays, then left to the engine's poll (lookupCall). */
+const REDELIVERY_MS = [250, 1000, 2000, 4000, 8000];
+
 /**
  * The default VoiceProvider: deterministic outcomes from the number (see sandboxScript), and an
  * optional real-time latency (SANDBOX_VOICE_LATENCY_MS) standing for the call being in flight.
@@ -107,29 +118,38 @@ const MEMORY_LIMIT = 10_000;
  * are compressed into the time the call really took (see sandboxTimeline), while `durationMs`
  * stays the script's talk time, the billed figure (decisions.md 16.23).
  *
- * Like a real provider it keeps a record of every call it accepted (SandboxCallRecords, in Redis,
- * plus a copy in memory), so placing a call id twice dials once, and lookupCall answers how a call
- * ended after the process that placed it died or could not store the outcome (decisions.md 16.18).
- * A record that could not be written to Redis is kept in memory only: the call still happens.
+ * It speaks a real provider's protocol (decisions.md 16.24): placeCall returns once the call is
+ * accepted; a timer owned by this process then delivers its events — ringing at once, answered and
+ * ended after the latency — to VoiceCallEvents, redelivering a failed one a few times. Like a real
+ * provider it keeps a record of every call it accepted (SandboxCallRecords, in Redis, plus a copy
+ * in memory), so placing a call id twice dials once, and lookupCall answers how a call ended after
+ * the process that placed it (and its timers) died (decisions.md 16.18). A record that could not
+ * be written to Redis is kept in memory only: the call still happens.
  */
 @Injectable()
-export class SandboxVoiceProvider extends VoiceProvider {
+export class SandboxVoiceProvider extends VoiceProvider implements OnApplicationShutdown {
+  readonly name = 'sandbox';
   private readonly logger = new Logger('SandboxVoiceProvider');
   private readonly memory = new Map<string, SandboxCallRecord>();
+  /** Calls whose events this process is due to send (a timer each). */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly records: SandboxCallRecords,
+    private readonly events: VoiceCallEvents,
   ) {
     super();
   }
 
-  async placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
-    const record = (await this.find(request.callId).catch(() => null)) ?? (await this.accept(request));
-    const waitMs = record.endsAtMs - Date.now();
-    if (waitMs > 0) await sleep(waitMs);
-    return this.ending(record);
+  async placeCall(request: VoiceCallRequest): Promise<PlacedCall> {
+    const known = await this.find(request.callId).catch(() => null);
+    const record = known ?? (await this.accept(request));
+    // A call placed again by another process (the first died): its events are sent from here now.
+    if (!known || (Date.now() < record.endsAtMs + 60_000 && !this.timers.has(record.callId))) this.schedule(record, !known);
+    return { providerCallId: providerCallId(record.callId) };
   }
 
   async lookupCall(callId: string): Promise<VoiceCallStatus> {
@@ -137,6 +157,49 @@ export class SandboxVoiceProvider extends VoiceProvider {
     if (!record) return { state: 'unknown' };
     if (Date.now() < record.endsAtMs) return { state: 'in_progress' };
     return { state: 'ended', result: this.ending(record) };
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private schedule(record: SandboxCallRecord, ringNow: boolean): void {
+    const { callId } = record;
+    const ending = this.ending(record);
+    const base = { provider: this.name, callId, providerCallId: providerCallId(callId) };
+    if (ringNow) {
+      const ringing = { ...base, type: 'ringing' as const, eventId: `${callId}:ringing`, at: new Date(record.acceptedAt) };
+      setImmediate(() => void this.send(ringing, 0));
+    }
+    const timer = setTimeout(async () => {
+      this.timers.delete(callId);
+      if (ending.answeredAt) {
+        await this.send({ ...base, type: 'answered', eventId: `${callId}:answered`, at: ending.answeredAt }, 0);
+      }
+      await this.send({ ...base, type: 'ended', eventId: `${callId}:ended`, at: ending.endedAt, result: ending }, 0);
+    }, Math.max(0, record.endsAtMs - Date.now()));
+    this.timers.set(callId, timer);
+  }
+
+  /** Delivers one event; on failure, tries again later, as a provider redelivers a webhook. */
+  private async send(event: VoiceCallEvent, attempt: number): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.events.deliver(event);
+    } catch (error) {
+      const delay = REDELIVERY_MS[attempt];
+      if (delay === undefined || this.stopped) {
+        this.logger.warn(`sandbox event ${event.eventId} not delivered (${(error as Error).message}); the engine's poll will find the call`);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.timers.delete(`${event.eventId}:retry`);
+        void this.send(event, attempt + 1);
+      }, delay);
+      this.timers.set(`${event.eventId}:retry`, timer);
+    }
   }
 
   private async accept(request: VoiceCallRequest): Promise<SandboxCallRecord> {
@@ -173,7 +236,7 @@ export class SandboxVoiceProvider extends VoiceProvider {
     return {
       outcome: script.outcome,
       providerDisposition: script.providerDisposition,
-      providerCallId: `sbx_call_${record.callId}`,
+      providerCallId: providerCallId(record.callId),
       answeredAt: answered ? answeredAt : null,
       endedAt,
       durationMs: script.durationMs,
@@ -182,3 +245,5 @@ export class SandboxVoiceProvider extends VoiceProvider {
     };
   }
 }
+
+const providerCallId = (callId: string) => `sbx_call_${callId}`;

@@ -3,7 +3,7 @@ import { leadFinalJob } from '@outreach/results';
 import { VoiceCallResult } from '@outreach/telephony';
 import { ENGINE_AGENT, ENGINE_NOW, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
 import { dispatchJob, fromSettlePayload, SettlePayload, toSettlePayload } from './engine-jobs';
-import { IN_PROGRESS_RECHECK_MS } from './execute-attempt.use-case';
+
 
 /* ExecuteAttempt over in-memory fakes: re-checks, the call through the VoiceProvider port, the settlement, duplicates. */
 
@@ -26,10 +26,17 @@ describe('ExecuteAttempt', () => {
     bed = engineTestBed();
   });
 
-  it('places the call through the voice provider from a campaign number, with the agent limit and the prompt variables, then settles it', async () => {
+  it('places the call through the voice provider from a campaign number, with the agent limit and the prompt variables; its ended event settles it', async () => {
     const id = await claimed();
 
     const report = await bed.attempt.execute(id, 1);
+    expect(report).toEqual({ state: 'placed', providerCallId: expect.stringMatching(/^scripted-/) });
+    const callId = bed.voice.requests[0].callId;
+    expect(bed.polls.scheduled).toEqual([{ callId, delayMs: 15_000 }]); // the fallback should the event be lost
+    expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'DIALING', providerCallId: report.state === 'placed' ? report.providerCallId : null });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS' }); // nothing settled before the provider says so
+    await bed.voice.settled();
+    expect(bed.voice.delivered).toEqual([{ callId, ok: true }]);
 
     expect(bed.voice.requests).toHaveLength(1);
     const request = bed.voice.requests[0];
@@ -67,13 +74,19 @@ describe('ExecuteAttempt', () => {
       outcome: 'completed',
     });
     // The scripted provider answers a completed 61 s call: 2 started minutes at 10.
-    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(bed.debits.debits).toEqual([expect.objectContaining({ amountMinor: 20, reference: callId })]);
     expect(bed.contacts.stored(id)).toMatchObject({ status: 'COMPLETED', currentCallId: request.callId, lastOutcome: 'completed' });
+    // The same event delivered again changes nothing.
+    const event = { type: 'ended' as const, provider: 'scripted', eventId: `${callId}:ended`, callId, providerCallId: 'provider-1', at: new Date(), result: bed.voice.placed.get(callId)! };
+    expect(await bed.callEvents.receive(event)).toEqual({ state: 'duplicate' });
+    expect(await bed.callEvents.receive({ ...event, eventId: 'another-id' })).toMatchObject({ state: 'settled', settled: { contactStatus: null, debitedMinor: 0 } });
+    expect(bed.debits.debits).toHaveLength(1);
   });
 
   it('a duplicate of a finished job is stale: no second call, no second debit', async () => {
     const id = await claimed();
     await bed.attempt.execute(id, 1);
+    await bed.voice.settled();
     const jobsAfterFirst = bed.outbox.jobs.length;
 
     expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'stale' });
@@ -91,25 +104,20 @@ describe('ExecuteAttempt', () => {
     expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
   });
 
-  it('a replayed job while the provider still has the call in progress comes back later (RetryLater): nobody is dialled twice', async () => {
+  it('a replayed job while the provider still has the call: left to its events and poll, nobody is dialled twice', async () => {
     const id = await claimed();
     let release!: (r: VoiceCallResult) => void;
     const scripted = bed.voice.next;
     bed.voice.next = (request) => new Promise((resolve) => (release = resolve)).then(() => scripted(request));
-    const first = bed.attempt.execute(id, 1);
-    await new Promise((r) => setImmediate(r));
+    expect((await bed.attempt.execute(id, 1)).state).toBe('placed');
 
-    const replay = await bed.attempt.execute(id, 1).then(
-      () => null,
-      (error: unknown) => error,
-    );
-    expect(isRetryLater(replay)).toBe(true);
-    expect((replay as RetryLater).delayMs).toBe(IN_PROGRESS_RECHECK_MS);
+    expect((await bed.attempt.execute(id, 1)).state).toBe('placed');
     expect(bed.voice.requests).toHaveLength(1);
     expect(bed.calls.rows.size).toBe(1);
 
     release(undefined as never);
-    expect((await first).state).toBe('settled');
+    await bed.voice.settled();
+    expect(bed.contacts.stored(id)!.status).toBe('COMPLETED');
     // Run again once the call ended: the attempt has moved on, nothing happens twice.
     expect(await bed.attempt.execute(id, 1)).toEqual({ state: 'stale' });
     expect(bed.debits.debits).toHaveLength(1);

@@ -2,7 +2,7 @@ import { Type } from '@nestjs/common';
 import { TestingModuleBuilder } from '@nestjs/testing';
 import { DispatchCampaign, DispatchReport, ReapStuckAttempts } from '@outreach/engine';
 import { Clock } from '@outreach/platform';
-import { SandboxVoiceProvider, VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
+import { PlacedCall, SandboxVoiceProvider, VoiceCallEvent, VoiceCallEvents, VoiceCallRequest, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
 import { InMemorySandboxCallRecords } from '../../libs/telephony/src/testing';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { addContacts, attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
@@ -11,10 +11,13 @@ import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 
 /**
- * Wraps the sandbox: counts every placeCall per number, records the largest number of calls to
- * one number in flight at once, and can hold calls at a gate until the test lets them go.
+ * Wraps the sandbox: counts every placeCall per number, records the largest number of calls to one
+ * number in flight at once (placed, ended event not yet delivered), and can hold calls' endings at
+ * a gate until the test lets them go (a held call is in flight at the provider: lookupCall says
+ * so). The sandbox's events pass through here to the worker(s) it is attached to (startWorker).
  */
 export class CountingVoiceProvider extends VoiceProvider {
+  readonly name = 'sandbox';
   readonly placed = new Map<string, number>();
   readonly inFlight = new Map<string, number>();
   maxConcurrentPerNumber = 0;
@@ -23,25 +26,30 @@ export class CountingVoiceProvider extends VoiceProvider {
   private flying = 0;
   private gated = false;
   private readonly waiting: Array<{ to: string; callId: string; release: () => void }> = [];
+  private readonly numbers = new Map<string, string>();
+  private readonly targets: VoiceCallEvents[] = [];
 
-  constructor(private readonly sandbox: VoiceProvider) {
+  constructor(private readonly sandbox: SandboxVoiceProvider) {
     super();
+    sandbox.events.subscribe((event) => this.pass(event));
   }
 
-  async placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
-    this.placed.set(request.to, (this.placed.get(request.to) ?? 0) + 1);
-    const flying = (this.inFlight.get(request.to) ?? 0) + 1;
-    this.inFlight.set(request.to, flying);
-    this.maxConcurrentPerNumber = Math.max(this.maxConcurrentPerNumber, flying);
-    this.flying++;
-    this.maxInFlight = Math.max(this.maxInFlight, this.flying);
-    try {
-      if (this.gated) await new Promise<void>((release) => this.waiting.push({ to: request.to, callId: request.callId, release }));
-      return await this.sandbox.placeCall(request);
-    } finally {
-      this.flying--;
-      this.inFlight.set(request.to, (this.inFlight.get(request.to) ?? 1) - 1);
+  /** The worker whose VoiceCallEvents get this provider's events (the first attached that answers). */
+  attach(events: VoiceCallEvents): void {
+    this.targets.push(events);
+  }
+
+  async placeCall(request: VoiceCallRequest): Promise<PlacedCall> {
+    if (!this.numbers.has(request.callId)) {
+      this.numbers.set(request.callId, request.to);
+      this.placed.set(request.to, (this.placed.get(request.to) ?? 0) + 1);
+      const flying = (this.inFlight.get(request.to) ?? 0) + 1;
+      this.inFlight.set(request.to, flying);
+      this.maxConcurrentPerNumber = Math.max(this.maxConcurrentPerNumber, flying);
+      this.flying++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.flying);
     }
+    return this.sandbox.placeCall(request);
   }
 
   /** A call held at the gate is in flight at the provider; the others are the sandbox's to answer. */
@@ -50,7 +58,27 @@ export class CountingVoiceProvider extends VoiceProvider {
     return this.sandbox.lookupCall(callId);
   }
 
-  /** From now on calls wait at the gate until released. */
+  private async pass(event: VoiceCallEvent): Promise<void> {
+    if (event.type === 'ended') {
+      const to = this.numbers.get(event.callId);
+      if (this.gated && to) await new Promise<void>((release) => this.waiting.push({ to, callId: event.callId, release }));
+      if (to !== undefined && this.numbers.delete(event.callId)) {
+        this.flying--;
+        this.inFlight.set(to, (this.inFlight.get(to) ?? 1) - 1);
+      }
+    }
+    let lastError: unknown = new Error('no worker attached to the counting voice provider');
+    for (const target of this.targets) {
+      try {
+        return await target.deliver(event);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  /** From now on calls' endings wait at the gate until released. */
   closeGate(): void {
     this.gated = true;
   }
@@ -88,7 +116,7 @@ export class CountingVoiceProvider extends VoiceProvider {
 
 /** A worker context (apps/worker's WorkerModule) on this jest worker's database and Redis prefix. */
 export async function startWorker(options: { clock?: Clock; voice?: VoiceProvider; root?: Type<unknown> } = {}): Promise<WorkerApp> {
-  return WorkerApp.create({
+  const worker = await WorkerApp.create({
     root: options.root ?? WorkerModule,
     configure: (b: TestingModuleBuilder) => {
       let builder = b;
@@ -97,11 +125,14 @@ export async function startWorker(options: { clock?: Clock; voice?: VoiceProvide
       return builder;
     },
   });
+  // A provider built outside the app delivers its events to this worker's VoiceCallEvents.
+  if (options.voice && 'attach' in options.voice) (options.voice as CountingVoiceProvider).attach(worker.get(VoiceCallEvents));
+  return worker;
 }
 
 /** The sandbox as the worker would build it (for wrapping). */
 export function sandboxFor(clock: Clock, latencyMs = 0): SandboxVoiceProvider {
-  return new SandboxVoiceProvider(clock, { sandboxVoiceLatencyMs: latencyMs } as never, new InMemorySandboxCallRecords());
+  return new SandboxVoiceProvider(clock, { sandboxVoiceLatencyMs: latencyMs } as never, new InMemorySandboxCallRecords(), new VoiceCallEvents());
 }
 
 export async function waitFor<T>(

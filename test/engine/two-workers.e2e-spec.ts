@@ -6,7 +6,7 @@ process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
 
 import { Clock, FixedClock } from '@outreach/platform';
-import { VoiceCallRequest, VoiceCallResult, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
+import { PlacedCall, VoiceCallEvents, VoiceCallRequest, VoiceCallStatus, VoiceProvider } from '@outreach/telephony';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import {
@@ -23,12 +23,18 @@ import {
 
 /** Counts the calls one worker placed, then hands them to the shared counter. */
 class WorkerTally extends VoiceProvider {
+  readonly name = 'sandbox';
   placed = 0;
-  constructor(private readonly shared: VoiceProvider) {
+  constructor(private readonly shared: CountingVoiceProvider) {
     super();
   }
 
-  placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
+  /** The worker started with this tally also receives the shared provider's events. */
+  attach(events: VoiceCallEvents): void {
+    this.shared.attach(events);
+  }
+
+  placeCall(request: VoiceCallRequest): Promise<PlacedCall> {
     this.placed++;
     return this.shared.placeCall(request);
   }

@@ -147,7 +147,7 @@ describe(`outage drill (${FULL ? 'full' : 'bounded'}): ${PLAN.leads} API leads a
     const pushing = Promise.all(Array.from({ length: PLAN.clients }, client));
 
     // Cut once a wave of calls is in flight: they end during the cut, with nowhere to store their outcome.
-    await until(`calls in flight (${name})`, async () => (await count(`status = 'IN_PROGRESS'`, campaignId)) >= PLAN.lines / 2, 60_000);
+    await until(`calls in flight (${name})`, async () => (await count(`status IN ('QUEUED', 'DIALING', 'RINGING', 'IN_PROGRESS')`, campaignId)) >= PLAN.lines / 2, 60_000);
     await proxies[target].setMode('refuse');
     await sleep(cutSecs * 1000);
     const restoredAt = new Date();
@@ -157,7 +157,7 @@ describe(`outage drill (${FULL ? 'full' : 'bounded'}): ${PLAN.leads} API leads a
     await pushing;
     await until(
       `every acknowledged lead to have its result (${name})`,
-      async () => (await results(campaignId)).length >= acknowledged.size && (await count(`status = 'IN_PROGRESS'`, campaignId)) === 0,
+      async () => (await results(campaignId)).length >= acknowledged.size && (await count(`status IN ('QUEUED', 'DIALING', 'RINGING', 'IN_PROGRESS')`, campaignId)) === 0,
       180_000,
     );
 

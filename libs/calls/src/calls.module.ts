@@ -63,7 +63,7 @@ export class CallEventsModule {}
 
 /** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
 @Module({
-  imports: [CallEventsModule],
+  imports: [CallEventsModule, CallsServicesModule],
   controllers: [CallsController],
   exports: [CallsServicesModule],
 })

@@ -35,6 +35,8 @@ const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDef
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
     { provide: CallPolls, useClass: BullmqCallPolls },
+    // Subscribes to provider events: campaign calls are settled where the engine runs.
+    EngineCallEvents,
   ],
   exports: useCases,
 })
@@ -46,8 +48,7 @@ export class EngineCoreModule {}
     EngineCoreModule,
     workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts),
   ],
-  // EngineCallEvents subscribes to provider events: campaign calls are settled where the engine runs.
-  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance, EngineCallEvents],
+  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance],
   exports: [EngineCoreModule],
 })
 export class EngineWorkerModule {}

@@ -47,12 +47,12 @@ describe('CallLog', () => {
   });
 
   describe('start', () => {
-    it('stores a call IN_PROGRESS, started now, analysis pending', async () => {
+    it('stores a call QUEUED (the provider does not have it yet), started now, analysis pending', async () => {
       const { callId } = await log.start(start({ idempotencyKey: 'k-1' }));
       expect(calls.rows.get(callId)).toMatchObject({
         workspaceId: W1,
         campaignId: CAMPAIGN,
-        status: 'IN_PROGRESS',
+        status: 'QUEUED',
         outcome: null,
         startedAt: T0,
         analysisStatus: 'PENDING',
@@ -106,10 +106,10 @@ describe('CallLog', () => {
       expect(calls.rows.get(callId)).toMatchObject({ outcome: 'completed' });
     });
 
-    it('invalid_request for a negative duration; the call stays IN_PROGRESS', async () => {
+    it('invalid_request for a negative duration; the call stays QUEUED', async () => {
       const { callId } = await log.start(start());
       await expect(log.finish(callId, ending({ durationMs: -1 }))).rejects.toMatchObject({ code: 'invalid_request' });
-      expect(calls.rows.get(callId)!.status).toBe('IN_PROGRESS');
+      expect(calls.rows.get(callId)!.status).toBe('QUEUED');
     });
 
     it('call_not_found for an unknown call', async () => {
@@ -120,7 +120,7 @@ describe('CallLog', () => {
   describe('get', () => {
     it("the workspace's call as a view; null for another workspace's or an unknown id", async () => {
       const { callId } = await log.start(start());
-      await expect(log.get(W1, callId)).resolves.toMatchObject({ id: callId, status: 'IN_PROGRESS', startedAt: T0.toISOString(), endedAt: null });
+      await expect(log.get(W1, callId)).resolves.toMatchObject({ id: callId, status: 'QUEUED', startedAt: T0.toISOString(), endedAt: null });
       await expect(log.get(W2, callId)).resolves.toBeNull();
       await expect(log.get(W1, UNKNOWN)).resolves.toBeNull();
     });

@@ -11,6 +11,7 @@ import { InMemoryCallQueries, InMemoryCallRepository } from '../testing';
 import { analyseCallJob } from './analysis/call-analysis.ports';
 import { CallLog } from './call-log';
 import { PlaceTestCall, PlaceTestCallInput } from './place-test-call';
+import { CallEventIntake } from './call-event-intake';
 
 /* PlaceTestCall with every port faked: the order of its checks, the call it records, the debit and the analysis job. */
 
@@ -66,13 +67,23 @@ describe('PlaceTestCall', () => {
       clock,
       config as AppConfig,
     );
+    // The provider's events reach the call as they do in the app (CallEventIntake subscribes).
+    new CallEventIntake(voice.events, new CallLog(calls, uow, clock), useCase).onModuleInit();
   });
+
+  /** The call as stored once the provider's events have been delivered. */
+  async function ended(callId: string) {
+    await voice.settled();
+    return calls.rows.get(callId)!;
+  }
 
   const place = (over: Partial<PlaceTestCallInput> = {}) =>
     useCase.execute({ workspaceId: W, agentId: 'a1', toNumber: '0014155552671', idempotencyKey: 'key-1', ...over });
 
-  it('places the call to the E.164 number from SANDBOX_FROM_NUMBER, records it, debits the started minutes, enqueues the analysis', async () => {
+  it('places the call to the E.164 number from SANDBOX_FROM_NUMBER and answers once the provider accepted it; its ended event records the ending, debits the started minutes, enqueues the analysis', async () => {
     const call = await place({ variables: { name: 'Ada' } });
+    expect(call).toMatchObject({ kind: 'test', status: 'DIALING', outcome: null, fromNumber: SANDBOX_FROM, toNumber: '+14155552671' });
+    expect(debits.debits).toEqual([]);
     expect(voice.requests).toEqual([
       {
         callId: call.id,
@@ -95,7 +106,7 @@ describe('PlaceTestCall', () => {
         },
       },
     ]);
-    expect(call).toMatchObject({ kind: 'test', status: 'ENDED', outcome: 'completed', fromNumber: SANDBOX_FROM, toNumber: '+14155552671', durationMs: 61_000, analysisStatus: 'PENDING' });
+    expect(await ended(call.id)).toMatchObject({ kind: 'test', status: 'ENDED', outcome: 'completed', durationMs: 61_000, analysisStatus: 'PENDING' });
     expect(debits.debits).toEqual([
       { workspaceId: W, amountMinor: 20, kind: 'test_call', reference: call.id, description: 'Test call to +14155552671 (2 started min)' },
     ]);
@@ -153,13 +164,13 @@ describe('PlaceTestCall', () => {
   it('an unanswered call is recorded and not billed; no transcript, no analysis job', async () => {
     voice.next = async () => ({ outcome: 'busy', providerDisposition: 'busy', providerCallId: 'p2', answeredAt: null, endedAt: now, durationMs: 0, transcript: null, recordingUrl: null });
     const call = await place();
-    expect(call).toMatchObject({ status: 'ENDED', outcome: 'busy', analysisStatus: 'SKIPPED' });
+    expect(await ended(call.id)).toMatchObject({ status: 'ENDED', outcome: 'busy', analysisStatus: 'SKIPPED' });
     expect(debits.debits).toEqual([]);
     expect(outbox.jobs).toEqual([]);
   });
 
   it('a provider that cannot place the call ends it as a carrier failure (FAILED, not billed) instead of failing the request', async () => {
-    voice.next = () => Promise.reject(new Error('provider down'));
+    voice.accept = () => Promise.reject(new Error('provider down'));
     const call = await place();
     expect(call).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure', providerDisposition: 'provider_error', durationMs: 0 });
     expect(debits.debits).toEqual([]);

@@ -32,6 +32,7 @@ describe('alternate numbers', () => {
     await bed.dispatch.execute(CID);
     const attempts = bed.outbox.jobs.filter((j) => j.name === 'attempt').map((j) => j.payload as { contactId: string; attemptSeq: number });
     for (const a of attempts) await bed.attempt.execute(a.contactId, a.attemptSeq);
+    await bed.voice.settled();
   }
 
   it('a primary number left unreached after its retries: the next number gets attempts of its own; the contact records where a person answered', async () => {

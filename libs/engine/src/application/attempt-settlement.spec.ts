@@ -226,7 +226,7 @@ describe('AttemptSettlement', () => {
     };
 
     await expect(settle(attempt, result('completed', 61_000, 'Agent: hello'))).rejects.toThrow('wallet row locked');
-    expect(bed.calls.rows.get(attempt.callId)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(attempt.callId)!.status).toBe('QUEUED');
     expect(bed.contacts.stored(attempt.contactId)!.status).toBe('IN_PROGRESS');
     expect(bed.outbox.jobs).toEqual([]);
     expect(bed.scheduler.wakeNows).toEqual([]);

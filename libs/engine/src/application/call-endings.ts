@@ -49,7 +49,7 @@ export class CallEndings {
     } catch (error) {
       if (isAppError(error)) throw error;
       try {
-        await this.settlements.defer({ ...input, campaignId: attempt.campaign.id });
+        await this.settlements.defer({ contactId: input.contactId, attemptSeq: input.attemptSeq, callId, campaignId: attempt.campaign.id, result });
       } catch (deferError) {
         this.logger.warn(`call ${callId}: settling failed (${(error as Error).message}) and so did deferring it (${(deferError as Error).message})`);
         throw error;

@@ -159,8 +159,10 @@ describe('ExecuteAttempt', () => {
 
     const report = await bed.attempt.execute(id, 1);
 
-    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED' } });
+    expect(report.state).toBe('placed');
     expect(bed.voice.requests.map((r) => ({ callId: r.callId, to: r.to, from: r.from }))).toEqual([{ callId, to: PHONE, from: ENGINE_NUMBER }]);
+    await bed.voice.settled();
+    expect(bed.contacts.stored(id)!.status).toBe('COMPLETED');
     expect(bed.calls.rows.size).toBe(1);
   });
 
@@ -179,8 +181,10 @@ describe('ExecuteAttempt', () => {
     const id = await claimed();
     bed.campaigns.rows.get(CID)!.status = 'PAUSED';
 
-    expect((await bed.attempt.execute(id, 1)).state).toBe('settled');
+    expect((await bed.attempt.execute(id, 1)).state).toBe('placed');
     expect(bed.voice.requests).toHaveLength(1);
+    await bed.voice.settled();
+    expect(bed.contacts.stored(id)!.status).toBe('COMPLETED');
   });
 
   it('gives the attempt back when the campaign no longer dials (canceled): PENDING again, the attempt not counted, no call', async () => {
@@ -224,14 +228,15 @@ describe('ExecuteAttempt', () => {
     expect(bed.contacts.stored(id)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: new Date(ENGINE_NOW.getTime() + 60 * 60_000).toISOString() });
   });
 
-  it('a provider error is a carrier failure: the call FAILS and the contact is retried', async () => {
+  it('a provider that refuses the call (nothing dialled) is a carrier failure: the call FAILS and the contact is retried', async () => {
     const id = await claimed();
-    bed.voice.next = async () => {
+    bed.voice.accept = async () => {
       throw new Error('provider 502');
     };
 
     const report = await bed.attempt.execute(id, 1);
 
+    expect(bed.polls.scheduled).toEqual([]);
     expect(report.state === 'settled' && report.settled.call).toMatchObject({ status: 'FAILED', providerDisposition: 'provider_error' });
     expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
   });
@@ -245,13 +250,14 @@ describe('ExecuteAttempt', () => {
     return { restore: () => (bed.settlement.settle = settle) };
   }
 
-  it('a settlement that fails (database unreachable) hands the outcome to a settle job; that job settles it once', async () => {
+  it('an ended event whose settlement fails (database unreachable) hands the outcome to a settle job; that job settles it once', async () => {
     const id = await claimed({ source: 'API' });
     const outage = databaseDown();
 
-    const report = await bed.attempt.execute(id, 1);
+    expect((await bed.attempt.execute(id, 1)).state).toBe('placed');
+    await bed.voice.settled();
 
-    expect(report).toEqual({ state: 'deferred' });
+    expect(bed.voice.delivered).toEqual([{ callId: expect.any(String), ok: true }]); // accepted: the settle job carries it
     expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS' }); // the slot is held, the contact is not retried
     const [deferred] = bed.settlements.deferred;
     expect(deferred).toMatchObject({ contactId: id, attemptSeq: 1, campaignId: CID, result: { outcome: 'completed', durationMs: 61_000, transcript: 'Agent: hello' } });
@@ -269,21 +275,43 @@ describe('ExecuteAttempt', () => {
     expect(bed.voice.requests).toHaveLength(1);
   });
 
-  it('when the settle job cannot be stored either, the attempt job fails; its re-run settles from the provider\'s record, no second dial', async () => {
+  it('when the settle job cannot be stored either, the event is refused (the provider redelivers it); the poll settles from the provider\'s record, no second dial', async () => {
     const id = await claimed();
     const outage = databaseDown();
     bed.settlements.failing = true;
 
-    await expect(bed.attempt.execute(id, 1)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await bed.attempt.execute(id, 1);
+    await bed.voice.settled();
+    expect(bed.voice.delivered).toEqual([{ callId: expect.any(String), ok: false, error: 'connect ECONNREFUSED 127.0.0.1:5432' }]);
+    expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
     outage.restore();
-    const report = await bed.attempt.execute(id, 1);
+    const [{ callId }] = bed.polls.scheduled;
+    const report = await bed.poll.execute(callId);
 
     expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
+    expect(await bed.poll.execute(callId)).toEqual({ state: 'over' }); // a later poll has nothing to do
     expect(bed.voice.requests).toHaveLength(1);
     expect(bed.debits.debits).toHaveLength(1);
   });
 
-  it('does not retry a settlement refused with a coded error', async () => {
+  it('the poll: a call still going on is asked about again later (RetryLater), one the provider lost ends as a carrier failure', async () => {
+    const id = await claimed();
+    let release!: (r: VoiceCallResult) => void;
+    bed.voice.next = () => new Promise((resolve) => (release = resolve));
+    await bed.attempt.execute(id, 1);
+    const [{ callId }] = bed.polls.scheduled;
+
+    const later = await bed.poll.execute(callId).then(() => null, (error: unknown) => error);
+    expect(isRetryLater(later)).toBe(true);
+    expect((later as RetryLater).delayMs).toBe(15_000);
+
+    bed.voice.lookup = async () => ({ state: 'unknown' });
+    expect(await bed.poll.execute(callId)).toMatchObject({ state: 'settled', settled: { contactStatus: 'RETRY_SCHEDULED', debitedMinor: 0 } });
+    expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'FAILED', providerDisposition: 'lost_by_provider' });
+    void release;
+  });
+
+  it('does not defer a settlement refused with a coded error', async () => {
     const id = await claimed();
     let tries = 0;
     bed.debits.debit = async () => {
@@ -291,7 +319,10 @@ describe('ExecuteAttempt', () => {
       throw new AppError('invalid_request', { message: 'bad amount' });
     };
 
-    await expect(bed.attempt.execute(id, 1)).rejects.toMatchObject({ code: 'invalid_request' });
+    await bed.attempt.execute(id, 1);
+    await bed.voice.settled();
+    expect(bed.voice.delivered).toEqual([{ callId: expect.any(String), ok: false, error: 'bad amount' }]);
+    expect(bed.settlements.deferred).toEqual([]);
     expect(tries).toBe(1);
     expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
   });

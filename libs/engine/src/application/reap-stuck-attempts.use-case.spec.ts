@@ -97,7 +97,7 @@ describe('ReapStuckAttempts', () => {
 
     for (const attempt of [inProgress, unanswered]) {
       expect(bed.contacts.stored(attempt.id)).toMatchObject({ status: 'IN_PROGRESS', currentCallId: attempt.callId });
-      expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
+      expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('QUEUED');
     }
   });
 
@@ -134,7 +134,7 @@ describe('ReapStuckAttempts', () => {
 
     expect(bed.contacts.stored(dialled.id)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: 1, currentCallId: dialled.callId });
     expect(bed.contacts.stored(waiting.id)!.status).toBe('IN_PROGRESS');
-    expect(bed.calls.rows.get(dialled.callId!)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(dialled.callId!)!.status).toBe('QUEUED');
     expect(bed.outbox.jobs).toEqual([]);
   });
 
@@ -154,7 +154,7 @@ describe('ReapStuckAttempts', () => {
 
     expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
     expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
-    expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('IN_PROGRESS');
+    expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('QUEUED');
   });
 
   it('sweep wakes every RUNNING campaign at once', async () => {

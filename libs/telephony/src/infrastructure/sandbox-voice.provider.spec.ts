@@ -1,5 +1,6 @@
 import { FixedClock, SystemClock } from '@outreach/core';
 import { InMemorySandboxCallRecords } from '../testing';
+import { VoiceCallEvent, VoiceCallEvents, VoiceCallResult } from '../application/voice-provider.port';
 import { sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './sandbox-voice.provider';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
@@ -30,12 +31,36 @@ describe('sandbox voice provider', () => {
     expect(durations.size).toBeGreaterThan(40); // derived from the number, not a constant
   });
 
-  it('places a call with timestamps from the clock, never ahead of it; durationMs is the script\'s talk time', async () => {
-    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords());
+  /** A VoiceCallEvents that keeps what is delivered, and waits for a call's ended event. */
+  function collector(refuse = 0) {
+    const events = new VoiceCallEvents();
+    const seen: VoiceCallEvent[] = [];
+    let refusals = refuse;
+    events.subscribe(async (event) => {
+      if (refusals > 0) {
+        refusals--;
+        throw new Error('database unreachable');
+      }
+      seen.push(event);
+    });
+    const ended = async (callId: string): Promise<VoiceCallResult> => {
+      for (let i = 0; i < 400; i++) {
+        const event = seen.find((e) => e.callId === callId && e.type === 'ended');
+        if (event && event.type === 'ended') return event.result;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`no ended event for ${callId}`);
+    };
+    return { events, seen, ended };
+  }
+
+  it('accepts a call at once, then sends its events: ringing, answered, ended with timestamps from the clock; durationMs is the script\'s talk time', async () => {
+    const { events, seen, ended } = collector();
+    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords(), events);
     const request = { callId: 'c1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
-    const answered = await provider.placeCall({ ...request, to: number(7) });
+    expect(await provider.placeCall({ ...request, to: number(7) })).toEqual({ providerCallId: 'sbx_call_c1' });
     const script = sandboxScript(number(7), 600);
-    expect(answered).toEqual({
+    expect(await ended('c1')).toEqual({
       outcome: 'completed',
       providerDisposition: 'completed',
       providerCallId: 'sbx_call_c1',
@@ -45,8 +70,15 @@ describe('sandbox voice provider', () => {
       transcript: script.transcript,
       recordingUrl: 'https://sandbox.invalid/recordings/c1.mp3',
     });
-    const busy = await provider.placeCall({ ...request, callId: 'c2', to: number(1) });
-    expect(busy).toMatchObject({ outcome: 'busy', answeredAt: null, durationMs: 0, recordingUrl: null });
+    expect(seen.map((e) => [e.type, e.eventId, e.provider])).toEqual([
+      ['ringing', 'c1:ringing', 'sandbox'],
+      ['answered', 'c1:answered', 'sandbox'],
+      ['ended', 'c1:ended', 'sandbox'],
+    ]);
+    await provider.placeCall({ ...request, callId: 'c2', to: number(1) });
+    expect(await ended('c2')).toMatchObject({ outcome: 'busy', answeredAt: null, durationMs: 0, recordingUrl: null });
+    expect(seen.filter((e) => e.callId === 'c2').map((e) => e.type)).toEqual(['ringing', 'ended']); // never answered
+    provider.onApplicationShutdown();
   });
 
   it('compresses ring and talk time into the latency the call really took, in the script\'s proportions', () => {
@@ -55,49 +87,64 @@ describe('sandbox voice provider', () => {
     expect(sandboxTimeline(T0, 400, { ringMs: 0, durationMs: 0 })).toEqual({ answeredAt: new Date(T0.getTime() + 400), endedAt: new Date(T0.getTime() + 400) });
   });
 
-  it('with a real latency, the call ends no later than the clock when placeCall answers', async () => {
-    const provider = new SandboxVoiceProvider(new SystemClock(), { sandboxVoiceLatencyMs: 60 } as never, new InMemorySandboxCallRecords());
+  it('with a real latency, the ended event comes after it and the call ends no later than the clock when it arrives', async () => {
+    const { events, ended } = collector();
+    const provider = new SandboxVoiceProvider(new SystemClock(), { sandboxVoiceLatencyMs: 60 } as never, new InMemorySandboxCallRecords(), events);
     const placedAt = Date.now();
-    const result = await provider.placeCall({ callId: 'c3', from: '+14155550100', to: number(5), agentId: null, maxDurationSecs: 600, variables: {} });
-    const answeredAt = Date.now();
+    await provider.placeCall({ callId: 'c3', from: '+14155550100', to: number(5), agentId: null, maxDurationSecs: 600, variables: {} });
+    const result = await ended('c3');
+    const arrivedAt = Date.now();
+    expect(arrivedAt - placedAt).toBeGreaterThanOrEqual(55);
     expect(result.answeredAt!.getTime()).toBeGreaterThanOrEqual(placedAt);
     expect(result.answeredAt!.getTime()).toBeLessThan(result.endedAt.getTime());
-    expect(result.endedAt.getTime()).toBeLessThanOrEqual(answeredAt);
+    expect(result.endedAt.getTime()).toBeLessThanOrEqual(arrivedAt);
     expect(result.durationMs).toBe(sandboxScript(number(5), 600).durationMs);
+  });
+
+  it('an event the service refused is delivered again, as a provider redelivers a failed webhook', async () => {
+    const { events, seen, ended } = collector(2); // the first two deliveries fail
+    const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords(), events);
+    await provider.placeCall({ callId: 'c4', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} });
+    expect((await ended('c4')).outcome).toBe('completed');
+    for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    // Redelivered later, so after the ended event: out of order, which the Call's state machine absorbs.
+    expect(seen.map((e) => e.type)).toEqual(['ended', 'ringing', 'answered']);
+    provider.onApplicationShutdown();
   });
 
   describe('the provider\'s record of its calls (decisions.md 16.18)', () => {
     const request = { callId: 'c9', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} };
-    const sandbox = (store: InMemorySandboxCallRecords, latencyMs = 0) =>
-      new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: latencyMs } as never, store);
+    const sandbox = (store: InMemorySandboxCallRecords, latencyMs = 0, events = collector().events) =>
+      new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: latencyMs } as never, store, events);
 
-    it('placing a call id twice dials once and answers the same ending', async () => {
+    it('placing a call id twice dials once and answers the same provider call id', async () => {
       const store = new InMemorySandboxCallRecords();
-      const provider = sandbox(store);
-      const first = await provider.placeCall(request);
+      const first = await sandbox(store).placeCall(request);
       const again = await sandbox(store).placeCall({ ...request, to: number(1) }); // another process, same call id
       expect(again).toEqual(first);
-      expect(again.outcome).toBe('completed');
       expect([...store.records.keys()]).toEqual(['c9']);
+      expect(store.records.get('c9')!.to).toBe(number(7));
     });
 
     it('lookupCall: unknown before it is placed, in progress during its latency, then ended — from any process', async () => {
       const store = new InMemorySandboxCallRecords();
-      const placing = sandbox(store, 300);
+      const { events, ended } = collector();
+      const placing = sandbox(store, 300, events);
       expect(await placing.lookupCall('c9')).toEqual({ state: 'unknown' });
-      const placed = placing.placeCall(request);
-      await new Promise((r) => setTimeout(r, 20));
+      await placing.placeCall(request);
       const elsewhere = sandbox(store, 300); // a restarted worker asks the provider
       expect(await elsewhere.lookupCall('c9')).toEqual({ state: 'in_progress' });
-      const result = await placed;
+      const result = await ended('c9');
       expect(await elsewhere.lookupCall('c9')).toEqual({ state: 'ended', result });
     });
 
     it('a store that cannot be written keeps the call in memory: the call still happens and this process can answer for it', async () => {
       const store = new InMemorySandboxCallRecords();
       store.failing = true;
-      const provider = sandbox(store);
-      const result = await provider.placeCall(request);
+      const { events, ended } = collector();
+      const provider = sandbox(store, 0, events);
+      await provider.placeCall(request);
+      const result = await ended('c9');
       expect(result.outcome).toBe('completed');
       expect(await provider.lookupCall('c9')).toEqual({ state: 'ended', result });
       await expect(sandbox(store).lookupCall('c9')).rejects.toThrow('unreachable'); // elsewhere: cannot tell, so it says nothing

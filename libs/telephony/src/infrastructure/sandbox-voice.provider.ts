@@ -139,7 +139,8 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly records: SandboxCallRecords,
-    private readonly events: VoiceCallEvents,
+    /** Where this provider delivers its calls' events (the app's, or a test's). */
+    readonly events: VoiceCallEvents,
   ) {
     super();
   }
@@ -173,14 +174,20 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
       const ringing = { ...base, type: 'ringing' as const, eventId: `${callId}:ringing`, at: new Date(record.acceptedAt) };
       setImmediate(() => void this.send(ringing, 0));
     }
-    const timer = setTimeout(async () => {
+    const fire = async () => {
+      // A timer may fire a millisecond early by the wall clock: the call has ended only when
+      // lookupCall, which compares with Date.now(), says so too.
+      if (Date.now() < record.endsAtMs) {
+        this.timers.set(callId, setTimeout(fire, record.endsAtMs - Date.now()));
+        return;
+      }
       this.timers.delete(callId);
       if (ending.answeredAt) {
         await this.send({ ...base, type: 'answered', eventId: `${callId}:answered`, at: ending.answeredAt }, 0);
       }
       await this.send({ ...base, type: 'ended', eventId: `${callId}:ended`, at: ending.endedAt, result: ending }, 0);
-    }, Math.max(0, record.endsAtMs - Date.now()));
-    this.timers.set(callId, timer);
+    };
+    this.timers.set(callId, setTimeout(fire, Math.max(0, record.endsAtMs - Date.now())));
   }
 
   /** Delivers one event; on failure, tries again later, as a provider redelivers a webhook. */

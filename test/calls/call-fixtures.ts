@@ -12,7 +12,7 @@ export interface RecordCallInput {
   to: string;
   from?: string;
   attemptNumber?: number;
-  /** Leave the call IN_PROGRESS. */
+  /** Leave the call live (QUEUED: the provider never reported on it). */
   unfinished?: boolean;
   /** Also write the analysis job to the outbox (as the engine does when a call ends). */
   enqueueAnalysis?: boolean;

@@ -103,7 +103,7 @@ describe('calls API', () => {
     const a2 = await call({ campaignId: a.id, to: '+14155550100' }); // 10:01 no_answer
     const b1 = await call({ campaignId: b.id, to: '+14155550103' }); // 10:02 carrier_failure → FAILED
     const t1 = await call({ to: '+14155550102' }); // 10:03 voicemail (test call)
-    const live = await call({ campaignId: a.id, to: '+14155550109', unfinished: true }); // 10:04 IN_PROGRESS
+    const live = await call({ campaignId: a.id, to: '+14155550109', unfinished: true }); // 10:04 QUEUED
 
     const ids = async (query: string) => {
       const res = await get(`/calls?${query}`);
@@ -114,7 +114,7 @@ describe('calls API', () => {
     expect(await ids(`campaignId=${a.id}`)).toEqual([live, a2, a1]);
     expect(await ids(`campaignId=${b.id}`)).toEqual([b1]);
     expect(await ids('status=FAILED')).toEqual([b1]);
-    expect(await ids('status=IN_PROGRESS')).toEqual([live]);
+    expect(await ids('status=QUEUED')).toEqual([live]);
     expect(await ids('status=ENDED')).toEqual([t1, a2, a1]);
     expect(await ids('outcome=no_answer')).toEqual([a2]);
     expect(await ids('outcome=voicemail')).toEqual([t1]);

@@ -7,7 +7,7 @@ import { bearer, Seeded, TestApp } from '../support/test-app';
 import { countCalls, ledger } from './call-fixtures';
 
 /*
- * POST /calls/test: billed, synchronous test calls with Idempotency-Key semantics (decisions.md 21.1, 22.4,
+ * POST /calls/test: billed test calls, answered once the provider accepted them, with Idempotency-Key semantics (decisions.md 21.1, 22.4,
  * §13: on this route a reused key answers 409). Every refusal is checked with its status and
  * code, and shown to change nothing (no call row, no ledger row).
  */
@@ -47,6 +47,15 @@ describe('POST /calls/test', () => {
     return req.send(body);
   };
   const balance = async () => (await t.get(WalletBalance).get(ws.workspaceId)).balanceMinor;
+  /** The call once the provider's ended event reached it (GET /calls/{id}). */
+  async function ended(id: string): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 200; i++) {
+      const read = await t.http.get(`/calls/${id}`).set(bearer(ws.key));
+      if (read.body.status === 'ENDED' || read.body.status === 'FAILED') return read.body as Record<string, unknown>;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`call ${id} did not end`);
+  }
   const debits = async () => (await ledger(t, ws.workspaceId)).filter((e) => e.kind === 'debit');
 
   /** A refusal changed nothing: no call, no debit, the same balance. */
@@ -56,12 +65,14 @@ describe('POST /calls/test', () => {
     expect(await balance()).toBe(10_000);
   }
 
-  it('places the call, records it (kind test), debits the wallet per started minute and answers 201 with the call', async () => {
+  it('places the call, answers 201 with the call once the provider accepted it; its ending is recorded and billed per started minute when it ends', async () => {
     const to = '+14155550107'; // last digit 7: answered and completed
     const res = await post({ agentId, toNumber: to, fromPhoneNumberId: numberId, variables: { contact_name: 'Dana' } });
     expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ kind: 'test', status: 'DIALING', outcome: null, durationMs: null, toNumber: to });
     const script = sandboxScript(to);
-    expect(res.body).toMatchObject({
+    const read = await ended(res.body.id);
+    expect(read).toMatchObject({
       campaignId: null,
       contactId: null,
       agentId,
@@ -77,9 +88,6 @@ describe('POST /calls/test', () => {
       metricOverrides: {},
     });
 
-    const read = await t.http.get(`/calls/${res.body.id}`).set(bearer(ws.key));
-    expect(read.body).toEqual(res.body);
-
     const cost = Math.ceil(script.durationMs / 60_000) * TARIFF_VOICE_MINUTE_MINOR;
     expect(await debits()).toEqual([
       expect.objectContaining({ debit_kind: 'test_call', reference: res.body.id, amount_minor: String(cost) }),
@@ -94,15 +102,16 @@ describe('POST /calls/test', () => {
   it('normalises toNumber to E.164; without fromPhoneNumberId the caller id is SANDBOX_FROM_NUMBER', async () => {
     const res = await post({ agentId, toNumber: '0044 20 7946 0958' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ toNumber: '+442079460958', fromNumber: SANDBOX_FROM, outcome: 'completed' });
+    expect(res.body).toMatchObject({ toNumber: '+442079460958', fromNumber: SANDBOX_FROM });
+    expect(await ended(res.body.id)).toMatchObject({ outcome: 'completed' });
   });
 
   it('an unanswered call (no answer, busy, carrier failure) is recorded but not billed, and has nothing to analyse', async () => {
     const noAnswer = await post({ agentId, toNumber: '+14155550110', fromPhoneNumberId: numberId });
     expect(noAnswer.status).toBe(201);
-    expect(noAnswer.body).toMatchObject({ status: 'ENDED', outcome: 'no_answer', durationMs: 0, transcript: null, analysisStatus: 'SKIPPED' });
+    expect(await ended(noAnswer.body.id)).toMatchObject({ status: 'ENDED', outcome: 'no_answer', durationMs: 0, transcript: null, analysisStatus: 'SKIPPED' });
     const failed = await post({ agentId, toNumber: '+14155550113', fromPhoneNumberId: numberId });
-    expect(failed.body).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure' });
+    expect(await ended(failed.body.id)).toMatchObject({ status: 'FAILED', outcome: 'carrier_failure' });
     expect(await countCalls(t)).toBe(2);
     expect(await debits()).toEqual([]);
     expect(await balance()).toBe(10_000);
@@ -118,6 +127,7 @@ describe('POST /calls/test', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    await ended(first.body.id);
     expect(await countCalls(t)).toBe(1);
     expect(await debits()).toHaveLength(1);
   });
@@ -126,6 +136,7 @@ describe('POST /calls/test', () => {
     const key = freshKey();
     const first = await post({ agentId, toNumber: '+14155550108', fromPhoneNumberId: numberId }, key);
     expect(first.status).toBe(201);
+    await ended(first.body.id);
     const balanceAfterFirst = await balance();
     expectError(await post({ agentId, toNumber: '+14155550109', fromPhoneNumberId: numberId }, key), 409, 'idempotency_key_reused');
     expect(await countCalls(t)).toBe(1);

@@ -7,6 +7,7 @@ import {
   loadConfig,
   runMigrations,
 } from '@outreach/platform';
+import { SandboxVoiceProvider, VoiceProvider } from '@outreach/telephony';
 import { ApiKeyAdministration, MemberAdministration, WorkspaceAdministration } from '@outreach/workspaces';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -99,6 +100,9 @@ export class TestApp {
   }
 
   async reset(): Promise<void> {
+    // Calls of the previous case may still be ending: their events would write into the truncation.
+    const voice = this.get(VoiceProvider);
+    if (voice instanceof SandboxVoiceProvider) await voice.drain();
     await truncateAll(this.dataSource);
   }
 

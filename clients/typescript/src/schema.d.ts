@@ -2286,7 +2286,7 @@ export interface components {
             /** @enum {string} */
             kind: "campaign" | "test";
             /** @enum {string} */
-            status: "IN_PROGRESS" | "ENDED" | "FAILED";
+            status: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED" | "FAILED";
             /** @description How the call ended (null while in progress) */
             outcome: string | null;
             /** @description The voice provider's own disposition */
@@ -14346,7 +14346,7 @@ export interface operations {
                 offset?: number;
                 limit?: number;
                 campaignId?: string;
-                status?: "IN_PROGRESS" | "ENDED" | "FAILED";
+                status?: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED" | "FAILED";
                 /** @description Exact outcome, e.g. COMPLETED, NO_ANSWER, VOICEMAIL */
                 outcome?: string;
                 /** @description Calls started at or after this instant (ISO-8601) */
@@ -14376,7 +14376,7 @@ export interface operations {
                      *           "fromNumber": "example",
                      *           "toNumber": "example",
                      *           "kind": "campaign",
-                     *           "status": "IN_PROGRESS",
+                     *           "status": "QUEUED",
                      *           "outcome": "example",
                      *           "providerDisposition": "example",
                      *           "attemptNumber": 1,
@@ -14527,7 +14527,7 @@ export interface operations {
                      *       "fromNumber": "example",
                      *       "toNumber": "example",
                      *       "kind": "campaign",
-                     *       "status": "IN_PROGRESS",
+                     *       "status": "QUEUED",
                      *       "outcome": "example",
                      *       "providerDisposition": "example",
                      *       "attemptNumber": 1,
@@ -14702,7 +14702,7 @@ export interface operations {
                      *       "fromNumber": "example",
                      *       "toNumber": "example",
                      *       "kind": "campaign",
-                     *       "status": "IN_PROGRESS",
+                     *       "status": "QUEUED",
                      *       "outcome": "example",
                      *       "providerDisposition": "example",
                      *       "attemptNumber": 1,
@@ -14972,7 +14972,7 @@ export interface operations {
                      *           "fromNumber": "example",
                      *           "toNumber": "example",
                      *           "kind": "campaign",
-                     *           "status": "IN_PROGRESS",
+                     *           "status": "QUEUED",
                      *           "outcome": "example",
                      *           "providerDisposition": "example",
                      *           "attemptNumber": 1,

@@ -134,6 +134,8 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
   /** Calls whose events this process is due to send (a timer each). */
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
+  /** Deliveries under way. */
+  private sending = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -160,6 +162,15 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     return { state: 'ended', result: this.ending(record) };
   }
 
+  /**
+   * Resolves once every event this process is due to send has been sent (or, past `timeoutMs`,
+   * given up): for tests that clear the database between cases while calls are still ending.
+   */
+  async drain(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((this.timers.size > 0 || this.sending > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  }
+
   onApplicationShutdown(): void {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
@@ -172,7 +183,11 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     const base = { provider: this.name, callId, providerCallId: providerCallId(callId) };
     if (ringNow) {
       const ringing = { ...base, type: 'ringing' as const, eventId: `${callId}:ringing`, at: new Date(record.acceptedAt) };
-      setImmediate(() => void this.send(ringing, 0));
+      const key = `${callId}:ringing`;
+      this.timers.set(key, setTimeout(() => {
+        this.timers.delete(key);
+        void this.send(ringing, 0);
+      }, 0));
     }
     const fire = async () => {
       // A timer may fire a millisecond early by the wall clock: the call has ended only when
@@ -193,6 +208,7 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
   /** Delivers one event; on failure, tries again later, as a provider redelivers a webhook. */
   private async send(event: VoiceCallEvent, attempt: number): Promise<void> {
     if (this.stopped) return;
+    this.sending++;
     try {
       await this.events.deliver(event);
     } catch (error) {
@@ -206,6 +222,8 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
         void this.send(event, attempt + 1);
       }, delay);
       this.timers.set(`${event.eventId}:retry`, timer);
+    } finally {
+      this.sending--;
     }
   }
 

@@ -17,6 +17,8 @@ import { CallsQueue } from './application/calls.ports';
 import { OverrideCallMetric } from './application/override-call-metric';
 import { PlaceTestCall } from './application/place-test-call';
 import { CallEventIntake } from './application/call-event-intake';
+import { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
+import { VoiceWebhooksController } from './http/voice-webhooks.controller';
 import { CallsController } from './http/calls.controller';
 import { CALL_ANALYSER_PROVIDER } from './infrastructure/analysis/call-analyser.provider';
 import { CampaignAnalysisSubjects } from './infrastructure/analysis/campaign-analysis-subjects';
@@ -63,15 +65,16 @@ export class CallEventsModule {}
 
 /** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
 @Module({
-  imports: [CallEventsModule, CallsServicesModule],
-  controllers: [CallsController],
+  imports: [CallEventsModule, CallsServicesModule, TelephonyCoreModule],
+  controllers: [CallsController, VoiceWebhooksController],
+  providers: [ReceiveVoiceWebhook],
   exports: [CallsServicesModule],
 })
 export class CallsModule {}
 
 /** The worker side of the calls helper's part: the `calls` queue (job `analyse`). */
 @Module({
-  imports: [CallsServicesModule, workerQueues(CallsQueue.Calls)],
+  imports: [CallsServicesModule, CallEventsModule, TelephonyCoreModule, workerQueues(CallsQueue.Calls)],
   providers: [CallsProcessor],
 })
 export class CallsAnalysisWorkerModule {}

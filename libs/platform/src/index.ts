@@ -19,6 +19,7 @@ export * from './auth/authorize';
 export * from './auth/principal';
 export * from './http/app-exception.filter';
 export * from './http/configure-app';
+export type { RequestWithRawBody } from './http/json-body.middleware';
 export * from './http/error-response';
 export * from './http/error-status.decorator';
 export * from './http/validation.pipe';

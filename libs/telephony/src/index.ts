@@ -22,6 +22,8 @@ export {
   VoiceCallStatus,
   VoiceProvider,
 } from './application/voice-provider.port';
+export { fromWire, toWire, VoiceCallEventWire, VoiceWebhookReader, VoiceWebhookReaders, WebhookNotAuthentic } from './application/voice-webhooks';
+export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxWebhook } from './infrastructure/sandbox-voice-webhooks';
 export { SandboxCallRecord, SandboxCallRecords } from './infrastructure/sandbox-call-records';
 export { SandboxScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER } from './domain/phone-number';

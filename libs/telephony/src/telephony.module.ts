@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '@outreach/core';
+import { VoiceWebhookReaders } from './application/voice-webhooks';
+import { SandboxVoiceWebhookReader } from './infrastructure/sandbox-voice-webhooks';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
 import { CarrierSettingsRepository, PhoneNumberRepository } from './application/telephony.ports';
@@ -19,8 +22,13 @@ import { SqlCarrierSettingsRepository, SqlPhoneNumberRepository } from './infras
     { provide: SandboxCallRecords, useClass: RedisSandboxCallRecords },
     { provide: VoiceProvider, useClass: SandboxVoiceProvider },
     VoiceCallEvents,
+    {
+      provide: VoiceWebhookReaders,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new VoiceWebhookReaders([new SandboxVoiceWebhookReader(config.sandboxVoiceWebhookSecret)]),
+    },
   ],
-  exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider, VoiceCallEvents],
+  exports: [PhoneNumberAdministration, PhoneNumberDirectory, VoiceProvider, VoiceCallEvents, VoiceWebhookReaders],
 })
 export class TelephonyCoreModule {}
 

@@ -9,6 +9,8 @@ export enum CallsQueue {
 export enum CallsJob {
   /** Payload `{ callId }`: extraction + evaluation of a finished call's transcript (analysisStatus PENDING). */
   Analyse = 'analyse',
+  /** Payload `{ event }` (a VoiceCallEventWire): one provider event received by webhook, applied in the worker. */
+  ProviderEvent = 'provider-event',
 }
 
 /** A call as other modules and the API see it (timestamps as ISO-8601 UTC strings). */

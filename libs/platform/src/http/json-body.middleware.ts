@@ -2,6 +2,8 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { AppError } from '@outreach/core';
 
 export type RequestWithBodyError = Request & { bodyError?: AppError };
+/** The bytes of a JSON body as received, for routes that verify a signature over them (provider webhooks). */
+export type RequestWithRawBody = Request & { rawBody?: Buffer };
 
 /**
  * JSON bodies up to the limit (1 MB by default). A malformed body becomes 400 internal_error and
@@ -34,7 +36,13 @@ export function jsonDepth(value: unknown, stopAt = Number.POSITIVE_INFINITY): nu
 }
 
 export function jsonBodyMiddleware(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({
+    limit: limitBytes,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buf) => {
+      (req as RequestWithRawBody).rawBody = buf;
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
     parse(req, res, (err?: unknown) => {
       if (err) {

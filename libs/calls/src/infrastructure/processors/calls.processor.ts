@@ -5,9 +5,12 @@ import { Job } from 'bullmq';
 import { AnalyseCall, AnalysisRun } from '../../application/analysis/analyse-call.use-case';
 import { AnalyseCallPayload } from '../../application/analysis/call-analysis.ports';
 import { CallsJob, CallsQueue } from '../../application/calls.ports';
+import { ProviderEventPayload } from '../../application/receive-voice-webhook';
+import { fromWire, VoiceCallEvents } from '@outreach/telephony';
 
 /**
- * The `calls` queue. `analyse` runs AnalyseCall (idempotent: a DONE or SKIPPED call is left
+ * The `calls` queue. `provider-event` hands a provider's webhook event to this process's
+ * VoiceCallEvents (decisions.md 16.24). `analyse` runs AnalyseCall (idempotent: a DONE or SKIPPED call is left
  * alone). A transient provider failure (timeout, unreachable, 429, 5xx) is stored as FAILED and
  * the job is failed so BullMQ retries it with back-off; the last attempt leaves it FAILED.
  */
@@ -15,14 +18,21 @@ import { CallsJob, CallsQueue } from '../../application/calls.ports';
 export class CallsProcessor extends QueueWorkerHost {
   private readonly logger = new Logger('CallsProcessor');
 
-  constructor(private readonly analyse: AnalyseCall) {
+  constructor(
+    private readonly analyse: AnalyseCall,
+    private readonly events: VoiceCallEvents,
+  ) {
     super(CallsQueue.Calls);
   }
 
-  protected async handle(job: Job): Promise<AnalysisRun['outcome']> {
+  protected async handle(job: Job): Promise<AnalysisRun['outcome'] | 'delivered'> {
     switch (job.name as CallsJob) {
       case CallsJob.Analyse:
         return this.analyseCall(job);
+      case CallsJob.ProviderEvent:
+        // Every subscriber of this process applies it (CallEventIntake, EngineCallEvents); a failure retries the job.
+        await this.events.deliver(fromWire((job.data as ProviderEventPayload).event));
+        return 'delivered';
       default:
         throw new Error(`calls queue: no handler for job ${job.name}`);
     }

@@ -1,0 +1,44 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fromWire, toWire, VoiceWebhookReader, WebhookNotAuthentic } from '../application/voice-webhooks';
+import type { VoiceCallEvent } from '../application/voice-provider.port';
+
+/** The sandbox's signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
+export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
+/** A signed webhook older (or newer) than this is refused: a captured request cannot be replayed later. */
+export const SANDBOX_SIGNATURE_TOLERANCE_SECS = 300;
+
+const mac = (secret: string, t: number, body: Buffer | string) => createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+
+/** The body and headers of the sandbox's webhook for `event`, signed at `now`. */
+export function signSandboxWebhook(secret: string, event: VoiceCallEvent, now: Date): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(toWire(event));
+  const t = Math.floor(now.getTime() / 1000);
+  return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${t},v1=${mac(secret, t, body)}` } };
+}
+
+/** Reads the sandbox provider's webhooks: one event per request, signed with SANDBOX_VOICE_WEBHOOK_SECRET. */
+export class SandboxVoiceWebhookReader extends VoiceWebhookReader {
+  readonly provider = 'sandbox';
+
+  constructor(private readonly secret: string) {
+    super();
+  }
+
+  read(headers: Readonly<Record<string, string | undefined>>, rawBody: Buffer, now: Date): VoiceCallEvent[] {
+    const header = headers[SANDBOX_SIGNATURE_HEADER] ?? '';
+    const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+    const t = Number(parts.t);
+    if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) throw new WebhookNotAuthentic(`missing or malformed ${SANDBOX_SIGNATURE_HEADER} header`);
+    if (Math.abs(now.getTime() / 1000 - t) > SANDBOX_SIGNATURE_TOLERANCE_SECS) throw new WebhookNotAuthentic('signature timestamp outside the tolerance');
+    const expected = Buffer.from(mac(this.secret, t, rawBody), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(parts.v1, 'hex'))) throw new WebhookNotAuthentic('signature does not match');
+    let event: VoiceCallEvent;
+    try {
+      event = fromWire(JSON.parse(rawBody.toString('utf8')));
+    } catch (error) {
+      throw new WebhookNotAuthentic(`not a sandbox event: ${(error as Error).message}`);
+    }
+    if (event.provider !== this.provider) throw new WebhookNotAuthentic(`an event of ${event.provider} sent to the sandbox route`);
+    return [event];
+  }
+}

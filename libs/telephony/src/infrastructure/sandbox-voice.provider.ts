@@ -127,8 +127,9 @@ export class SandboxVoiceProvider extends VoiceProvider {
 
   async placeCall(request: VoiceCallRequest): Promise<VoiceCallResult> {
     const record = (await this.find(request.callId).catch(() => null)) ?? (await this.accept(request));
-    const waitMs = record.endsAtMs - Date.now();
-    if (waitMs > 0) await sleep(waitMs);
+    // A timer may fire a millisecond early by the wall clock: wait until lookupCall, which compares
+    // with Date.now(), would say the call ended too.
+    while (Date.now() < record.endsAtMs) await sleep(record.endsAtMs - Date.now());
     return this.ending(record);
   }
 

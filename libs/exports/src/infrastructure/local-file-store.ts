@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
@@ -10,7 +10,7 @@ import { FileStore, FileUpload } from '../application/exports.ports';
 /**
  * Files under EXPORT_DIR (default var/exports). A file is written as `<key>.part-<random>` and
  * renamed to its key when complete: a reader never sees half a file, and a crash leaves only a
- * `.part-` file nobody serves.
+ * `.part-` file nobody serves, removed when the job starts again (one worker holds a job at a time).
  */
 @Injectable()
 export class LocalFileStore extends FileStore {
@@ -25,6 +25,8 @@ export class LocalFileStore extends FileStore {
     const path = this.path(key);
     const partial = `${path}.part-${randomBytes(6).toString('hex')}`;
     await mkdir(dirname(path), { recursive: true });
+    const stale = (await readdir(dirname(path))).filter((name) => name.startsWith(`${basename(path)}.part-`));
+    for (const name of stale) await rm(join(dirname(path), name), { force: true });
     const stream = createWriteStream(partial);
     return {
       stream,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportsHousekeeping, RowLimits, RunExport, XLSX_MAX_DATA_ROWS } from '@outreach/exports';
 import { parse } from 'csv-parse/sync';
+import type { Response } from 'superagent';
 import { readSheet } from 'read-excel-file/node';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { createCampaign, expectError } from '../campaigns/campaign-helpers';
@@ -88,7 +89,9 @@ function expectedCells(l: DbLead): Array<string | number | null> {
 const csvText = (v: string | number | null): string => (v === null ? '' : typeof v === 'number' ? String(v) : /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
 /** Collects a file answer as bytes; an error answer (JSON) is parsed as usual. */
-const binary = (res: NodeJS.ReadableStream & { headers: Record<string, string> }, done: (err: Error | null, body: unknown) => void) => {
+const binary = (answer: Response, done: (err: Error | null, body: unknown) => void) => {
+  // Node's parsers are handed the incoming message itself (a stream with headers).
+  const res = answer as unknown as NodeJS.ReadableStream & { headers: Record<string, string> };
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => {
@@ -165,7 +168,7 @@ describe('exports (issue 16)', () => {
       do_not_call: by((l) => l.status === 'DO_NOT_CALL'),
     });
     expect(segments.body.segments.map((s: { key: string }) => s.key)).toEqual(['all', 'pending', 'completed', 'failed', 'not_reached', 'interested', 'not_interested', 'opted_out', 'do_not_call']);
-    expect(segments.body.segments.every((s: { count: number }) => s.count > 0 || s.key === 'pending')).toBe(true);
+    expect(segments.body.segments.every((s: { key: string; count: number }) => s.count > 0 || s.key === 'pending')).toBe(true);
 
     const filtered = await t.http
       .post(`/campaigns/${campaignId}/segmented-leads/count`)

@@ -8,7 +8,8 @@ const PAGE = 1000;
 
 /**
  * Leads from the modules that own them: contacts through the campaigns module's CampaignLeadReader,
- * last calls through the calls module's ContactCallReader, one query each per page of 1,000.
+ * last calls through the calls module's ContactCallReader, one query each per page of 1,000,
+ * the next page read while the current one is written.
  */
 @Injectable()
 export class CampaignLeadSource extends LeadSource {
@@ -29,11 +30,21 @@ export class CampaignLeadSource extends LeadSource {
 
   async *pages(workspaceId: string, campaignId: string, criteria: ContactCriteria): AsyncIterable<ExportLead[]> {
     const filter = this.filter(criteria);
-    let after = 0;
-    for (;;) {
+    const fetch = async (after: number) => {
       const contacts = await this.contacts.page(workspaceId, campaignId, filter, after, PAGE);
-      if (contacts.length === 0) return;
       const calls = await this.calls.finalCalls(workspaceId, contacts.map((c) => c.id));
+      return { contacts, calls };
+    };
+    // The next page is read while the caller writes this one (one page ahead, no more).
+    let next = fetch(0);
+    for (;;) {
+      const { contacts, calls } = await next;
+      if (contacts.length === 0) return;
+      const more = contacts.length === PAGE;
+      if (more) {
+        next = fetch(contacts[contacts.length - 1].seq);
+        next.catch(() => undefined); // a caller that stops early must not leave an unhandled rejection
+      }
       yield contacts.map((c) => {
         const call = calls.get(c.id);
         return {
@@ -53,8 +64,7 @@ export class CampaignLeadSource extends LeadSource {
             : null,
         };
       });
-      if (contacts.length < PAGE) return;
-      after = contacts[contacts.length - 1].seq;
+      if (!more) return;
     }
   }
 

@@ -7,6 +7,7 @@
  *
  *   npm run bench:exports                        # 1,000,000 contacts
  *   npm run bench:exports -- --rows 100000       # another size
+ *   npm run bench:exports -- --format XLSX       # the XLSX writer instead of CSV
  *
  * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/outreach_bench_exports),
  * created and migrated when missing. The bench deletes what it created. Not part of `npm test`.
@@ -31,6 +32,9 @@ import type { ExportLead } from '../libs/exports/src/domain/export-lead';
 
 const ROWS = argument('rows', process.env.BENCH_ROWS ?? '1000000');
 const EARLY = Math.min(100_000, ROWS);
+const FORMAT = process.argv.includes('--format') ? process.argv[process.argv.indexOf('--format') + 1] : 'CSV';
+if (FORMAT !== 'CSV' && FORMAT !== 'XLSX') throw new Error('--format must be CSV or XLSX');
+const EXT = FORMAT === 'XLSX' ? 'xlsx' : 'csv';
 const exportDir = mkdtempSync(join(tmpdir(), 'bench-exports-'));
 process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_bench_exports';
 process.env.LOG_LEVEL = 'silent';
@@ -154,15 +158,15 @@ async function main(): Promise<void> {
   const exportId = randomUUID();
   await db.query(
     `INSERT INTO export_jobs (id, workspace_id, campaign_id, format, status, progress, expected_rows, spec, file_name, created_at)
-     VALUES ($1, $2, $3, 'CSV', 'queued', 0, $4, $5, 'bench.csv', now())`,
-    [exportId, workspace.id, campaign.id, ROWS, JSON.stringify({ period: 'all_time', from: null, to: null, segment: null, filter: null, columns: null })],
+     VALUES ($1, $2, $3, $6, 'queued', 0, $4, $5, 'bench', now())`,
+    [exportId, workspace.id, campaign.id, ROWS, JSON.stringify({ period: 'all_time', from: null, to: null, segment: null, filter: null, columns: null }), FORMAT],
   );
   const exported = await phase(async (s) => {
     sampler = s;
     return app.get(RunExport).execute({ exportId });
   });
   if (exported.result.status !== 'ready' || exported.result.rowCount !== ROWS) throw new Error(`export: ${JSON.stringify(exported.result)}`);
-  const fileBytes = statSync(join(exportDir, workspace.id, `${exportId}.csv`)).size;
+  const fileBytes = statSync(join(exportDir, workspace.id, `${exportId}.${EXT}`)).size;
 
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
@@ -189,7 +193,7 @@ async function main(): Promise<void> {
 
   const ratio = exported.seconds / copy.seconds;
   const rows: Array<[string, string, string, string]> = [
-    ['export to CSV (RunExport)', exported.seconds.toFixed(2), rate(ROWS, exported.seconds), mb(exported.peakRss)],
+    [`export to ${FORMAT} (RunExport)`, exported.seconds.toFixed(2), rate(ROWS, exported.seconds), mb(exported.peakRss)],
     [`raw COPY (SELECT …) TO STDOUT`, copy.seconds.toFixed(2), rate(copy.result.rows - 1, copy.seconds), mb(copy.peakRss)],
   ];
   const out = [

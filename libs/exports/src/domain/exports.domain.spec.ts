@@ -4,6 +4,7 @@ import { reportColumns } from './export-columns';
 import { assertFitsFormat, XLSX_MAX_DATA_ROWS } from './export-format';
 import { canApply, isExpired, ProgressThrottle, progressOf } from './export-job';
 import { resolveExportPeriod } from './export-period';
+import { columnLetters, rowXml, xmlText } from './xlsx-parts';
 import { LEAD_SEGMENTS, matchesLead, readFlag, segmentFilter } from './lead-filter';
 import type { ExportLead } from './export-lead';
 
@@ -194,5 +195,22 @@ describe('export job', () => {
     expect([progressOf(0, 10), progressOf(5, 10), progressOf(10, 10), progressOf(3, 0)]).toEqual([0, 50, 99, 0]);
     const t = new ProgressThrottle(1000);
     expect([t.due(0), t.due(500), t.due(999), t.due(1000), t.due(1500), t.due(2001)]).toEqual([true, false, false, true, false, true]);
+  });
+});
+
+describe('XLSX parts', () => {
+  it('column letters', () => {
+    expect([0, 25, 26, 51, 52, 701, 702].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA']);
+  });
+
+  it('rows: text is an inline string (a formula stays text), numbers are values, empty cells are left out', () => {
+    expect(rowXml(2, ['=SUM(A1)', 5, null, '', 'a<b&"c"'], ['A', 'B', 'C', 'D', 'E'])).toBe(
+      '<row r="2"><c r="A2" t="inlineStr"><is><t xml:space="preserve">=SUM(A1)</t></is></c><c r="B2"><v>5</v></c>' +
+        '<c r="E2" t="inlineStr"><is><t xml:space="preserve">a&lt;b&amp;&quot;c&quot;</t></is></c></row>',
+    );
+  });
+
+  it('characters XML cannot hold are dropped, the rest kept', () => {
+    expect(xmlText('a\u0000b\u0007c\td\ne\u{1F600}\uD800f')).toBe('abc\td\ne\u{1F600}f');
   });
 });

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import * as ExcelJS from 'exceljs';
+import { ZipFile } from 'yazl';
 import { SheetWriter, SheetWriters } from '../application/exports.ports';
 import { csvLine } from '../domain/csv-cell';
 import type { CellValue } from '../domain/export-columns';
 import type { ExportFormat } from '../domain/export-format';
+import { columnLetters, rowXml, SHEET_END, SHEET_START, workbookXml, XLSX_STATIC_PARTS } from '../domain/xlsx-parts';
 
 const FLUSH_AT = 64 * 1024;
 
@@ -43,29 +44,43 @@ export class CsvSheetWriter implements SheetWriter {
 }
 
 /**
- * XLSX through exceljs's streaming WorkbookWriter: each row is committed (serialised and handed to
- * the zip stream) as it is added, so memory stays flat. Strings are plain string cells (never
- * formulas), without shared strings or styles.
+ * XLSX streamed row by row: the sheet's XML goes through yazl's deflate into the file as it is
+ * written, with backpressure end to end (decisions.md 26.2), so memory stays flat at any size.
  */
 export class XlsxSheetWriter implements SheetWriter {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private readonly sheet: ExcelJS.Worksheet;
+  private readonly zip = new ZipFile();
+  private readonly sheet = new PassThrough();
   private readonly finished: Promise<unknown>;
+  private readonly letters: string[] = [];
+  private buffer = SHEET_START;
+  private rowNumber = 0;
 
   constructor(stream: Writable, sheetName: string) {
-    this.finished = once(stream, 'finish');
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-    this.sheet = this.workbook.addWorksheet(sheetName);
+    this.finished = once(this.zip.outputStream.pipe(stream), 'finish');
+    for (const [name, xml] of XLSX_STATIC_PARTS) this.zip.addBuffer(Buffer.from(xml), name);
+    this.zip.addBuffer(Buffer.from(workbookXml(sheetName)), 'xl/workbook.xml');
+    this.zip.addReadStream(this.sheet, 'xl/worksheets/sheet1.xml');
   }
 
   async row(values: readonly CellValue[]): Promise<void> {
-    this.sheet.addRow(values as CellValue[]).commit();
+    while (this.letters.length < values.length) this.letters.push(columnLetters(this.letters.length));
+    this.rowNumber += 1;
+    this.buffer += rowXml(this.rowNumber, values, this.letters);
+    if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 
   async close(): Promise<void> {
-    this.sheet.commit();
-    await this.workbook.commit();
+    this.buffer += SHEET_END;
+    await this.flush();
+    this.sheet.end();
+    this.zip.end();
     await this.finished;
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = this.buffer;
+    this.buffer = '';
+    await write(this.sheet, chunk);
   }
 }
 

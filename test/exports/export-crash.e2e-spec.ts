@@ -66,7 +66,7 @@ describe('a worker killed mid-export', () => {
     expect((await job(res.body.id)).status).toBe('running');
     expect(files()).not.toContain(name);
     expect(files().filter((n) => n.startsWith(`${name}.part-`))).toHaveLength(1);
-    expectError404OrNotReady(await t.http.get(`/exports/${res.body.id}/download`).set(bearer(ws.key)));
+    expectNotReady(await t.http.get(`/exports/${res.body.id}/download`).set(bearer(ws.key)));
 
     // BullMQ notices the stalled job once its lock expires (15 s, see exports.processor.ts) and gives it to the new worker.
     second = await spawnWorker(env);
@@ -79,6 +79,6 @@ describe('a worker killed mid-export', () => {
   }, 300_000);
 });
 
-function expectError404OrNotReady(res: { status: number; body: { error?: string } }): void {
+function expectNotReady(res: { status: number; body: { error?: string } }): void {
   expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: 'invalid_request' });
 }

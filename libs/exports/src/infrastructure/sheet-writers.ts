@@ -57,6 +57,8 @@ export class XlsxSheetWriter implements SheetWriter {
 
   constructor(stream: Writable, sheetName: string) {
     this.finished = once(this.zip.outputStream.pipe(stream), 'finish');
+    // A file error before close() is awaited must not become an unhandled rejection (close() still sees it).
+    this.finished.catch(() => undefined);
     for (const [name, xml] of XLSX_STATIC_PARTS) this.zip.addBuffer(Buffer.from(xml), name);
     this.zip.addBuffer(Buffer.from(workbookXml(sheetName)), 'xl/workbook.xml');
     this.zip.addReadStream(this.sheet, 'xl/worksheets/sheet1.xml');

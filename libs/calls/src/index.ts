@@ -6,6 +6,7 @@ import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-ca
 import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
 
 export { CallsCoreModule } from './calls.module';
+export { ContactCallReader, ContactFinalCall } from './application/contact-call-reader';
 export { CallLog, StartCallInput, toCallView } from './application/call-log';
 export { CallsJob, CallsQueue, CallView } from './application/calls.ports';
 export { ANALYSIS_STATUSES, AnalysisStatus, CALL_KINDS, CALL_STATUSES, CallKind, CallStatus } from './domain/call';

@@ -15,6 +15,7 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *     (and A's DNC phone number, as a second variant)
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
  *   :deliveryId → the result's webhook delivery   :orderId → A's recharge (operator credit)
+ *   /exports/:id → an export of A's CSV campaign
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -47,6 +48,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/campaign-types/')) return 'not_found';
   if (p.startsWith('/dnc/')) return 'not_found';
   if (p.startsWith('/result-webhooks/')) return 'not_found';
+  if (p.startsWith('/exports/')) return 'not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -61,6 +63,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (/^\/(v1\/)?campaigns\//.test(p)) return [a.campaignId, a.apiCampaignId];
       if (p.startsWith('/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
+      if (p.startsWith('/exports/')) return [a.exportId];
       break;
     case 'contactId':
       return [a.contactIds[0]];
@@ -94,6 +97,7 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/contacts': [{ phone: '+14155550199' }],
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
+    'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },
@@ -156,7 +160,9 @@ describe('tenancy matrix: workspace B never sees or touches workspace A', () => 
       for (const url of urlsFor(r, a)) {
         const res = await t.http.get(url).set(bearer(a.ws.key));
         // A's API log records A's own snapshot reads: compare what anyone else left there.
-        snap[url] = { status: res.status, body: r.path.endsWith('/api-logs') ? withoutKey(res.body, a.ws.keyId) : res.body };
+        // An error answer's requestId is new on every request (A's queued export cannot be downloaded yet: 400).
+        const body = r.path.endsWith('/api-logs') ? withoutKey(res.body, a.ws.keyId) : res.status >= 400 ? { ...res.body, requestId: undefined } : res.body;
+        snap[url] = { status: res.status, body };
       }
     }
     const tables: Array<{ tablename: string }> = await t.dataSource.query(

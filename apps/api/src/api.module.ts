@@ -11,6 +11,7 @@ import { ResultsModule, ResultsQueue } from '@outreach/results';
 import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
+import { ExportsModule, ExportsQueue } from '@outreach/exports';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -29,8 +30,9 @@ import { NotificationsQueue } from '@outreach/notifications';
     DncModule,
     CallsModule,
     ResultsModule,
+    ExportsModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

@@ -7,6 +7,7 @@ import '@outreach/calls';
 import '@outreach/campaigns';
 import '@outreach/dnc';
 import '@outreach/engine';
+import '@outreach/exports';
 import '@outreach/functions';
 import '@outreach/notifications';
 import '@outreach/results';

@@ -5,6 +5,7 @@ import { EngineWorkerModule } from '@outreach/engine';
 import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
+import { ExportsWorkerModule } from '@outreach/exports';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -19,6 +20,7 @@ import { NotificationsWorkerModule } from '@outreach/notifications';
     CallEventsModule,
     ResultsWorkerModule,
     NotificationsWorkerModule,
+    ExportsWorkerModule,
   ],
 })
 export class WorkerModule {}

@@ -1068,6 +1068,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/exports/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The full report's row count in a period (contacts whose last attempt, or creation, falls in it) */
+        get: operations["exportsCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/lead-segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preset lead segments with their counts (all, pending, completed, failed, not_reached, interested, not_interested, opted_out, do_not_call) */
+        get: operations["exportsSegments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/segmented-leads/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The count of a custom lead filter (statuses, outcomes, extraction values, evaluation metrics, period) */
+        post: operations["exportsCustomCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's exports, newest first */
+        get: operations["exportsList"];
+        put?: never;
+        /** Start a CSV or XLSX export (a worker job: queued → running → ready | failed); poll GET /exports/{id} */
+        post: operations["exportsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One export job: status, progress, rowCount, expiresAt */
+        get: operations["exportsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The export file, streamed (400 invalid_request until ready; 410 expired past expiresAt) */
+        get: operations["exportsDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2637,6 +2740,160 @@ export interface components {
         ApiLogsPage: {
             items: components["schemas"]["ApiLogResponse"][];
             nextCursor: string | null;
+        };
+        ExportCountResponse: {
+            /** @enum {string} */
+            period: "today" | "last_7_days" | "this_month" | "last_month" | "all_time" | "custom";
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            count: number;
+        };
+        LeadSegmentCount: {
+            /** @enum {string} */
+            key: "all" | "pending" | "completed" | "failed" | "not_reached" | "interested" | "not_interested" | "opted_out" | "do_not_call";
+            count: number;
+        };
+        LeadSegmentsResponse: {
+            /** @enum {string} */
+            period: "today" | "last_7_days" | "this_month" | "last_month" | "all_time" | "custom";
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            segments: components["schemas"]["LeadSegmentCount"][];
+        };
+        LeadValueMatchDto: {
+            /** @example budget */
+            key: string;
+            /**
+             * @description Any of these values (compared as text; arrays as "a; b")
+             * @example [
+             *       "yes"
+             *     ]
+             */
+            values: string[];
+        };
+        SegmentedLeadsCountDto: {
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[] | null;
+            /**
+             * @description Last attempt outcome: no_answer, busy, voicemail, carrier_failure, transferred, completed
+             * @example [
+             *       "completed"
+             *     ]
+             */
+            outcomes?: string[] | null;
+            /** @description Extracted values of the last call */
+            extraction?: components["schemas"]["LeadValueMatchDto"][] | null;
+            /** @description Evaluation metric values of the last call (overrides applied) */
+            evaluation?: components["schemas"]["LeadValueMatchDto"][] | null;
+            /**
+             * @description One of today, last_7_days, this_month, last_month, all_time, custom (UTC); anything else is 400 invalid_export_period. custom needs from and to (400 invalid_export_range).
+             * @default all_time
+             */
+            period: string | null;
+            /** Format: date-time */
+            from?: string | null;
+            /** Format: date-time */
+            to?: string | null;
+        };
+        LeadFilterDto: {
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[] | null;
+            /**
+             * @description Last attempt outcome: no_answer, busy, voicemail, carrier_failure, transferred, completed
+             * @example [
+             *       "completed"
+             *     ]
+             */
+            outcomes?: string[] | null;
+            /** @description Extracted values of the last call */
+            extraction?: components["schemas"]["LeadValueMatchDto"][] | null;
+            /** @description Evaluation metric values of the last call (overrides applied) */
+            evaluation?: components["schemas"]["LeadValueMatchDto"][] | null;
+        };
+        CreateExportDto: {
+            /** @enum {string} */
+            format: "CSV" | "XLSX";
+            /**
+             * @description One of today, last_7_days, this_month, last_month, all_time, custom (UTC); anything else is 400 invalid_export_period. custom needs from and to (400 invalid_export_range).
+             * @example all_time
+             */
+            period: string;
+            /** Format: date-time */
+            from?: string | null;
+            /** Format: date-time */
+            to?: string | null;
+            /**
+             * @description A preset segment (not with filter)
+             * @enum {string|null}
+             */
+            segment?: "all" | "pending" | "completed" | "failed" | "not_reached" | "interested" | "not_interested" | "opted_out" | "do_not_call" | null;
+            /** @description A custom filter (not with segment) */
+            filter?: components["schemas"]["LeadFilterDto"] | (never | null);
+            /**
+             * @description Columns to keep, in this order: contact_id, phone, name, status, attempts, outcome, last_attempt_at, connected_phone, call_id, call_started_at, call_duration_seconds, field.<key>, extraction.<key>, metric.<key>. All by default.
+             * @example [
+             *       "phone",
+             *       "status",
+             *       "outcome"
+             *     ]
+             */
+            columns?: string[] | null;
+        };
+        LeadValueMatchResponse: {
+            key: string;
+            values: string[];
+        };
+        LeadFilterResponse: {
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[];
+            outcomes?: string[];
+            extraction?: components["schemas"]["LeadValueMatchResponse"][];
+            evaluation?: components["schemas"]["LeadValueMatchResponse"][];
+        };
+        ExportJobResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaignId: string;
+            /** @enum {string} */
+            format: "CSV" | "XLSX";
+            /** @enum {string} */
+            status: "queued" | "running" | "ready" | "failed";
+            progress: number;
+            /** @description Rows written (null until ready) */
+            rowCount: number | null;
+            /** @enum {string} */
+            period: "today" | "last_7_days" | "this_month" | "last_month" | "all_time" | "custom";
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            /** @enum {string|null} */
+            segment: "all" | "pending" | "completed" | "failed" | "not_reached" | "interested" | "not_interested" | "opted_out" | "do_not_call" | null;
+            filter: components["schemas"]["LeadFilterResponse"] | (never | null);
+            columns: string[] | null;
+            /** @example Winter-renewals-all_time-2026-11-25.csv */
+            fileName: string;
+            /** @description Error code of a failed export */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Download until (EXPORT_TTL_HOURS after ready)
+             */
+            expiresAt: string | null;
+            /** @description Ready but past expiresAt: the download answers 410 expired */
+            expired: boolean;
+        };
+        ExportJobsPage: {
+            items: components["schemas"]["ExportJobResponse"][];
+            total: number;
         };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
@@ -17141,6 +17398,1114 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsCount: {
+        parameters: {
+            query?: {
+                /** @description One of today, last_7_days, this_month, last_month, all_time, custom (UTC); anything else is 400 invalid_export_period. custom needs from and to (400 invalid_export_range). */
+                period?: string;
+                /** @description custom: activity at or after this instant (ISO-8601) */
+                from?: string;
+                /** @description custom: activity before this instant (ISO-8601) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "today",
+                     *       "from": "2026-01-15T09:30:00.000Z",
+                     *       "to": "2026-01-15T09:30:00.000Z",
+                     *       "count": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExportCountResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_export_period, invalid_export_range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_export_period" | "invalid_export_range" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsSegments: {
+        parameters: {
+            query?: {
+                /** @description One of today, last_7_days, this_month, last_month, all_time, custom (UTC); anything else is 400 invalid_export_period. custom needs from and to (400 invalid_export_range). */
+                period?: string;
+                /** @description custom: activity at or after this instant (ISO-8601) */
+                from?: string;
+                /** @description custom: activity before this instant (ISO-8601) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "today",
+                     *       "from": "2026-01-15T09:30:00.000Z",
+                     *       "to": "2026-01-15T09:30:00.000Z",
+                     *       "segments": [
+                     *         {
+                     *           "key": "all",
+                     *           "count": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadSegmentsResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_export_period, invalid_export_range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_export_period" | "invalid_export_range" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsCustomCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcomes": [
+                 *         "completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SegmentedLeadsCountDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": "today",
+                     *       "from": "2026-01-15T09:30:00.000Z",
+                     *       "to": "2026-01-15T09:30:00.000Z",
+                     *       "count": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExportCountResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_export_period, invalid_export_range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_export_period" | "invalid_export_range";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsList: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "format": "CSV",
+                     *           "status": "queued",
+                     *           "progress": 0,
+                     *           "rowCount": 1,
+                     *           "period": "today",
+                     *           "from": "2026-01-15T09:30:00.000Z",
+                     *           "to": "2026-01-15T09:30:00.000Z",
+                     *           "segment": "all",
+                     *           "filter": {
+                     *             "statuses": [
+                     *               "PENDING"
+                     *             ],
+                     *             "outcomes": [
+                     *               "example"
+                     *             ],
+                     *             "extraction": [
+                     *               {
+                     *                 "key": "example",
+                     *                 "values": [
+                     *                   "example"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "evaluation": [
+                     *               {
+                     *                 "key": "example",
+                     *                 "values": [
+                     *                   "example"
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "columns": [
+                     *             "example"
+                     *           ],
+                     *           "fileName": "Winter-renewals-all_time-2026-11-25.csv",
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "finishedAt": "2026-01-15T09:30:00.000Z",
+                     *           "expiresAt": "2026-01-15T09:30:00.000Z",
+                     *           "expired": true
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExportJobsPage"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "CSV",
+                 *       "period": "all_time",
+                 *       "columns": [
+                 *         "phone",
+                 *         "status",
+                 *         "outcome"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateExportDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "format": "CSV",
+                     *       "status": "queued",
+                     *       "progress": 0,
+                     *       "rowCount": 1,
+                     *       "period": "today",
+                     *       "from": "2026-01-15T09:30:00.000Z",
+                     *       "to": "2026-01-15T09:30:00.000Z",
+                     *       "segment": "all",
+                     *       "filter": {
+                     *         "statuses": [
+                     *           "PENDING"
+                     *         ],
+                     *         "outcomes": [
+                     *           "example"
+                     *         ],
+                     *         "extraction": [
+                     *           {
+                     *             "key": "example",
+                     *             "values": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "evaluation": [
+                     *           {
+                     *             "key": "example",
+                     *             "values": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "columns": [
+                     *         "example"
+                     *       ],
+                     *       "fileName": "Winter-renewals-all_time-2026-11-25.csv",
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "finishedAt": "2026-01-15T09:30:00.000Z",
+                     *       "expiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "expired": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExportJobResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_export_period, invalid_export_range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_export_period" | "invalid_export_range";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: excel_row_limit_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "excel_row_limit_exceeded";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "format": "CSV",
+                     *       "status": "queued",
+                     *       "progress": 0,
+                     *       "rowCount": 1,
+                     *       "period": "today",
+                     *       "from": "2026-01-15T09:30:00.000Z",
+                     *       "to": "2026-01-15T09:30:00.000Z",
+                     *       "segment": "all",
+                     *       "filter": {
+                     *         "statuses": [
+                     *           "PENDING"
+                     *         ],
+                     *         "outcomes": [
+                     *           "example"
+                     *         ],
+                     *         "extraction": [
+                     *           {
+                     *             "key": "example",
+                     *             "values": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "evaluation": [
+                     *           {
+                     *             "key": "example",
+                     *             "values": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "columns": [
+                     *         "example"
+                     *       ],
+                     *       "fileName": "Winter-renewals-all_time-2026-11-25.csv",
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "finishedAt": "2026-01-15T09:30:00.000Z",
+                     *       "expiresAt": "2026-01-15T09:30:00.000Z",
+                     *       "expired": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExportJobResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportsDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Gone: expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "expired";
                     };
                 };
             };

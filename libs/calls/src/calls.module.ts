@@ -3,6 +3,8 @@ import { workerQueues } from '@outreach/platform';
 import { CallLog } from './application/call-log';
 import { CallRepository } from './application/calls.ports';
 import { SqlCallRepository } from './infrastructure/sql-call.repository';
+import { ContactCallReader } from './application/contact-call-reader';
+import { SqlContactCallReader } from './infrastructure/queries/sql-contact-call-reader';
 // calls helper (reads, analysis, overrides, test calls):
 import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
@@ -27,8 +29,8 @@ import { SqlCallAnalysisStore, SqlCallQueries } from './infrastructure/queries/s
 
 /** The call record (campaign attempts and test calls): no controllers, usable by api, worker and cli. */
 @Module({
-  providers: [CallLog, { provide: CallRepository, useClass: SqlCallRepository }],
-  exports: [CallLog],
+  providers: [CallLog, { provide: CallRepository, useClass: SqlCallRepository }, { provide: ContactCallReader, useClass: SqlContactCallReader }],
+  exports: [CallLog, ContactCallReader],
 })
 export class CallsCoreModule {}
 

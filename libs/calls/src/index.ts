@@ -7,6 +7,7 @@ import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/17
 import { CallLifecycle1763700009200 } from './infrastructure/migrations/1763700009200-call-lifecycle';
 
 export { CallsCoreModule } from './calls.module';
+export { ContactCallReader, ContactFinalCall } from './application/contact-call-reader';
 export { CallLog, StartCallInput, toCallView } from './application/call-log';
 export { CallsJob, CallsQueue, CallView } from './application/calls.ports';
 export { ANALYSIS_STATUSES, AnalysisStatus, CALL_KINDS, CALL_STATUSES, CallKind, CallProgress, CallStatus, LIVE_CALL_STATUSES } from './domain/call';

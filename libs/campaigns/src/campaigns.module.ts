@@ -12,6 +12,7 @@ import { CampaignLifecycle } from './application/campaign-lifecycle.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
 import { CampaignViews } from './application/campaign-views';
+import { CampaignLeadReader } from './application/campaign-lead-reader';
 import {
   CampaignPhoneNumberRepository,
   CampaignRepository,
@@ -36,6 +37,7 @@ import { SqlCampaignRepository } from './infrastructure/sql-campaign.repository'
 import { SqlCampaignPhoneNumberRepository, SqlContactRepository } from './infrastructure/sql-contact.repository';
 import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
+import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import {
   NoCrmDirectory,
@@ -70,13 +72,14 @@ const applicationServices = [
     { provide: UploadStore, useClass: SqlUploadStore },
     { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
+    { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
     { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
     { provide: EmailReadiness, useClass: NoEmailReadiness },
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
     { provide: CrmDirectory, useClass: NoCrmDirectory },
   ],
-  exports: [...applicationServices, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
+  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

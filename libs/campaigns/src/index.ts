@@ -20,6 +20,7 @@ export {
   ExecutionCampaign,
 } from './application/campaign-execution.ports';
 export { CampaignContacts } from './application/campaign-contacts.service';
+export { CampaignLeadReader, LeadContact, LeadContactFilter } from './application/campaign-lead-reader';
 export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 export { CampaignTypesService } from './application/campaign-types.service';
 export { CampaignViews, CampaignView } from './application/campaign-views';

@@ -46,11 +46,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   invalid_mapping_source: { status: 400, message: 'Field mapping source invalid' },
   crm_import_not_found: { status: 404, message: 'CRM import not found' },
   template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
-  // exports
-  expired: { status: 410, message: 'Export artifact expired' },
-  excel_row_limit_exceeded: { status: 422, message: 'Too many rows for XLSX' },
-  invalid_export_period: { status: 400, message: 'Period not one of today, last_7_days, this_month, last_month, all_time, custom' },
-  invalid_export_range: { status: 400, message: 'Custom range missing from/to, or to <= from' },
   // AI assist (briefs, suggestions, chat)
   suggestion_failed: { status: 502, message: 'AI suggestion generation failed' },
   rewrite_too_long: { status: 422, message: 'POST /campaigns/suggest-metric-prompt produced a prompt over 5,000 chars' },

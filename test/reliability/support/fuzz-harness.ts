@@ -8,7 +8,7 @@ import type { FuzzRequest } from './openapi-arbitraries';
 
 /**
  * A workspace with every feature and real rows (an active agent, a draft campaign, a running API
- * campaign with one lead), so generated path ids sometimes name existing rows and reach deeper
+ * campaign with one lead, a queued export of the draft), so generated path ids sometimes name existing rows and reach deeper
  * rules. Shared by the fuzzer and the Prism contract test.
  */
 export async function seedFuzzTargets(t: TestApp): Promise<{ ws: Seeded; knownIds: string[] }> {
@@ -17,8 +17,10 @@ export async function seedFuzzTargets(t: TestApp): Promise<{ ws: Seeded; knownId
   const draft = await createCampaign(t, ws.key);
   const running = await runningApiCampaign(t, ws.key, ws.workspaceId);
   const lead = await pushLead(t, ws.key, running.id, { phone: '+14155550123', idempotencyKey: uniqueKey() });
+  const exported = await t.http.post(`/campaigns/${draft.id}/exports`).set(bearer(ws.key)).send({ format: 'CSV', period: 'all_time' });
   const knownIds = [agent.id, draft.id, running.id];
   if (lead.body?.id) knownIds.push(String(lead.body.id));
+  if (exported.body?.id) knownIds.push(String(exported.body.id));
   return { ws, knownIds };
 }
 
@@ -67,6 +69,7 @@ export const WATCHED_TABLES = [
   'campaigns',
   'custom_functions',
   'dnc_entries',
+  'export_jobs',
   'lead_results',
   'ledger_entries',
   'members',

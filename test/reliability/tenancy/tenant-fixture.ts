@@ -27,6 +27,7 @@ export interface Tenant {
   webhookSecret: string;
   deliveryId: string;
   rechargeId: string;
+  exportId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -38,7 +39,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -107,6 +108,9 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   const rechargeItems = (recharges.body.items ?? recharges.body.recharges ?? recharges.body.data) as Array<{ orderId: string }>;
   if (!rechargeItems?.length) throw new Error(`no recharge: ${JSON.stringify(recharges.body)}`);
 
+  const exported = await t.http.post(`/campaigns/${campaign.id}/exports`).set(k).send({ format: 'CSV', period: 'all_time' });
+  ok(exported, 202, 'POST /campaigns/{id}/exports');
+
   return {
     ws,
     agentId,
@@ -127,6 +131,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     webhookSecret: webhookSecretRes.body.secret,
     deliveryId: deliveryItems[0].id,
     rechargeId: rechargeItems[0].orderId,
+    exportId: exported.body.id,
   };
 }
 
@@ -151,5 +156,6 @@ export function tenantIds(x: Tenant): string[] {
     x.webhookId,
     x.deliveryId,
     x.rechargeId,
+    x.exportId,
   ];
 }

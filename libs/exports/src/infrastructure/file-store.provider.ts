@@ -1,0 +1,15 @@
+import { Provider } from '@nestjs/common';
+import { AppConfig } from '@outreach/platform';
+import { FileStore } from '../application/exports.ports';
+import { LocalFileStore } from './local-file-store';
+import { S3FileStore } from './s3-file-store';
+
+/** EXPORT_STORE picks the adapter: local (EXPORT_DIR) by default, s3 (EXPORT_S3_*) for several API hosts. */
+export const FILE_STORE_PROVIDER: Provider = {
+  provide: FileStore,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig): FileStore =>
+    config.exportStore === 's3'
+      ? new S3FileStore({ bucket: config.exportS3Bucket, region: config.exportS3Region, endpoint: config.exportS3Endpoint })
+      : new LocalFileStore(config),
+};

@@ -23,11 +23,12 @@ describe('route inventory', () => {
     expect(outside).toEqual([]);
   });
 
-  it('only health and metrics are public', () => {
+  it('only health, metrics and provider webhooks (authenticated by their signature) are public', () => {
     const pub = listRoutes(t.app)
       .filter((r) => r.rule?.kind === 'public')
       .map((r) => r.path);
-    expect(pub.every((p) => p.startsWith('/health') || p === '/metrics')).toBe(true);
+    expect(pub.filter((p) => !(p.startsWith('/health') || p === '/metrics' || p.startsWith('/webhooks/')))).toEqual([]);
+    expect(pub).toContain('/webhooks/voice/:provider');
   });
 
   it('finds a route that lacks a declaration (the check can fail)', async () => {

@@ -20,12 +20,13 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
  *   GET /agents/:id/compiled-prompt — every API key gets 403 prompt_access_forbidden
- *   (both checked below: the same answer for A's id and an unknown id, so nothing is revealed).
+ *   (both checked below: the same answer for A's id and an unknown id, so nothing is revealed);
+ *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts).
  * Campaign routes are walked with both A's DRAFT CSV campaign and its RUNNING API campaign, so
  * B cannot pause or stop a live campaign of A either. Every answer is also compared with the
  * answer for a random unknown id: the two must be the same (existence is not revealed).
  */
-const NOT_TENANT_SCOPED = ['GET /voices/:id/preview', 'PUT /calls/:id/metrics/:key', 'GET /agents/:id/compiled-prompt'];
+const NOT_TENANT_SCOPED = ['GET /voices/:id/preview', 'PUT /calls/:id/metrics/:key', 'GET /agents/:id/compiled-prompt', 'POST /webhooks/voice/:provider'];
 
 /**
  * Routes whose spec answers an unknown id with something other than a 404: B on A's resource

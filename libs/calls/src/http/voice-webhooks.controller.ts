@@ -4,7 +4,7 @@ import { Public, Raises, RequestWithRawBody } from '@outreach/platform';
 import { ReceiveVoiceWebhook } from '../application/receive-voice-webhook';
 
 export class VoiceWebhookResponse {
-  @ApiProperty({ description: 'Events taken from the request (stored before this answer; applied by the worker)', example: 1 })
+  @ApiProperty({ type: 'integer', description: 'Events taken from the request (stored before this answer; applied by the worker)', example: 1 })
   received: number;
 }
 

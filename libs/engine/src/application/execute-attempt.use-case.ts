@@ -8,8 +8,7 @@ import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { SettledAttempt } from './attempt-settlement';
-import { CallEndings } from './call-endings';
+import { CallEndingReport, CallEndings } from './call-endings';
 import { dispatchJob } from './engine-jobs';
 import { CallPolls } from './engine.ports';
 import { ShortLivedCache } from './short-lived-cache';
@@ -24,9 +23,8 @@ export type AttemptReport =
   | { state: 'stale' | 'released' | 'do_not_call' }
   /** The provider accepted the call: its ending arrives as an event (or the poll finds it). */
   | { state: 'placed'; providerCallId: string }
-  | { state: 'settled'; settled: SettledAttempt }
-  /** The call ended but its outcome could not be stored: it waits in its own settle job. */
-  | { state: 'deferred' };
+  /** Ended without a dial (no usable number, refused by the provider, never placed): settled or deferred. */
+  | CallEndingReport;
 
 type Started = { callId: string; from: string | null; contact: AttemptContact; campaign: ExecutionCampaign; agent: AgentSummary | null };
 
@@ -153,7 +151,7 @@ export class ExecuteAttempt {
   }
 
   private finish({ callId, contact, campaign }: Started, result: VoiceCallResult): Promise<AttemptReport> {
-    return this.endings.end(callId, result, { contactId: contact.id, attemptSeq: contact.attemptSeq, campaign }) as Promise<AttemptReport>;
+    return this.endings.end(callId, result, { contactId: contact.id, attemptSeq: contact.attemptSeq, campaign });
   }
 
   private agentOf(campaign: ExecutionCampaign): Promise<AgentSummary | null> {

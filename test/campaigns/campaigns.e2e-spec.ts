@@ -27,7 +27,7 @@ const PLATFORM_TYPE = '00000000-0000-4000-8000-00000000c701';
 /** Every field of the spec's Campaign table. */
 const SPEC_FIELDS = [
   'id', 'name', 'agentId', 'agentName', 'status', 'channel', 'source', 'reservedConcurrency', 'variableMap',
-  'startedAt', 'endedAt', 'createdAt', 'updatedAt', 'campaignTypeId', 'campaignTypeName', 'customExtractionKeys',
+  'startedAt', 'endedAt', 'pauseReason', 'createdAt', 'updatedAt', 'campaignTypeId', 'campaignTypeName', 'customExtractionKeys',
   'effectiveExtractionKeys', 'notificationUserIds', 'defaultCrmConnectionId', 'defaultCrmSegmentId', 'description',
   'workflowId', 'countryCode', 'phoneColumn', 'uploadId', 'timezone', 'goal', 'briefFileName', 'briefText',
   'scheduledStartAt', 'scheduledEndAt', 'briefUploadedAt', 'dailyWindowStart', 'dailyWindowEnd',

@@ -298,7 +298,7 @@ describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 1
     expectError(await post(`/campaigns/${c.id}/restart`), 400, 'campaign_not_restartable');
     await expectUnchanged(c.id, before, 1);
 
-    expect((await post(`/campaigns/${c.id}/pause`)).body.status).toBe('PAUSED');
+    expect((await post(`/campaigns/${c.id}/pause`)).body).toMatchObject({ status: 'PAUSED', pauseReason: 'user' });
     expectError(await post(`/campaigns/${c.id}/pause`), 400, 'campaign_not_running');
     // a PAUSED campaign may also be started through /start
     expect((await post(`/campaigns/${c.id}/start`)).body.status).toBe('RUNNING');

@@ -6,6 +6,7 @@ import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import { EngineProbe, runnableCampaign, sandboxNumber, startCampaign, waitFor } from '../engine/engine-harness';
+import { readCampaign } from '../campaigns/campaign-helpers';
 
 /*
  * notificationUserIds take effect (issue 22, item 6; decisions.md 13.13): the members named on a
@@ -123,6 +124,8 @@ describe('campaign notifications', () => {
     expect(written[0]).toMatchObject({ member_id: alice.id, event: 'campaign_paused', reason: 'no_usable_caller_id' });
     expect(email.sent[0]).toMatchObject({ to: 'alice@example.com', subject: 'Campaign "Winter renewals" was paused' });
     expect(email.sent[0].text).toContain('Reason: no_usable_caller_id');
+    // The campaign itself says why it is paused.
+    expect(await readCampaign(t, ws.key, campaignId)).toMatchObject({ status: 'PAUSED', pauseReason: 'no_usable_caller_id' });
     expect(await new EngineProbe(t).calls(campaignId)).toEqual([]);
     expect((await new EngineProbe(t).contacts(campaignId)).map((c) => c.status)).toEqual(['PENDING']);
   }, 60_000);

@@ -1854,6 +1854,11 @@ export interface components {
             startedAt: string | null;
             /** Format: date-time */
             endedAt: string | null;
+            /**
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @example user
+             */
+            pauseReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1953,6 +1958,11 @@ export interface components {
             startedAt: string | null;
             /** Format: date-time */
             endedAt: string | null;
+            /**
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @example user
+             */
+            pauseReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -7901,6 +7911,7 @@ export interface operations {
                      *           "variableMap": {},
                      *           "startedAt": "2026-01-15T09:30:00.000Z",
                      *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "pauseReason": "user",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
                      *           "updatedAt": "2026-01-15T09:30:00.000Z",
                      *           "campaignTypeId": "example",
@@ -8171,6 +8182,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -8468,6 +8480,7 @@ export interface operations {
                      *           "variableMap": {},
                      *           "startedAt": "2026-01-15T09:30:00.000Z",
                      *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "pauseReason": "user",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
                      *           "updatedAt": "2026-01-15T09:30:00.000Z",
                      *           "campaignTypeId": "example",
@@ -8725,6 +8738,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -9004,6 +9018,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -9443,6 +9458,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -9727,6 +9743,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -10011,6 +10028,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -10290,6 +10308,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -10545,6 +10564,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -10805,6 +10825,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -11089,6 +11110,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -11368,6 +11390,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -11635,6 +11658,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -11907,6 +11931,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",
@@ -12191,6 +12216,7 @@ export interface operations {
                      *       "variableMap": {},
                      *       "startedAt": "2026-01-15T09:30:00.000Z",
                      *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z",
                      *       "campaignTypeId": "example",

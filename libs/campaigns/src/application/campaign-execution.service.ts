@@ -161,7 +161,7 @@ export class CampaignExecution {
       const campaign = await this.lockRunning(campaignId);
       if (!campaign) return false;
       const now = this.clock.now();
-      campaign.pause(now);
+      campaign.pause(now, reason);
       await this.campaigns.update(campaign);
       await this.notify(campaign, 'campaign_paused', reason, now);
       return true;

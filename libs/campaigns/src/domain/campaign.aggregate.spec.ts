@@ -168,6 +168,21 @@ describe('Campaign aggregate', () => {
     c.complete(LATER);
     expect(c.status).toBe('COMPLETED');
   });
+
+  it('says why it is paused — a user, or the service\'s reason — and forgets it when it leaves PAUSED', () => {
+    const c = inStatus('RUNNING');
+    expect(c.toProps().pauseReason).toBeNull();
+    c.pause(LATER);
+    expect(c.toProps()).toMatchObject({ status: 'PAUSED', pauseReason: 'user' });
+    c.run('resume', { reservedConcurrency: 1, allowBurst: false }, LATER);
+    expect(c.toProps()).toMatchObject({ status: 'RUNNING', pauseReason: null });
+    c.pause(LATER, 'no_usable_caller_id');
+    expect(c.toProps().pauseReason).toBe('no_usable_caller_id');
+    expect(codeOf(() => c.pause(LATER, 'other'))).toBe('campaign_not_running');
+    expect(c.toProps().pauseReason).toBe('no_usable_caller_id'); // a refused pause changes nothing
+    c.stop(LATER);
+    expect(c.toProps()).toMatchObject({ status: 'CANCELED', pauseReason: null });
+  });
 });
 
 describe('extraction keys', () => {

@@ -22,6 +22,9 @@ import {
   ExtractionKey,
 } from './extraction-keys';
 
+/** The pause reason of a campaign a user paused (POST /campaigns/{id}/pause). */
+export const PAUSED_BY_USER = 'user';
+
 export interface CampaignProps {
   id: string;
   workspaceId: string;
@@ -43,6 +46,11 @@ export interface CampaignProps {
   scheduledEndAt: Date | null;
   startedAt: Date | null;
   endedAt: Date | null;
+  /**
+   * Why a PAUSED campaign is paused: `user` (POST …/pause) or the service's reason
+   * (`no_usable_caller_id`, …; decisions.md 12.13). Null in every other status.
+   */
+  pauseReason: string | null;
   uploadId: string | null;
   phoneColumn: string | null;
   altPhoneColumns: string[];
@@ -167,6 +175,7 @@ export class Campaign {
       scheduledEndAt: null,
       startedAt: null,
       endedAt: null,
+      pauseReason: null,
       uploadId: null,
       phoneColumn: null,
       altPhoneColumns: [],
@@ -298,17 +307,21 @@ export class Campaign {
     this.props.allowBurst = reservation.allowBurst;
     if (event === 'restart' || this.props.startedAt === null) this.props.startedAt = now;
     this.props.endedAt = null;
+    this.props.pauseReason = null;
     this.props.updatedAt = now;
   }
 
-  pause(now: Date): void {
+  /** RUNNING → PAUSED, by a user (`user`) or by the service for `reason`. */
+  pause(now: Date, reason: string = PAUSED_BY_USER): void {
     this.props.status = nextStatus(this.props.status, 'pause', this.kind);
+    this.props.pauseReason = reason;
     this.props.updatedAt = now;
   }
 
   stop(now: Date): void {
     this.props.status = nextStatus(this.props.status, 'stop', this.kind);
     this.props.endedAt = now;
+    this.props.pauseReason = null;
     this.props.updatedAt = now;
   }
 
@@ -316,12 +329,14 @@ export class Campaign {
   complete(now: Date): void {
     this.props.status = nextStatus(this.props.status, 'complete', this.kind);
     this.props.endedAt = now;
+    this.props.pauseReason = null;
     this.props.updatedAt = now;
   }
 
   /** Automatic: the wallet ran dry and no trial is active. */
   exhaustCredit(now: Date): void {
     this.props.status = nextStatus(this.props.status, 'exhaustCredit', this.kind);
+    this.props.pauseReason = null;
     this.props.updatedAt = now;
   }
 }

@@ -40,6 +40,12 @@ export class CampaignResponse {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) variableMap: Record<string, string>;
   @ApiProperty(nullableDate) startedAt: string | null;
   @ApiProperty(nullableDate) endedAt: string | null;
+  @ApiProperty({
+    ...nullableString,
+    example: 'user',
+    description: 'Why a PAUSED campaign is paused: `user` (POST …/pause), or the service\'s reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.',
+  })
+  pauseReason: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty(nullableString) campaignTypeId: string | null;

@@ -36,6 +36,7 @@ export const CAMPAIGNS = defineTable<CampaignRecord>('campaigns', {
   scheduledEndAt: column.nullableTimestamp('scheduled_end_at'),
   startedAt: column.nullableTimestamp('started_at'),
   endedAt: column.nullableTimestamp('ended_at'),
+  pauseReason: column.nullableText('pause_reason'),
   uploadId: column.nullableUuid('upload_id'),
   phoneColumn: column.nullableText('phone_column'),
   altPhoneColumns: column.textArray('alt_phone_columns'),

@@ -1,6 +1,6 @@
 import { AppError } from '@outreach/core';
 
-/** The contract's export periods (DESIGN §14.4). */
+/** The contract's export periods (docs/decisions.md 26.3). */
 export const EXPORT_PERIODS = ['today', 'last_7_days', 'this_month', 'last_month', 'all_time', 'custom'] as const;
 export type ExportPeriod = (typeof EXPORT_PERIODS)[number];
 

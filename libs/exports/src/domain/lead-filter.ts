@@ -1,6 +1,6 @@
 import type { ExportLead } from './export-lead';
 
-/** The contract's preset lead segments (DESIGN §14.4), in the order GET …/lead-segments lists them. */
+/** The contract's preset lead segments (docs/decisions.md 26.4), in the order GET …/lead-segments lists them. */
 export const LEAD_SEGMENTS = ['all', 'pending', 'completed', 'failed', 'not_reached', 'interested', 'not_interested', 'opted_out', 'do_not_call'] as const;
 export type LeadSegment = (typeof LEAD_SEGMENTS)[number];
 

@@ -38,7 +38,7 @@ const SPEC_FIELDS = [
   'retryConcurrencyPercent', 'followupMaxAttempts', 'churnMaxAttempts', 'churnIntervalHours',
   'incompleteRetryMaxAttempts', 'incompleteRetryIntervalMinutes', 'incompleteCallSeconds', 'referralMaxDepth',
   'messageRetryMaxAttempts', 'messageRetryIntervalSeconds', 'messageRetryWindowSeconds',
-  'messageRetryTransientMaxAttempts', 'dailyDialCap', 'contactCount', 'receivedCalls', 'retryDelaysMinutes',
+  'messageRetryTransientMaxAttempts', 'dailyDialCap', 'circuitBreakerWindow', 'circuitBreakerFailurePercent', 'contactCount', 'receivedCalls', 'retryDelaysMinutes',
   'churnDelaysHours', 'incompleteRetryDelaysMinutes', 'messageRetryDelaysSeconds', 'dialDays',
   'whatsappAgentTemplateIds', 'altPhoneColumns', 'whatsappAutomations', 'outreachRules', 'evaluationMetrics',
 ];

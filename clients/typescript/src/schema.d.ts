@@ -1730,6 +1730,16 @@ export interface components {
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
+            /**
+             * @description Circuit breaker: how many of the latest settled calls (since the campaign last went RUNNING) are judged
+             * @default 40
+             */
+            circuitBreakerWindow: number;
+            /**
+             * @description Circuit breaker: more than this percentage of carrier failures among them pauses the campaign (pauseReason circuit_open); 100 never trips
+             * @default 50
+             */
+            circuitBreakerFailurePercent: number;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -1923,6 +1933,8 @@ export interface components {
             messageRetryWindowSeconds: number;
             messageRetryTransientMaxAttempts: number;
             dailyDialCap: number | null;
+            circuitBreakerWindow: number;
+            circuitBreakerFailurePercent: number;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2027,6 +2039,8 @@ export interface components {
             messageRetryWindowSeconds: number;
             messageRetryTransientMaxAttempts: number;
             dailyDialCap: number | null;
+            circuitBreakerWindow: number;
+            circuitBreakerFailurePercent: number;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2117,6 +2131,16 @@ export interface components {
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
+            /**
+             * @description Circuit breaker: how many of the latest settled calls (since the campaign last went RUNNING) are judged
+             * @default 40
+             */
+            circuitBreakerWindow: number;
+            /**
+             * @description Circuit breaker: more than this percentage of carrier failures among them pauses the campaign (pauseReason circuit_open); 100 never trips
+             * @default 50
+             */
+            circuitBreakerFailurePercent: number;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -7981,6 +8005,8 @@ export interface operations {
                      *           "messageRetryWindowSeconds": 1,
                      *           "messageRetryTransientMaxAttempts": 1,
                      *           "dailyDialCap": 1,
+                     *           "circuitBreakerWindow": 1,
+                     *           "circuitBreakerFailurePercent": 1,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8252,6 +8278,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -8550,6 +8578,8 @@ export interface operations {
                      *           "messageRetryWindowSeconds": 1,
                      *           "messageRetryTransientMaxAttempts": 1,
                      *           "dailyDialCap": 1,
+                     *           "circuitBreakerWindow": 1,
+                     *           "circuitBreakerFailurePercent": 1,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8808,6 +8838,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9088,6 +9120,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9528,6 +9562,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9813,6 +9849,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10098,6 +10136,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10378,6 +10418,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10634,6 +10676,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10895,6 +10939,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11180,6 +11226,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11460,6 +11508,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11728,6 +11778,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12001,6 +12053,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12286,6 +12340,8 @@ export interface operations {
                      *       "messageRetryWindowSeconds": 1,
                      *       "messageRetryTransientMaxAttempts": 1,
                      *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [

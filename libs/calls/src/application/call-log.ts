@@ -104,6 +104,11 @@ export class CallLog {
     return call ? toCallView(call) : null;
   }
 
+  /** Outcomes of the campaign's latest ended calls placed since `since`, newest first (the circuit breaker's window). */
+  recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
+    return this.calls.recentOutcomes(campaignId, since, limit);
+  }
+
   /** Whether this provider event was applied already (decisions.md 16.24). */
   eventApplied(provider: string, eventId: string): Promise<boolean> {
     return this.calls.hasEvent(provider, eventId);

@@ -48,6 +48,11 @@ export abstract class CallRepository {
   abstract findById(workspaceId: string, id: string): Promise<Call | null>;
   /** Any call by id (the worker knows only ids); `lock` takes the row lock inside a transaction. */
   abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<Call | null>;
+  /**
+   * Outcomes of the campaign's latest calls placed at or after `since` that have ended, newest
+   * first, at most `limit` (the circuit breaker's window, decisions.md 16.26).
+   */
+  abstract recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]>;
   /** Whether a provider event (by the provider's own event id) was applied already. */
   abstract hasEvent(provider: string, eventId: string): Promise<boolean>;
   /** Notes a provider event as applied; false when it was noted before (a concurrent redelivery). */

@@ -49,6 +49,17 @@ export class SqlCallRepository extends CallRepository {
     return rows[0] ? Call.restore(CALLS.fromRow(rows[0], CALL_PROPS)) : null;
   }
 
+  async recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
+    // calls_campaign_created_idx (campaign_id, created_at DESC) walks the newest first.
+    const rows: Array<{ outcome: string }> = await this.tx.manager.query(
+      `SELECT ${c.outcome} AS outcome FROM ${CALLS.name}
+        WHERE ${c.campaignId} = $1 AND ${c.createdAt} >= $2 AND ${c.outcome} IS NOT NULL
+        ORDER BY ${c.createdAt} DESC LIMIT $3`,
+      [campaignId, since, limit],
+    );
+    return rows.map((r) => r.outcome);
+  }
+
   async hasEvent(provider: string, eventId: string): Promise<boolean> {
     const e = CALL_EVENTS.c;
     const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);

@@ -47,6 +47,14 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
 
   readonly events = new Map<string, { provider: string; eventId: string; callId: string; type: string }>();
 
+  async recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
+    return [...this.rows.values()]
+      .filter((c) => c.campaignId === campaignId && c.createdAt.getTime() >= since.getTime() && c.outcome !== null)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .slice(0, limit)
+      .map((c) => c.outcome!);
+  }
+
   async hasEvent(provider: string, eventId: string): Promise<boolean> {
     return this.events.has(`${provider}/${eventId}`);
   }

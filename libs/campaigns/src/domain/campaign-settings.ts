@@ -36,6 +36,10 @@ export interface CampaignSettings {
   dialDays: number[];
   /** Null: no daily cap. */
   dailyDialCap: number | null;
+  /** Circuit breaker (decisions.md 16.26): the last this-many settled calls since the campaign went RUNNING… */
+  circuitBreakerWindow: number;
+  /** …of which more than this percentage carrier failures pauses it (`circuit_open`); 100 never trips. */
+  circuitBreakerFailurePercent: number;
   dailyMessageCap: number | null;
 
   retryCount: number;
@@ -91,6 +95,8 @@ export const DEFAULT_CAMPAIGN_SETTINGS: Readonly<CampaignSettings> = Object.free
   dialDays: [0, 1, 2, 3, 4, 5, 6],
   dailyDialCap: null,
   dailyMessageCap: null,
+  circuitBreakerWindow: 40,
+  circuitBreakerFailurePercent: 50,
 
   retryCount: 2,
   cooldownMinutes: 60,

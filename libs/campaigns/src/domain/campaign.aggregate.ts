@@ -51,6 +51,8 @@ export interface CampaignProps {
    * (`no_usable_caller_id`, …; decisions.md 12.13). Null in every other status.
    */
   pauseReason: string | null;
+  /** When the campaign last went RUNNING (start, resume, restart): the circuit breaker counts from there (decisions.md 16.26). */
+  runningSince: Date | null;
   uploadId: string | null;
   phoneColumn: string | null;
   altPhoneColumns: string[];
@@ -176,6 +178,7 @@ export class Campaign {
       startedAt: null,
       endedAt: null,
       pauseReason: null,
+      runningSince: null,
       uploadId: null,
       phoneColumn: null,
       altPhoneColumns: [],
@@ -308,6 +311,7 @@ export class Campaign {
     if (event === 'restart' || this.props.startedAt === null) this.props.startedAt = now;
     this.props.endedAt = null;
     this.props.pauseReason = null;
+    this.props.runningSince = now;
     this.props.updatedAt = now;
   }
 

@@ -240,4 +240,30 @@ describe('AttemptSettlement', () => {
     const attempt = await inFlight();
     expect((await settle(attempt, result('completed', 1_000))).contactStatus).toBe('COMPLETED');
   });
+  describe('circuit breaker (decisions.md 16.26)', () => {
+    const breaker = { circuitBreakerWindow: 10, circuitBreakerFailurePercent: 50 };
+    const status = () => bed.campaigns.rows.get(CID)!;
+
+    async function settleMany(outcomes: CallOutcome[]) {
+      for (const [i, outcome] of outcomes.entries()) {
+        const attempt = await inFlight(1, 0, `+1415555${String(2000 + i)}`);
+        await settle(attempt, result(outcome, outcome === 'completed' ? 30_000 : 0));
+      }
+    }
+
+    it('pauses the campaign (circuit_open) once more than the percentage of a full window failed at the carrier', async () => {
+      await setup({ settings: breaker });
+      await settleMany(['completed', 'completed', 'completed', 'completed', 'carrier_failure', 'carrier_failure', 'carrier_failure', 'carrier_failure', 'carrier_failure']);
+      expect(status().status).toBe('RUNNING'); // 9 calls: the window is not full yet
+      await settleMany(['carrier_failure']);
+      expect(status()).toMatchObject({ status: 'PAUSED', pauseReason: 'circuit_open' });
+    });
+
+    it('stays closed at the percentage, and for failures that are not the carrier\'s', async () => {
+      await setup({ settings: breaker });
+      await settleMany([...Array(5).fill('completed'), ...Array(5).fill('carrier_failure')]);
+      await settleMany(Array(10).fill('busy'));
+      expect(status()).toMatchObject({ status: 'RUNNING', pauseReason: null });
+    });
+  });
 });

@@ -5,6 +5,7 @@ import { CampaignExecution, ContactStatus, ExecutionCampaign, numbersLeftAfter }
 import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import { CONNECTED_OUTCOMES, isAnswered, VoiceCallResult } from '@outreach/telephony';
+import { circuitOpen, CIRCUIT_OPEN } from '../domain/circuit-breaker';
 import { nextStep } from '../domain/retry-policy';
 import { DispatchScheduler } from './engine.ports';
 
@@ -109,6 +110,26 @@ export class AttemptSettlement {
     if (!settled.canSpend && !(await this.credit.canSpend(campaign.workspaceId, this.clock.now()))) {
       await this.execution.exhaustCredit(campaign.workspaceId);
     }
+    // A carrier failure of the current attempt may open the campaign's circuit breaker.
+    if (settled.contactStatus !== null && settled.call.outcome === 'carrier_failure') await this.checkCircuit(campaign);
     return { call: settled.call, contactStatus: settled.contactStatus, debitedMinor: settled.debitedMinor };
+  }
+
+  /**
+   * The circuit breaker (decisions.md 16.26): too many carrier failures among the latest calls since
+   * the campaign went RUNNING pause it (`circuit_open`; the members named in notificationUserIds
+   * are told). Attempts in flight finish; resuming starts a new window. Best effort: a failure here
+   * is logged, the settlement stands, and the next failure judges again.
+   */
+  private async checkCircuit(campaign: ExecutionCampaign): Promise<void> {
+    try {
+      const since = campaign.runningSince ?? campaign.startedAt ?? new Date(0);
+      const outcomes = await this.callLog.recentOutcomes(campaign.id, since, campaign.settings.circuitBreakerWindow);
+      if (circuitOpen(outcomes, campaign.settings) && (await this.execution.pauseForService(campaign.id, CIRCUIT_OPEN))) {
+        this.logger.warn(`campaign ${campaign.id}: circuit breaker opened (${outcomes.length} latest calls judged), campaign PAUSED`);
+      }
+    } catch (error) {
+      this.logger.warn(`campaign ${campaign.id}: circuit breaker check failed: ${(error as Error).message}`);
+    }
   }
 }

@@ -296,6 +296,21 @@ export class CampaignFieldsDto {
   @Max(100000)
   dailyDialCap?: number | null;
 
+  // Issue 17 (not a contract bound): the circuit breaker (decisions.md 16.26)
+  @ApiPropertyOptional({ type: 'integer', minimum: 10, maximum: 500, default: 40, description: 'Circuit breaker: how many of the latest settled calls (since the campaign last went RUNNING) are judged' })
+  @Optional()
+  @IsInt()
+  @Min(10)
+  @Max(500)
+  circuitBreakerWindow?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Circuit breaker: more than this percentage of carrier failures among them pauses the campaign (pauseReason circuit_open); 100 never trips' })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  circuitBreakerFailurePercent?: number;
+
   // #35 array of 1-7 elements each 0-6
   @ApiPropertyOptional({ type: [Number], minItems: 1, maxItems: 7, description: 'Days calls are placed, 0 = Sunday … 6 = Saturday' })
   @Optional()

@@ -102,6 +102,8 @@ export class CampaignResponse {
   @ApiProperty({ type: 'integer' }) messageRetryWindowSeconds: number;
   @ApiProperty({ type: 'integer' }) messageRetryTransientMaxAttempts: number;
   @ApiProperty({ type: 'integer', nullable: true }) dailyDialCap: number | null;
+  @ApiProperty({ type: 'integer' }) circuitBreakerWindow: number;
+  @ApiProperty({ type: 'integer' }) circuitBreakerFailurePercent: number;
   @ApiProperty({ type: 'integer' }) contactCount: number;
   @ApiProperty({ type: 'integer' }) receivedCalls: number;
   @ApiProperty({ type: 'integer', isArray: true }) retryDelaysMinutes: number[];

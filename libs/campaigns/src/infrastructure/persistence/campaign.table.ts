@@ -37,6 +37,7 @@ export const CAMPAIGNS = defineTable<CampaignRecord>('campaigns', {
   startedAt: column.nullableTimestamp('started_at'),
   endedAt: column.nullableTimestamp('ended_at'),
   pauseReason: column.nullableText('pause_reason'),
+  runningSince: column.nullableTimestamp('running_since'),
   uploadId: column.nullableUuid('upload_id'),
   phoneColumn: column.nullableText('phone_column'),
   altPhoneColumns: column.textArray('alt_phone_columns'),

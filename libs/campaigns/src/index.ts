@@ -5,6 +5,7 @@ export * from './campaigns.config';
 import { Campaigns1763700002100 } from './infrastructure/migrations/1763700002100-campaigns';
 import { CampaignExecution1763700004100 } from './infrastructure/migrations/1763700004100-campaign-execution';
 import { CampaignPauseReason1763700009300 } from './infrastructure/migrations/1763700009300-campaign-pause-reason';
+import { CampaignRunningSince1763700009400 } from './infrastructure/migrations/1763700009400-campaign-running-since';
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
 
@@ -44,4 +45,4 @@ export { calleeName } from './domain/callee-name';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400]);

@@ -54,7 +54,19 @@ export async function truncateAll(dataSource: DataSource): Promise<void> {
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
     );
     if (rows.length === 0) return;
-    await client.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+    const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`;
+    // A worker of the previous case may still be applying a call's events (they arrive after the
+    // case ended): TRUNCATE's locks can then deadlock with its transaction. Postgres cancels one
+    // side; when it is ours, the worker's transaction went through and the next try wins.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(truncate);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
   } finally {
     await client.end();
   }

@@ -5,6 +5,7 @@ import { credit, expectError } from '../campaigns/campaign-helpers';
 import { agentBody, createActiveAgent } from '../support/agent-fixtures';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { countCalls, ledger } from './call-fixtures';
+import { waitFor } from '../support/tcp-proxy';
 
 /*
  * POST /calls/test: billed test calls, answered once the provider accepted them, with Idempotency-Key semantics (decisions.md 21.1, 22.4,
@@ -49,12 +50,11 @@ describe('POST /calls/test', () => {
   const balance = async () => (await t.get(WalletBalance).get(ws.workspaceId)).balanceMinor;
   /** The call once the provider's ended event reached it (GET /calls/{id}). */
   async function ended(id: string): Promise<Record<string, unknown>> {
-    for (let i = 0; i < 200; i++) {
+    const body = await waitFor(`call ${id} to end`, async () => {
       const read = await t.http.get(`/calls/${id}`).set(bearer(ws.key));
-      if (read.body.status === 'ENDED' || read.body.status === 'FAILED') return read.body as Record<string, unknown>;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`call ${id} did not end`);
+      return read.body.status === 'ENDED' || read.body.status === 'FAILED' ? (read.body as Record<string, unknown>) : null;
+    }, 10_000, 25);
+    return body!;
   }
   const debits = async () => (await ledger(t, ws.workspaceId)).filter((e) => e.kind === 'debit');
 

@@ -5,6 +5,7 @@ import { startWorker } from '../engine/engine-harness';
 import { Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import { ledger, recordCall } from './call-fixtures';
+import { waitFor } from '../support/tcp-proxy';
 
 /*
  * POST /webhooks/voice/{provider} (decisions.md 16.24): the signature is verified before anything is
@@ -74,13 +75,7 @@ describe('voice provider webhooks', () => {
   const outboxRows = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox`))[0].n as number;
   const debits = async () => (await ledger(t, ws.workspaceId)).filter((e) => e.kind === 'debit');
   // Events go through the outbox to the worker: generous on a loaded CI machine (30 s).
-  const until = async (what: string, check: () => Promise<boolean>) => {
-    for (let i = 0; i < 1200; i++) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  };
+  const until = (what: string, check: () => Promise<boolean>) => waitFor(what, check, 30_000, 25);
 
   it('ringing, answered, ended move the call forward; the ending is recorded and billed once', async () => {
     const callId = await acceptedCall();
@@ -105,11 +100,13 @@ describe('voice provider webhooks', () => {
     const ended = await call(callId);
 
     expect((await send(event(callId, 'ended'))).status).toBe(200); // the provider retries
-    expect((await send(event(callId, 'ended', 'another-event-id'))).status).toBe(200);
+    // Provider event ids are unique for good: a fixed one would meet the previous run's job in Redis.
+    const anotherId = `another-${callId}`;
+    expect((await send(event(callId, 'ended', anotherId))).status).toBe(200);
     expect((await send(event(callId, 'ringing'))).status).toBe(200); // late and out of order
     const applied = async () => (await t.dataSource.query(`SELECT event_id FROM call_events WHERE call_id = $1 ORDER BY event_id`, [callId])).map((r: { event_id: string }) => r.event_id);
     await until('every event applied', async () => (await applied()).length === 3);
-    expect(await applied()).toEqual([`${callId}:ended`, `${callId}:ringing`, 'another-event-id'].sort());
+    expect(await applied()).toEqual([`${callId}:ended`, `${callId}:ringing`, anotherId].sort());
     await new Promise((r) => setTimeout(r, 200));
 
     expect(await call(callId)).toEqual(ended);

@@ -127,7 +127,7 @@ export abstract class SpreadsheetReader {
 
 // ---- ports to modules not built yet (default adapters answer "none configured") -----------
 
-/** WhatsApp senders and templates (future whatsapp module). */
+/** WhatsApp senders and templates (the messaging module: a CONNECTED sender and the outreach template). */
 export abstract class WhatsappReadiness {
   abstract check(
     workspaceId: string,
@@ -135,7 +135,7 @@ export abstract class WhatsappReadiness {
   ): Promise<{ hasSender: boolean; template: 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready' }>;
 }
 
-/** Email sender mailboxes and templates (future email module). */
+/** Email sender mailboxes and templates (the messaging module: the workspace's default mailbox and default template). */
 export abstract class EmailReadiness {
   abstract check(workspaceId: string, campaignId: string): Promise<{ hasSender: boolean; hasTemplate: boolean }>;
 }

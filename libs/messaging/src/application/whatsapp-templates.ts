@@ -115,9 +115,7 @@ export class WhatsappTemplates {
     if (!isUuid(templateId)) return;
     const template = await this.templates.findAnyById(templateId);
     if (!template || template.status !== 'PENDING') return;
-    const { id, workspaceId: _w, status: _s, rejectionReason: _r, submittedAt: _sa, reviewedAt: _ra, createdAt: _c, updatedAt: _u, ...fields } =
-      template.toProps();
-    const review = await this.provider.reviewTemplate({ templateId: id, fields });
+    const review = await this.provider.reviewTemplate({ templateId: template.id, fields: template.fields() });
     await this.uow.run(async () => {
       const current = await this.templates.findAnyById(templateId, { lock: true });
       if (current?.applyReview(review, this.clock.now())) {

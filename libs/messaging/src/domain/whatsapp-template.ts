@@ -84,6 +84,12 @@ export class WhatsappTemplate {
     return this.props.status;
   }
 
+  /** What is submitted for review (and, later, sent). */
+  fields(): WhatsappTemplateFields {
+    const p = this.props;
+    return { name: p.name, language: p.language, category: p.category, body: p.body, footer: p.footer, bindings: p.bindings.map((b) => ({ ...b })) };
+  }
+
   /** True when a binding can only be filled at send time (e.g. a payment link). */
   get needsRuntimeContext(): boolean {
     return needsRuntimeContext(this.props.bindings);

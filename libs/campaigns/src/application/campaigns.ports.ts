@@ -125,7 +125,7 @@ export abstract class SpreadsheetReader {
   abstract rows(file: { buffer: Buffer; fileName: string; mimeType: string }): AsyncIterable<string[]>;
 }
 
-// ---- ports to modules not built yet (default adapters answer "none configured") -----------
+// ---- ports to other modules: messaging implements the first two; the others keep a default adapter answering "none configured" until their module is built
 
 /** WhatsApp senders and templates (the messaging module: a CONNECTED sender and the outreach template). */
 export abstract class WhatsappReadiness {

@@ -92,6 +92,8 @@ export abstract class CampaignExecutionRepository {
   abstract contactCount(campaignId: string): Promise<number>;
   /** The distinct recipient locales among all of the campaign's contacts. */
   abstract recipientLocales(campaignId: string): Promise<RecipientLocale[]>;
+  /** The earliest scheduled retry due after `now` (retry_due_idx), or null. */
+  abstract nextRetryAfter(campaignId: string, now: Date): Promise<Date | null>;
   /** The distinct recipient locales among the contacts due at `now` (PENDING, or RETRY_SCHEDULED due by then). */
   abstract dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]>;
   abstract dialsOn(campaignId: string, day: string): Promise<number>;

@@ -62,6 +62,10 @@ export class CampaignExecution {
     return this.execution.recipientLocales(campaignId);
   }
 
+  nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    return this.execution.nextRetryAfter(campaignId, now);
+  }
+
   /** The distinct recipient locales among the contacts due at `now`. */
   dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
     return this.execution.dueLocales(campaignId, now);

@@ -150,6 +150,16 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return rows.map(localeOfRow);
   }
 
+  async nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    const params: unknown[] = [campaignId, now];
+    const rows: Array<{ at: Date | null }> = await this.tx.manager.query(
+      `SELECT min(${CC.c.nextAttemptAt}) AS at FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), params)} AND ${CC.c.nextAttemptAt} > $2`,
+      params,
+    );
+    return rows[0]?.at ?? null;
+  }
+
   async dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
     const params: unknown[] = [campaignId, now];
     const pending = statusIn(CC.c.status, allowedFrom('claim'), params);

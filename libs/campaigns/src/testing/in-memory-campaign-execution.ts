@@ -93,6 +93,13 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     return distinctLocales(this.ofCampaign(campaignId));
   }
 
+  async nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    const times = this.ofCampaign(campaignId)
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) > now.getTime())
+      .map((c) => Date.parse(c.nextAttemptAt!));
+    return times.length ? new Date(Math.min(...times)) : null;
+  }
+
   async dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
     return distinctLocales(
       this.ofCampaign(campaignId).filter(

@@ -219,13 +219,15 @@ export class DispatchCampaign {
     }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
     const tick = new Date(now.getTime() + this.config.dispatchTickMs);
-    if (rules && (work.pending || work.inFlight)) {
+    if (rules) {
       // Nothing was claimed: when every contact due now waits for its recipient's hours, sleep until the
-      // earliest opening among them (or the next retry; the tick while attempts are in flight), never a tick loop.
+      // earliest opening among them (or the next retry not yet due; the tick while attempts are in flight),
+      // never a tick loop.
       const openings = (await this.execution.dueLocales(campaignId, now)).map((l) => nextContactOpening(schedule, rules, l, now));
-      const waiting = openings.length > 0 && openings.every((o) => o === null || o.getTime() > now.getTime());
-      if (waiting) {
-        const wake = earliest([...openings, retryOpening, work.inFlight ? tick : null]);
+      if (openings.length > 0 && openings.every((o) => o === null || o.getTime() > now.getTime())) {
+        const nextRetryAt = await this.execution.nextRetryAfter(campaignId, now);
+        const laterRetry = nextRetryAt ? nextDialOpening(schedule, nextRetryAt) : null;
+        const wake = earliest([...openings, laterRetry, work.inFlight ? tick : null]);
         return report('outside_recipient_hours', await this.wakeAt(campaign, wake, now), claimed, doNotCall);
       }
     }

@@ -155,6 +155,8 @@ export class DispatchCampaign {
     let claimed = 0;
     let doNotCall = 0;
     let capReached = false;
+    /** No free line in the last round: contacts wait for a line, not for their recipients. */
+    let linesFull = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await this.uow.run(async () => {
         await this.execution.lockWorkspace(campaign.workspaceId);
@@ -169,7 +171,7 @@ export class DispatchCampaign {
           capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
           limit = Math.min(limit, Math.max(0, capLeft));
         }
-        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0 };
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, linesFull: capLeft > 0 };
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
@@ -200,6 +202,7 @@ export class DispatchCampaign {
       claimed += result.dialing;
       doNotCall += result.blocked;
       capReached = result.capReached;
+      linesFull = result.linesFull === true;
       if (result.blocked === 0) break;
     }
 
@@ -219,7 +222,7 @@ export class DispatchCampaign {
     }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
     const tick = new Date(now.getTime() + this.config.dispatchTickMs);
-    if (rules) {
+    if (rules && !linesFull) {
       // Nothing was claimed: when every contact due now waits for its recipient's hours, sleep until the
       // earliest opening among them (or the next retry not yet due; the tick while attempts are in flight),
       // never a tick loop.

@@ -90,7 +90,7 @@ export abstract class CampaignExecutionRepository {
   abstract claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]>;
   /** How many contacts the campaign has (its sharded count: one cheap read). */
   abstract contactCount(campaignId: string): Promise<number>;
-  /** The distinct recipient locales among all of the campaign's contacts. */
+  /** The distinct recipient locales among the campaign's contacts with work left (PENDING, RETRY_SCHEDULED). */
   abstract recipientLocales(campaignId: string): Promise<RecipientLocale[]>;
   /** The earliest scheduled retry due after `now` (retry_due_idx), or null. */
   abstract nextRetryAfter(campaignId: string, now: Date): Promise<Date | null>;

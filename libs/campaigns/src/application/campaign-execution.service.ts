@@ -57,7 +57,7 @@ export class CampaignExecution {
     return this.execution.contactCount(campaignId);
   }
 
-  /** The distinct recipient locales among all of the campaign's contacts (decisions.md 28.4). */
+  /** The distinct recipient locales among the campaign's contacts with work left (decisions.md 28.4). */
   recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
     return this.execution.recipientLocales(campaignId);
   }

@@ -143,9 +143,15 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
   }
 
   async recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
+    const params: unknown[] = [campaignId];
+    const pending = statusIn(CC.c.status, allowedFrom('claim'), params);
+    const retrying = statusIn(CC.c.status, allowedFrom('claimRetry'), params);
+    const locale = CC.select(undefined, ['recipientZone', 'recipientRegion']);
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT DISTINCT ${CC.select(undefined, ['recipientZone', 'recipientRegion'])} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1`,
-      [campaignId],
+      `SELECT DISTINCT ${locale} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${pending}
+       UNION
+       SELECT DISTINCT ${locale} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${retrying}`,
+      params,
     );
     return rows.map(localeOfRow);
   }

@@ -90,7 +90,7 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
   }
 
   async recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
-    return distinctLocales(this.ofCampaign(campaignId));
+    return distinctLocales(this.ofCampaign(campaignId).filter((c) => allowedFrom('claim').includes(c.status) || allowedFrom('claimRetry').includes(c.status)));
   }
 
   async nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {

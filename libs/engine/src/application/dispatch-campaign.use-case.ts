@@ -87,8 +87,11 @@ export class DispatchCampaign {
 
   private readonly logger = new Logger('DispatchCampaign');
   private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
-  /** A campaign's recipient locales, keyed by campaign and contact count: a new contact (a new locale) changes the key. */
-  private readonly locales = new ShortLivedCache<RecipientLocale[]>(60_000);
+  /**
+   * A campaign's recipient locales with work left, keyed by campaign, contact count and runningSince: a new
+   * contact or a restart changes the key; a single contact retried waits at most the TTL.
+   */
+  private readonly locales = new ShortLivedCache<RecipientLocale[]>(15_000);
 
   /** Runs per campaign in this process: at most one running and one waiting to start. */
   private readonly runs = new CoalescedRuns<DispatchReport>();
@@ -243,7 +246,8 @@ export class DispatchCampaign {
   /** The keys of the campaign's recipient locales open at `now` (the campaign's own window is open). */
   private async openLocales(campaign: ExecutionCampaign, rules: RecipientRules, now: Date): Promise<string[]> {
     const count = await this.execution.contactCount(campaign.id);
-    const locales = await this.locales.get(`${campaign.id}:${count}`, () => this.execution.recipientLocales(campaign.id));
+    const key = `${campaign.id}:${count}:${campaign.runningSince?.getTime() ?? ''}`;
+    const locales = await this.locales.get(key, () => this.execution.recipientLocales(campaign.id));
     return locales.filter((l) => recipientClosureAt(rules, l, campaign.timezone, now) === null).map(localeKey);
   }
 

@@ -40,6 +40,13 @@ describe('recipient locale from the number (decisions.md 28.2)', () => {
     expect(recipientLocaleOf('not a number')).toEqual({ zone: null, region: null });
   });
 
+  it('remembers areas, never an invalid number: an invalid number first does not hide its area', () => {
+    expect(recipientLocaleOf('+1720')).toEqual({ zone: null, region: null });
+    expect(recipientLocaleOf('+17205550123')).toEqual({ zone: 'America/Denver', region: 'US-CO' });
+    expect(recipientLocaleOf('+17209990000')).toEqual({ zone: 'America/Denver', region: 'US-CO' });
+    expect(recipientLocaleOf('+4915112345678')).toEqual({ zone: 'Europe/Berlin', region: 'DE' });
+  });
+
   it('public holidays by local date, for countries and subdivisions', () => {
     expect(isPublicHoliday('JP', '2026-11-23')).toBe(true); // Labour Thanksgiving Day
     expect(isPublicHoliday('JP', '2026-11-24')).toBe(false);

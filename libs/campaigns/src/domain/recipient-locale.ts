@@ -78,9 +78,30 @@ function zoneOfCountry(country: string): string | null {
  * number (US/CA area codes, AU, BR, MX, RU, ID area codes); else unknown (the campaign's zone).
  */
 export function recipientLocaleOf(e164: string): RecipientLocale {
+  const key = e164.slice(0, e164.startsWith('+1') ? NANP_MEMO_PREFIX : MEMO_PREFIX);
+  const known = memo.get(key);
+  if (known) return known;
   const parsed = phoneCountry(e164);
   if (!parsed) return UNKNOWN_LOCALE;
-  const { country, nationalNumber } = parsed;
+  const locale = localeFrom(parsed.country, parsed.nationalNumber);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, locale);
+  return locale;
+}
+
+/**
+ * Valid numbers that share their first 9 characters of E.164 (calling code and the next digits: at
+ * least five national digits) share a country and an area; in the North American plan the area code
+ * alone decides both ("+1" and three digits). So an import of 100,000 numbers parses each area once
+ * rather than every number a second time (the importer already parsed it to normalise it). An invalid
+ * number is never remembered; stored numbers are valid.
+ */
+const MEMO_PREFIX = 9;
+const NANP_MEMO_PREFIX = 5;
+const MEMO_MAX = 50_000;
+const memo = new Map<string, RecipientLocale>();
+
+function localeFrom(country: string, nationalNumber: string): RecipientLocale {
   const table = areaTable(country);
   if (table) {
     for (let length = Math.min(4, nationalNumber.length); length >= 1; length--) {

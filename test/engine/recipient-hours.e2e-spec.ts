@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { waitFor } from '../support/tcp-proxy';
 import { WorkerApp } from '../support/worker-app';
+import { ContactRecipientLocale1763700009700 } from '../../libs/campaigns/src/infrastructure/migrations/1763700009700-contact-recipient-locale';
 import { createCampaign, expectError, readCampaign } from '../campaigns/campaign-helpers';
 import { pushLead, runningApiCampaign } from '../results/results-helpers';
 import { CountingVoiceProvider, dispatcher, EngineProbe, runnableCampaign, sandboxFor, startCampaign, startWorker } from './engine-harness';
@@ -183,13 +184,30 @@ describe('recipient-local hours and holidays', () => {
       expect(await readCampaign(t, ws.key, created.id)).toMatchObject({ recipientHours: { start: '09:00', end: '17:00' }, skipHolidays: false });
     });
 
-    it('a campaign stored before the setting existed reads as its migration left it ("off"); one without the key reads the default', async () => {
-      const created = await createCampaign(t, ws.key);
-      // What migration 1763700009700 writes into every campaign that existed before it.
-      await t.dataSource.query(`UPDATE campaigns SET settings = (settings - 'recipientHours') || '{"recipientHours": "off"}'::jsonb WHERE id = $1`, [created.id]);
-      expect((await readCampaign(t, ws.key, created.id)).recipientHours).toBe('off');
-      await t.dataSource.query(`UPDATE campaigns SET settings = settings - 'recipientHours' WHERE id = $1`, [created.id]);
-      expect((await readCampaign(t, ws.key, created.id)).recipientHours).toEqual({ start: '08:00', end: '21:00' });
+    it('migration 1763700009700 fills the locale of existing contacts and turns the hours off for existing campaigns', async () => {
+      const { campaignId } = await runnableCampaign(t, ws, { phones: [TOKYO, NEW_YORK, '+4915112345678'], settings: { recipientHours: { start: '08:00', end: '21:00' } } });
+      const fresh = await createCampaign(t, ws.key);
+      // As rows written before the migration: no locale, no recipientHours key in one campaign's settings.
+      await t.dataSource.query(`UPDATE campaign_contacts SET recipient_zone = NULL, recipient_region = NULL WHERE campaign_id = $1`, [campaignId]);
+      await t.dataSource.query(`UPDATE campaigns SET settings = settings - 'recipientHours' WHERE id = $1`, [campaignId]);
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        await new ContactRecipientLocale1763700009700().up(runner);
+      } finally {
+        await runner.release();
+      }
+      const rows: Array<{ phone: string; recipient_zone: string | null; recipient_region: string | null }> = await t.dataSource.query(
+        `SELECT phone, recipient_zone, recipient_region FROM campaign_contacts WHERE campaign_id = $1 ORDER BY phone`,
+        [campaignId],
+      );
+      expect(rows).toEqual([
+        { phone: NEW_YORK, recipient_zone: 'America/New_York', recipient_region: 'US-NY' },
+        { phone: '+4915112345678', recipient_zone: 'Europe/Berlin', recipient_region: 'DE' },
+        { phone: TOKYO, recipient_zone: 'Asia/Tokyo', recipient_region: 'JP' },
+      ]);
+      expect((await readCampaign(t, ws.key, campaignId)).recipientHours).toBe('off');
+      // A campaign that already had the setting keeps it.
+      expect((await readCampaign(t, ws.key, fresh.id)).recipientHours).toEqual({ start: '08:00', end: '21:00' });
     });
   });
 });

@@ -12,6 +12,7 @@ import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
+import { AssistModule } from '@outreach/assist';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -31,6 +32,7 @@ import { ExportsModule, ExportsQueue } from '@outreach/exports';
     CallsModule,
     ResultsModule,
     ExportsModule,
+    AssistModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
     QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports]),
   ],

@@ -6,7 +6,8 @@ import { PdfTextReader } from '../../application/briefs/draft-campaign-from-brie
 @Injectable()
 export class UnpdfTextReader extends PdfTextReader {
   async text(bytes: Uint8Array): Promise<string> {
-    const document = await getDocumentProxy(bytes);
+    // verbosity 0: PDF.js would print its repair warnings for damaged files to the console.
+    const document = await getDocumentProxy(bytes, { verbosity: 0 });
     try {
       const { text } = await extractText(document, { mergePages: false });
       return text.join('\n\n');

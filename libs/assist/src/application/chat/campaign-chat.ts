@@ -143,15 +143,19 @@ export class CampaignChat {
   }
 }
 
-const tally = (counts: Record<string, number>): string =>
-  Object.entries(counts)
-    .map(([value, n]) => `${value} ${n}`)
-    .join(', ') || 'none';
+const tally = (counts: Record<string, number> | Array<[string, number]>): string =>
+  (Array.isArray(counts) ? counts : Object.entries(counts)).map(([value, n]) => `${value} ${n}`).join(', ') || 'none';
 
 /** The campaign's own figures as the model reads them (the chat's grounding). */
 export function groundingContext(campaign: Pick<CampaignView, 'name' | 'status' | 'channel' | 'goal' | 'description'>, f: CampaignFigures): string {
+  // Values most frequent first (ties by value), so the model reads the leading answers first.
+  // (An array: an object would list integer-like values such as "1200" in numeric order.)
+  const byFrequency = (counts: Record<string, number>): Array<[string, number]> =>
+    Object.entries(counts).sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
   const values = (byKey: Record<string, Record<string, number>>) =>
-    Object.entries(byKey).map(([key, counts]) => `- ${key}: ${tally(counts)}`);
+    Object.entries(byKey)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, counts]) => `- ${key}: ${tally(byFrequency(counts))}`);
   return [
     'You answer questions about one outbound call campaign for its operator.',
     'Answer only from the figures below; when they do not answer the question, say so. Never invent numbers.',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AnalyseCall, CallQueries, CallRecord } from '@outreach/calls';
+import { AnalyseCall, CallQueries, CallRecord, LIVE_CALL_STATUSES } from '@outreach/calls';
 import { AppError, Clock } from '@outreach/core';
 import { SpeechTranslation, SpeechTranslations } from '../assist.ports';
 import { isLlmError, Llm } from '../llm/llm.port';
@@ -68,7 +68,8 @@ export class SpeechCalls {
     const language = canonicalLanguage(requested);
     const call = await this.require(workspaceId, callId);
     if (call.transcript === null || call.transcript.trim() === '') {
-      throw new AppError('no_transcript', { message: call.status === 'IN_PROGRESS' || call.status === 'QUEUED' || call.status === 'RINGING' ? 'the call has not ended' : 'the call has no transcript' });
+      const live = (LIVE_CALL_STATUSES as readonly string[]).includes(call.status);
+      throw new AppError('no_transcript', { message: live ? 'the call has not ended yet' : 'the call has no transcript' });
     }
     const stored = await this.translations.find(workspaceId, call.id, language);
     if (stored) return stored;

@@ -15,7 +15,8 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *     (and A's DNC phone number, as a second variant)
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
  *   :deliveryId → the result's webhook delivery   :orderId → A's recharge (operator credit)
- *   /exports/:id → an export of A's CSV campaign
+ *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
+ *   :sid → a chat session about A's CSV campaign
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -43,6 +44,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/v1/results/')) return 'result_not_found';
   if (/^\/(v1\/)?campaigns\//.test(p)) return 'campaign_not_found';
   if (p.startsWith('/calls/')) return 'call_not_found';
+  if (p.startsWith('/speech/calls/')) return 'call_not_found';
   if (p.startsWith('/functions/')) return 'function_not_found';
   if (p.startsWith('/credits/recharges/')) return 'recharge_not_found';
   if (/^\/(v1\/)?agents\//.test(p)) return 'not_found';
@@ -62,7 +64,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/functions/')) return [a.functionId];
       if (p.startsWith('/campaign-types/')) return [a.campaignTypeId];
       if (/^\/(v1\/)?campaigns\//.test(p)) return [a.campaignId, a.apiCampaignId];
-      if (p.startsWith('/calls/')) return [a.callId];
+      if (p.startsWith('/calls/') || p.startsWith('/speech/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
       if (p.startsWith('/exports/')) return [a.exportId];
       break;
@@ -82,6 +84,8 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       return [a.deliveryId];
     case 'orderId':
       return [a.rechargeId];
+    case 'sid':
+      return [a.chatSessionId];
   }
   throw new Error(`cannot fill :${name} of ${route.method} ${p}: map it to a resource in the tenancy matrix`);
 }
@@ -99,6 +103,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
+    'POST /campaigns/:id/chat': { message: 'What does A have?' },
+    'POST /speech/calls/:id/translate': { language: 'fr' },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

@@ -28,6 +28,8 @@ export interface Tenant {
   deliveryId: string;
   rechargeId: string;
   exportId: string;
+  /** A chat session about the CSV campaign (one question, one answer). */
+  chatSessionId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -111,6 +113,9 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   const exported = await t.http.post(`/campaigns/${campaign.id}/exports`).set(k).send({ format: 'CSV', period: 'all_time' });
   ok(exported, 202, 'POST /campaigns/{id}/exports');
 
+  const chat = await t.http.post(`/campaigns/${campaign.id}/chat`).set(k).send({ message: `How is tenant ${label} doing?` });
+  ok(chat, 200, 'POST /campaigns/{id}/chat');
+
   return {
     ws,
     agentId,
@@ -132,6 +137,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     deliveryId: deliveryItems[0].id,
     rechargeId: rechargeItems[0].orderId,
     exportId: exported.body.id,
+    chatSessionId: chat.body.sessionId,
   };
 }
 
@@ -157,5 +163,6 @@ export function tenantIds(x: Tenant): string[] {
     x.deliveryId,
     x.rechargeId,
     x.exportId,
+    x.chatSessionId,
   ];
 }

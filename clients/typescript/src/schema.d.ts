@@ -3112,10 +3112,7 @@ export interface components {
             file?: string;
             /** @description The brief as text (with a file: notes appended to its text) */
             briefText?: string;
-            /**
-             * Format: uuid
-             * @description Voice agent of the draft
-             */
+            /** @description Voice agent of the draft (400 agent_not_found when unknown) */
             agentId?: string;
         };
         ProposedExtractionKeyResponse: {
@@ -3199,10 +3196,7 @@ export interface components {
              * @example How many leads were reached?
              */
             message: string;
-            /**
-             * Format: uuid
-             * @description Continue this session (404 session_not_found); a new session without it
-             */
+            /** @description Continue this session (404 session_not_found); a new session without it */
             sessionId?: string;
         };
         ChatSessionResponse: {

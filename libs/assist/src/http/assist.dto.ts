@@ -31,7 +31,7 @@ export class FromBriefDto {
   @MaxLength(BRIEF_CHARS_STORED)
   briefText?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Voice agent of the draft (400 agent_not_found when unknown)' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, description: 'Voice agent of the draft (400 agent_not_found when unknown)' })
   @Optional()
   @IsString()
   @Length(1, 64)
@@ -42,7 +42,7 @@ export class FromBriefDto {
 export class FromBriefFormDoc {
   @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'The brief: PDF, plain text or Markdown (.pdf, .txt, .md)' }) file?: unknown;
   @ApiPropertyOptional({ maxLength: BRIEF_CHARS_STORED, description: 'The brief as text (with a file: notes appended to its text)' }) briefText?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'Voice agent of the draft' }) agentId?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, description: 'Voice agent of the draft (400 agent_not_found when unknown)' }) agentId?: string;
 }
 
 export class ProposedExtractionKeyResponse {
@@ -79,7 +79,7 @@ export class MetricPromptDraftDto {
   @ApiPropertyOptional({ maxLength: 100 }) @Optional() @IsString() @MaxLength(100) name?: string;
   @ApiPropertyOptional({ maxLength: 500 }) @Optional() @IsString() @MaxLength(500) goal?: string;
   @ApiPropertyOptional({ maxLength: 280 }) @Optional() @IsString() @MaxLength(280) description?: string;
-  @ApiPropertyOptional({ description: 'Agent of the campaign being edited (400 agent_not_found when unknown)' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, description: 'Agent of the campaign being edited (400 agent_not_found when unknown)' })
   @Optional()
   @IsString()
   @Length(1, 64)
@@ -130,7 +130,7 @@ export class ChatMessageDto {
   @MaxLength(MAX_CHAT_MESSAGE_CHARS)
   message: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Continue this session (404 session_not_found); a new session without it' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64, description: 'Continue this session (404 session_not_found); a new session without it' })
   @Optional()
   @IsString()
   @Length(1, 64)

@@ -49,7 +49,6 @@ export class SuggestMetricPrompt {
     if (agentId !== null && !agent) throw new AppError('agent_not_found', { message: `no agent ${agentId}` });
 
     const context = {
-      metric: { key: input.key, label: input.label, allowedValues: input.allowedValues },
       key: input.key,
       label: input.label,
       allowedValues: input.allowedValues,

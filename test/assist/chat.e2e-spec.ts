@@ -1,6 +1,7 @@
 import { AddressInfo } from 'node:net';
-import { Llm, SANDBOX_LLM_MARKERS } from '@outreach/assist';
+import { Llm, OpenAiCompatibleLlm, SANDBOX_LLM_MARKERS, SandboxLlm } from '@outreach/assist';
 import { RecordingLlm } from '../../libs/assist/src/testing';
+import { failWith, StubChatServer } from '../calls/stub-chat-server';
 import { recordCall } from '../calls/call-fixtures';
 import { addContacts, createCampaign, expectError } from '../campaigns/campaign-helpers';
 import { bearer, Seeded, TestApp } from '../support/test-app';
@@ -37,6 +38,7 @@ describe('AI assist: campaign chat', () => {
   beforeEach(async () => {
     await t.reset();
     llm.seen.length = 0;
+    llm.current = new SandboxLlm();
     ws = await t.seed();
     campaignId = (await createCampaign(t, ws.key)).id;
   });
@@ -206,6 +208,34 @@ describe('AI assist: campaign chat', () => {
 
     expect(await messageRows()).toBe(before);
     expect((await session(sid)).body.userMessageCount).toBe(1);
+  });
+
+  it('through the OpenAI-compatible adapter and a stub server: its streamed chunks reach the client as tokens; its 500 is 500 chat_failed', async () => {
+    const stub = new StubChatServer();
+    await stub.start();
+    try {
+      llm.current = new OpenAiCompatibleLlm({ baseUrl: stub.baseUrl, apiKey: 'sk-stub', model: 'stub-model', timeoutMs: 2000 });
+      stub.handler = (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const content of ['Two ', 'leads ', 'completed.']) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`);
+        res.end('data: [DONE]\n\n');
+      };
+      const streamed = await streamChat({ message: 'How many completed?' });
+      expect(streamed.events.filter((e) => e.event === 'token').map((e) => e.data.content)).toEqual(['Two ', 'leads ', 'completed.']);
+      expect(streamed.events.at(-1)).toMatchObject({ event: 'done', data: { reply: { content: 'Two leads completed.' } } });
+      expect(stub.seen[0].body).toMatchObject({ model: 'stub-model', stream: true });
+      expect((stub.seen[0].body.messages as Array<{ content: string }>)[0].content).toContain('Contacts by status:');
+
+      stub.handler = failWith(500);
+      const failed = await chat({ message: 'And now?' });
+      expectError(failed, 500, 'chat_failed');
+      expect(failed.body.upstreamStatus).toBe(500);
+      const failedStream = await streamChat({ message: 'And now?' });
+      expect({ status: failedStream.status, error: failedStream.json?.error }).toEqual({ status: 500, error: 'chat_failed' });
+      expect(await messageRows()).toBe(2);
+    } finally {
+      await stub.stop();
+    }
   });
 
   it('scopes: campaigns.edit to chat, campaigns.view to read a session', async () => {

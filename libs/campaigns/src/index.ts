@@ -31,6 +31,8 @@ export { CampaignViews, CampaignView } from './application/campaign-views';
 export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
 export { UploadIntake } from './application/upload-intake.service';
+export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
+export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';

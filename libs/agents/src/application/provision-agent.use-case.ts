@@ -28,6 +28,7 @@ export class ProvisionAgent {
       workspaceId: agent.workspaceId,
       name: settings.name,
       voice: settings.voice,
+      settings,
     });
     await this.uow.run(async () => {
       const current = await this.agents.findAnyById(agentId, { lock: true });

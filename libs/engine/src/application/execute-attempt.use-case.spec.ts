@@ -42,6 +42,7 @@ describe('ExecuteAttempt', () => {
     const request = bed.voice.requests[0];
     expect(request).toEqual({
       callId: expect.any(String),
+      workspaceId: 'ws-engine',
       from: ENGINE_NUMBER,
       to: PHONE,
       agentId: ENGINE_AGENT,

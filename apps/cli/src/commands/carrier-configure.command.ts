@@ -16,7 +16,7 @@ interface CarrierConfigureOptions {
 @Command({
   name: 'carrier:configure',
   description:
-    "Serve a workspace's carrier by a real voice provider (twilio: accountSid, authToken[, twimlUrl]; vapi: apiKey, serverSecret[, twilioAccountSid, twilioAuthToken | credentialId]) or by the sandbox again, and enable it. Credentials are read from a JSON file, sealed at rest and never printed. Prints {workspaceId, carrier, adapter, enabled}.",
+    "Serve a workspace's carrier by a real voice provider (twilio: accountSid, authToken[, twimlUrl]; vapi: apiKey, serverSecret[, twilioAccountSid, twilioAuthToken | credentialId]) or by the sandbox again (a new carrier is enabled; carrier:set stays its switch). Credentials are read from a JSON file, sealed at rest and never printed. Prints {workspaceId, carrier, adapter, enabled}.",
 })
 export class CarrierConfigureCommand extends OperatorCommand<CarrierConfigureOptions> {
   constructor(private readonly numbers: PhoneNumberAdministration) {

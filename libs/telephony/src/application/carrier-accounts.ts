@@ -26,7 +26,11 @@ export abstract class CarrierAccounts {
   abstract find(workspaceId: string, carrier: string): Promise<CarrierAccount | null>;
   /** The workspace's enabled carriers served by `adapter`. */
   abstract listEnabled(workspaceId: string, adapter: RealVoiceAdapterName): Promise<CarrierAccount[]>;
-  /** Sets the carrier's adapter, API root and credentials (sealed at rest); `sandbox` clears them. */
+  /**
+   * Sets the carrier's adapter, API root and credentials (sealed at rest); `sandbox` clears them. A
+   * carrier seen for the first time is enabled; the operator's switch (carrier:set) is left as it
+   * is otherwise. Answers whether the carrier is enabled.
+   */
   abstract configure(input: {
     workspaceId: string;
     carrier: string;
@@ -34,7 +38,7 @@ export abstract class CarrierAccounts {
     baseUrl: string | null;
     credentials: Record<string, string> | null;
     now: Date;
-  }): Promise<void>;
+  }): Promise<{ enabled: boolean }>;
 }
 
 /** Which real provider carries a call placed through it, so its poll and webhooks find the account. */

@@ -50,7 +50,8 @@ export class PhoneNumberAdministration {
 
   /**
    * Serves a workspace's carrier by a real provider (or the sandbox again), with its API root and
-   * credentials (sealed at rest; the answer never shows them). The carrier is enabled by this.
+   * credentials (sealed at rest; the answer never shows them). A new carrier is enabled; the
+   * operator's switch (setCarrier) of a known one stays as it was.
    */
   async configureCarrier(input: {
     workspaceId: string;
@@ -58,7 +59,7 @@ export class PhoneNumberAdministration {
     adapter: string;
     baseUrl?: string | null;
     credentials?: Record<string, unknown> | null;
-  }): Promise<{ workspaceId: string; carrier: string; adapter: VoiceAdapterName; enabled: true }> {
+  }): Promise<{ workspaceId: string; carrier: string; adapter: VoiceAdapterName; enabled: boolean }> {
     const workspace = await this.workspaces.get(input.workspaceId);
     const carrier = normaliseCarrier(input.carrier);
     const adapter = VOICE_ADAPTERS.find((a) => a === input.adapter);
@@ -71,8 +72,8 @@ export class PhoneNumberAdministration {
       credentials = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
     }
     if (input.baseUrl && !/^https?:\/\/[^\s]+$/.test(input.baseUrl)) throw new AppError('invalid_request', { message: 'baseUrl must be an http(s) URL' });
-    await this.accounts.configure({ workspaceId: workspace.id, carrier, adapter, baseUrl: input.baseUrl ?? null, credentials, now: this.clock.now() });
-    return { workspaceId: workspace.id, carrier, adapter, enabled: true };
+    const { enabled } = await this.accounts.configure({ workspaceId: workspace.id, carrier, adapter, baseUrl: input.baseUrl ?? null, credentials, now: this.clock.now() });
+    return { workspaceId: workspace.id, carrier, adapter, enabled };
   }
 
   /**

@@ -35,7 +35,8 @@ export class ProviderHttp {
   }
 
   async request(method: string, url: string, init: { headers: Record<string, string>; body?: string }): Promise<ProviderResponse> {
-    const what = `${this.provider} ${method} ${new URL(url).pathname}`;
+    // The path names the operation; an account id in it (Twilio's /Accounts/{Sid}/) is left out of messages.
+    const what = `${this.provider} ${method} ${new URL(url).pathname.replace(/\/Accounts\/[^/]+/, '/Accounts/{AccountSid}')}`;
     let last = '';
     let upstreamStatus: number | undefined;
     for (let attempt = 0; ; attempt++) {

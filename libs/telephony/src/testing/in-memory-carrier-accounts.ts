@@ -20,20 +20,28 @@ export class InMemoryCarrierAccounts extends CarrierAccounts {
     return [...this.accounts.values()].filter((a) => a.workspaceId === workspaceId && a.adapter === adapter && a.enabled);
   }
 
-  async configure(input: { workspaceId: string; carrier: string; adapter: VoiceAdapterName; baseUrl: string | null; credentials: Record<string, string> | null }): Promise<void> {
+  async configure(input: {
+    workspaceId: string;
+    carrier: string;
+    adapter: VoiceAdapterName;
+    baseUrl: string | null;
+    credentials: Record<string, string> | null;
+  }): Promise<{ enabled: boolean }> {
     const key = `${input.workspaceId}/${input.carrier}`;
+    const enabled = this.accounts.get(key)?.enabled ?? true;
     if (input.adapter === 'sandbox' || !input.credentials) {
       this.accounts.delete(key);
-      return;
+      return { enabled };
     }
     this.accounts.set(key, {
       workspaceId: input.workspaceId,
       carrier: input.carrier,
       adapter: input.adapter,
-      enabled: true,
+      enabled,
       baseUrl: input.baseUrl ?? `https://${input.adapter}.invalid`,
       credentials: input.credentials,
     });
+    return { enabled };
   }
 }
 

@@ -52,15 +52,17 @@ export class SqlCarrierAccounts extends CarrierAccounts {
     baseUrl: string | null;
     credentials: Record<string, string> | null;
     now: Date;
-  }): Promise<void> {
+  }): Promise<{ enabled: boolean }> {
     const sealed = input.adapter === 'sandbox' || !input.credentials ? null : this.sealer.seal(input.credentials, input.workspaceId, input.carrier);
-    await this.tx.manager.query(
+    const rows: Array<{ enabled: boolean }> = await this.tx.manager.query(
       `INSERT INTO telephony_carriers (workspace_id, name, enabled, adapter, base_url, credentials_sealed, updated_at)
        VALUES ($1, $2, true, $3, $4, $5, $6)
        ON CONFLICT (workspace_id, name) DO UPDATE
-         SET adapter = EXCLUDED.adapter, base_url = EXCLUDED.base_url, credentials_sealed = EXCLUDED.credentials_sealed, updated_at = EXCLUDED.updated_at`,
+         SET adapter = EXCLUDED.adapter, base_url = EXCLUDED.base_url, credentials_sealed = EXCLUDED.credentials_sealed, updated_at = EXCLUDED.updated_at
+       RETURNING enabled`,
       [input.workspaceId, input.carrier, input.adapter, input.adapter === 'sandbox' ? null : input.baseUrl, sealed, input.now],
     );
+    return { enabled: rows[0].enabled };
   }
 
   private toAccount(row: Row): CarrierAccount {

@@ -10,7 +10,8 @@ interface CarrierConfigureOptions {
   carrier: string;
   adapter: VoiceAdapterName;
   baseUrl?: string;
-  credentials?: Record<string, unknown>;
+  /** `--credentials-file`, read and parsed by its option parser. */
+  credentialsFile?: Record<string, unknown>;
 }
 
 @Command({
@@ -29,7 +30,7 @@ export class CarrierConfigureCommand extends OperatorCommand<CarrierConfigureOpt
       carrier: options.carrier,
       adapter: options.adapter,
       baseUrl: options.baseUrl ?? null,
-      credentials: options.credentials ?? null,
+      credentials: options.credentialsFile ?? null,
     });
   }
 

@@ -1,10 +1,9 @@
 import { AddressInfo } from 'node:net';
-import { ProvisionAgent } from '@outreach/agents';
 import { PhoneNumberAdministration, VoiceProvider } from '@outreach/telephony';
 import { credit, expectError } from '../campaigns/campaign-helpers';
 import { startWorker } from '../engine/engine-harness';
 import { countCalls, ledger } from '../calls/call-fixtures';
-import { agentBody, createActiveAgent } from '../support/agent-fixtures';
+import { agentBody } from '../support/agent-fixtures';
 import { waitFor } from '../support/tcp-proxy';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { VapiStub, vapiFixtures } from '../support/voice-provider-stubs';
@@ -69,6 +68,13 @@ describe('Vapi voice adapter (stub)', () => {
   const until = (what: string, check: () => Promise<boolean>) => waitFor(what, check, 30_000, 25);
   const debits = async () => (await ledger(t, ws.workspaceId)).filter((e) => e.kind === 'debit');
   const outboxRows = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox`))[0].n as number;
+  /** An agent made over HTTP and provisioned by the worker alone (an in-process run beside it could make a second assistant). */
+  const activeAgent = async (overrides: Record<string, unknown> = {}): Promise<{ id: string }> => {
+    const created = await t.http.post('/agents').set(bearer(ws.key)).send(agentBody(overrides));
+    expect(created.status).toBe(201);
+    await until(`agent ${created.body.id} ACTIVE`, async () => (await t.http.get(`/agents/${created.body.id}`).set(bearer(ws.key))).body.status === 'ACTIVE');
+    return { id: created.body.id };
+  };
   const sync = () => t.get(PhoneNumberAdministration).syncNumber({ workspaceId: ws.workspaceId, numberId });
   const report = (endedReason: string, durationMs = 75_000) => ({
     ...vapiFixtures.endOfCallReport.message,
@@ -96,7 +102,7 @@ describe('Vapi voice adapter (stub)', () => {
       );
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('PROVISIONING');
-    await t.get(ProvisionAgent).execute(created.body.id);
+    await until('ACTIVE (provisioned by the worker)', async () => (await t.http.get(`/agents/${created.body.id}`).set(bearer(ws.key))).body.status === 'ACTIVE');
 
     const posts = stub.to('POST', /^\/assistant$/);
     expect(posts).toHaveLength(1);
@@ -126,6 +132,17 @@ describe('Vapi voice adapter (stub)', () => {
     expect(stub.assistants.has(row.provider_agent_id)).toBe(true);
   });
 
+  it('an edit of an ACTIVE agent is pushed to its assistant (PATCH /assistant/{id}) by the worker', async () => {
+    const agent = await activeAgent();
+    const [row] = await t.dataSource.query(`SELECT provider_agent_id FROM voice_provider_agents WHERE agent_id = $1`, [agent.id]);
+    const edited = await t.http.patch(`/agents/${agent.id}`).set(bearer(ws.key)).send({ prompt: 'You are a new prompt for {{contact_name}}.', greeting: 'Hello again.' });
+    expect(edited.status).toBe(200);
+    const edit = () => stub.to('PATCH', /^\/assistant\//).find((r) => r.body.includes('You are a new prompt'));
+    await until('the assistant patched with the edit', async () => Boolean(edit()));
+    expect(edit()!.path).toBe(`/assistant/${row.provider_agent_id}`);
+    expect(JSON.parse(edit()!.body)).toMatchObject({ firstMessage: 'Hello again.', model: { messages: [{ role: 'system', content: 'You are a new prompt for {{contact_name}}.' }] } });
+  });
+
   it('Vapi failing while an agent is provisioned: the worker\'s job fails and is retried, the agent stays PROVISIONING meanwhile (409 agent_not_provisioned), then ACTIVE', async () => {
     const fail = { status: 500, body: vapiFixtures.errors.serverError };
     await sync();
@@ -139,7 +156,7 @@ describe('Vapi voice adapter (stub)', () => {
   });
 
   it('an ACTIVE agent with no assistant at the workspace\'s Vapi carrier (made before the carrier was) → 409 agent_not_provisioned, nothing recorded', async () => {
-    const agent = await createActiveAgent(t, ws.key);
+    const agent = await activeAgent();
     await sync();
     await t.dataSource.query(`DELETE FROM voice_provider_agents WHERE agent_id = $1`, [agent.id]);
     expectError(await testCall(agent.id, '+14155550107'), 409, 'agent_not_provisioned');
@@ -148,7 +165,7 @@ describe('Vapi voice adapter (stub)', () => {
   });
 
   it('a number not yet imported → 409 phone_number_not_synced; once synced, a test call is placed with the assistant and number ids and its server messages end it with transcript and debit', async () => {
-    const agent = await createActiveAgent(t, ws.key);
+    const agent = await activeAgent();
     expectError(await testCall(agent.id, '+14155550170'), 409, 'phone_number_not_synced');
     expect(stub.to('POST', /^\/call$/)).toHaveLength(0);
     expect(await countCalls(t)).toBe(0);
@@ -193,7 +210,7 @@ describe('Vapi voice adapter (stub)', () => {
   });
 
   it('endedReason decides the outcome: no answer, busy, voicemail, forwarded, a provider failure', async () => {
-    const agent = await createActiveAgent(t, ws.key);
+    const agent = await activeAgent();
     await sync();
     const cases: Array<[string, string, string]> = [
       ['+14155550175', 'customer-did-not-answer', 'no_answer'],
@@ -217,7 +234,7 @@ describe('Vapi voice adapter (stub)', () => {
   });
 
   it('a wrong or missing x-vapi-secret, or a call that is not ours → 401 unauthorized, nothing stored', async () => {
-    const agent = await createActiveAgent(t, ws.key);
+    const agent = await activeAgent();
     await sync();
     const res = await testCall(agent.id, '+14155550180');
     const placed = stub.callTo('+14155550180');
@@ -235,7 +252,7 @@ describe('Vapi voice adapter (stub)', () => {
   });
 
   it('Vapi no longer having our number (404) → 409 phone_number_released_upstream; 5xx retried then 502 provider_error with upstreamStatus; nothing recorded', async () => {
-    const agent = await createActiveAgent(t, ws.key);
+    const agent = await activeAgent();
     const synced = await sync();
     stub.numbers.delete(synced.providerNumberId!);
     expectError(await testCall(agent.id, '+14155550185'), 409, 'phone_number_released_upstream');

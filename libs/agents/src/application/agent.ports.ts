@@ -23,6 +23,8 @@ export abstract class AgentRepository {
 export abstract class VoiceProvider {
   /** Sets the agent up (or brings it up to date); returns the provider's id for it. Idempotent per agent id. */
   abstract provision(agent: { id: string; workspaceId: string; name: string; voice: string; settings: AgentSettings }): Promise<{ providerAgentId: string }>;
+  /** Whether the workspace's agents live at a provider that keeps their config (an edit must be pushed there). */
+  abstract hostsAgents(workspaceId: string): Promise<boolean>;
 }
 
 export interface VoiceEntry {

@@ -38,4 +38,17 @@ export class ProvisionAgent {
       }
     });
   }
+
+  /**
+   * Worker job after an edit (decisions.md 27.4): an ACTIVE agent's current config is pushed to the
+   * provider that hosts it (Vapi: PATCH /assistant/{id}). A PROVISIONING agent is left to its
+   * provisioning, which reads the config when it runs; an archived or deleted one to nobody.
+   */
+  async sync(agentId: string): Promise<void> {
+    if (!isUuid(agentId)) return;
+    const agent = await this.agents.findAnyById(agentId);
+    if (!agent || agent.status !== 'ACTIVE') return;
+    const settings = agent.settings();
+    await this.provider.provision({ id: agent.id, workspaceId: agent.workspaceId, name: settings.name, voice: settings.voice, settings });
+  }
 }

@@ -29,6 +29,10 @@ export class HostedVoiceProvider extends VoiceProvider {
     return hosted ? { providerAgentId: hosted } : this.sandbox.provision(agent);
   }
 
+  hostsAgents(workspaceId: string): Promise<boolean> {
+    return this.hosting.hosts(workspaceId);
+  }
+
   private async spec(agentId: string, workspaceId: string, s: AgentSettings): Promise<VoiceAgentSpec> {
     const functions: VoiceAgentSpec['functions'] = [];
     for (const id of s.abilities?.functionIds ?? []) {

@@ -134,6 +134,13 @@ export class RecordingVoiceProvider extends VoiceProvider {
     await this.beforeReply();
     return { providerAgentId: `provider-${agent.id}` };
   }
+
+  /** Whether hostsAgents answers true (a provider that keeps agents' config). */
+  hosting = false;
+
+  async hostsAgents(): Promise<boolean> {
+    return this.hosting;
+  }
 }
 
 

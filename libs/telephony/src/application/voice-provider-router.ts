@@ -126,6 +126,14 @@ export class VoiceAgentHosting {
     private readonly now: () => Date,
   ) {}
 
+  /** Whether an enabled carrier of the workspace hosts agents (an edited agent must be pushed there). */
+  async hosts(workspaceId: string): Promise<boolean> {
+    for (const adapter of this.adapters.all) {
+      if (adapter.needsAgent && (await this.accounts.listEnabled(workspaceId, adapter.name)).length > 0) return true;
+    }
+    return false;
+  }
+
   /** The provider's id of the agent at the first carrier that hosts it, or null when none does (the sandbox's turn). */
   async provision(spec: VoiceAgentSpec): Promise<string | null> {
     let first: string | null = null;

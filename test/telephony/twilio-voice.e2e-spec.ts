@@ -210,4 +210,20 @@ describe('Twilio voice adapter (stub)', () => {
     await until('the lead result', async () => Boolean(await result()));
     expect(JSON.stringify(await result())).toContain('"completed"');
   });
+
+  it('a campaign attempt Twilio keeps failing (5xx after the retries) ends as a carrier failure with disposition provider_error, unbilled', async () => {
+    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', retryCount: 0 });
+    expect((await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(bearer(ws.key)).send({ phoneNumberId: numberId })).status).toBe(200);
+    await startCampaign(t, ws, campaign.id);
+    const fail = { status: 500, body: { ...twilioFixtures.errors.serviceUnavailable, status: 500 } };
+    stub.script.push(fail, fail, fail);
+    const lead = await t.http.post(`/v1/campaigns/${campaign.id}/leads`).set(bearer(ws.key)).send({ idempotencyKey: freshKey(), phone: '+14155550172', name: 'Lee' });
+    expect(lead.status).toBeLessThan(300);
+
+    const rows = async () => t.dataSource.query(`SELECT status, outcome, provider_disposition FROM calls WHERE campaign_id = $1`, [campaign.id]);
+    await until('the attempt failed', async () => (await rows()).some((c: { status: string }) => c.status === 'FAILED'));
+    expect(await rows()).toEqual([{ status: 'FAILED', outcome: 'carrier_failure', provider_disposition: 'provider_error' }]);
+    expect(creates()).toHaveLength(3);
+    expect(await debits()).toEqual([]);
+  });
 });

@@ -251,11 +251,18 @@ describe('Vapi voice adapter (stub)', () => {
     expect(await debits()).toEqual([]);
   });
 
-  it('Vapi no longer having our number (404) → 409 phone_number_released_upstream; 5xx retried then 502 provider_error with upstreamStatus; nothing recorded', async () => {
+  it('Vapi no longer having our number (404) → 409 phone_number_released_upstream, nor the assistant → 409 agent_not_provisioned; 5xx retried then 502 provider_error with upstreamStatus; nothing recorded', async () => {
     const agent = await activeAgent();
     const synced = await sync();
     stub.numbers.delete(synced.providerNumberId!);
     expectError(await testCall(agent.id, '+14155550185'), 409, 'phone_number_released_upstream');
+    // Vapi no longer knowing the agent's assistant (deleted there) → 409 agent_not_provisioned.
+    await sync();
+    const [row] = await t.dataSource.query(`SELECT provider_agent_id FROM voice_provider_agents WHERE agent_id = $1`, [agent.id]);
+    const assistant = stub.assistants.get(row.provider_agent_id)!;
+    stub.assistants.delete(row.provider_agent_id);
+    expectError(await testCall(agent.id, '+14155550184'), 409, 'agent_not_provisioned');
+    stub.assistants.set(row.provider_agent_id, assistant);
 
     await sync();
     const fail = { status: 502, body: { message: 'Bad Gateway', statusCode: 502 } };
@@ -263,7 +270,7 @@ describe('Vapi voice adapter (stub)', () => {
     const refused = await testCall(agent.id, '+14155550186');
     expectError(refused, 502, 'provider_error');
     expect(refused.body.upstreamStatus).toBe(502);
-    expect(stub.to('POST', /^\/call$/)).toHaveLength(4);
+    expect(stub.to('POST', /^\/call$/)).toHaveLength(5);
     expect(await countCalls(t)).toBe(0);
     expect(await debits()).toEqual([]);
   });

@@ -155,6 +155,13 @@ describe('Twilio voice adapter (stub)', () => {
     expect(await debits()).toEqual([]);
   });
 
+  it('form-encoded bodies are read on the webhook routes only: elsewhere the API still takes JSON alone', async () => {
+    const form = new URLSearchParams({ name: 'Form agent', prompt: 'Hello there, this is a prompt.', voice: 'aria' }).toString();
+    const res = await t.http.post('/agents').set(bearer(ws.key)).set('content-type', 'application/x-www-form-urlencoded').send(form);
+    expectError(res, 400, 'invalid_body');
+    expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM agents WHERE name = 'Form agent'`))[0].n).toBe(0);
+  });
+
   it('Twilio answering 5xx: retried (3 tries), then 502 provider_error with upstreamStatus; nothing recorded, and the same key places the call once Twilio is back', async () => {
     const fail = { status: 503, body: twilioFixtures.errors.serviceUnavailable };
     stub.script.push(fail, fail, fail);

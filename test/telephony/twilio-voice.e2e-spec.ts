@@ -215,7 +215,10 @@ describe('Twilio voice adapter (stub)', () => {
     expect(await debits()).toEqual([expect.objectContaining({ amount_minor: String(3 * TARIFF_VOICE_MINUTE_MINOR) })]);
     const result = async () => (await t.dataSource.query(`SELECT envelope FROM lead_results WHERE campaign_id = $1`, [campaign.id]))[0]?.envelope;
     await until('the lead result', async () => Boolean(await result()));
-    expect(JSON.stringify(await result())).toContain('"completed"');
+    const envelope = JSON.stringify(await result());
+    expect(envelope).toContain(`"id":"${callId}"`); // its finalCall is the Twilio call
+    expect(envelope).toContain('"outcome":"completed"');
+    expect(envelope).toContain('"durationMs":125000');
   });
 
   it('a campaign attempt Twilio keeps failing (5xx after the retries) ends as a carrier failure with disposition provider_error, unbilled', async () => {

@@ -35,11 +35,13 @@ describe('Twilio voice adapter (stub)', () => {
   beforeAll(async () => {
     stub = await new TwilioStub().start();
     process.env.PUBLIC_BASE_URL = PUBLIC_BASE_URL;
+    process.env.CALL_POLL_INTERVAL_MS = '500'; // the worker asks Twilio about a live campaign call every 0.5 s
     try {
       t = await TestApp.create();
       worker = await startWorker();
     } finally {
       delete process.env.PUBLIC_BASE_URL;
+      delete process.env.CALL_POLL_INTERVAL_MS;
     }
     await t.app.listen(0, '127.0.0.1');
     local = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
@@ -235,5 +237,24 @@ describe('Twilio voice adapter (stub)', () => {
     expect(await rows()).toEqual([{ status: 'FAILED', outcome: 'carrier_failure', provider_disposition: 'provider_error' }]);
     expect(creates()).toHaveLength(3);
     expect(await debits()).toEqual([]);
+  });
+
+  it('a campaign call whose callbacks never arrive is settled by the poll, from Twilio\'s record (GET Calls/{CallSid}.json)', async () => {
+    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00' });
+    expect((await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(bearer(ws.key)).send({ phoneNumberId: numberId })).status).toBe(200);
+    await startCampaign(t, ws, campaign.id);
+    const to = '+14155550173';
+    expect((await t.http.post(`/v1/campaigns/${campaign.id}/leads`).set(bearer(ws.key)).send({ idempotencyKey: freshKey(), phone: to, name: 'Kim' })).status).toBeLessThan(300);
+    await until('the campaign dialled Twilio', async () => creates().length === 1);
+    const placed = stub.callTo(to);
+    const callId = new URL(placed.params.get('StatusCallback')!).searchParams.get('callId')!;
+    await until('a poll of the live call', async () => stub.to('GET', new RegExp(`/Calls/${placed.sid}\\.json$`)).length > 0);
+    expect((await call(callId)).status).not.toBe('ENDED'); // Twilio still says queued: the poll waits
+
+    // The call ends at Twilio; its callbacks are lost (never sent): only Twilio's record knows.
+    stub.callback(placed, 'completed', { CallDuration: '42', AnsweredBy: 'human' });
+    await until('settled by the poll', async () => (await call(callId)).status === 'ENDED');
+    expect(await call(callId)).toEqual({ status: 'ENDED', outcome: 'completed', provider_disposition: 'completed', duration_ms: 42_000 });
+    expect(await debits()).toEqual([expect.objectContaining({ amount_minor: String(TARIFF_VOICE_MINUTE_MINOR) })]);
   });
 });

@@ -84,7 +84,13 @@ describe('Vapi voice adapter (stub)', () => {
     endedAt: new Date().toISOString(),
   });
 
-  it('an agent of a workspace with a Vapi carrier is provisioned as an assistant from its config (prompt, greeting, voice, transfer, voicemail, end call, server)', async () => {
+  it('an agent of a workspace with a Vapi carrier is provisioned as an assistant from its config (prompt, greeting, voice, transfer, voicemail, end call, custom functions, server)', async () => {
+    const parameters = { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] };
+    const fn = await t.http
+      .post('/functions')
+      .set(bearer(ws.key))
+      .send({ name: 'check_availability', description: 'Checks free slots', parameters, method: 'POST', url: 'https://crm.example.com/hooks/availability', headers: { Authorization: 'Bearer crm-secret' } });
+    expect(fn.status).toBe(201);
     const created = await t.http
       .post('/agents')
       .set(bearer(ws.key))
@@ -98,6 +104,7 @@ describe('Vapi voice adapter (stub)', () => {
           voicemailMessage: 'Sorry we missed you.',
           endCallMessage: 'Goodbye!',
           maxCallDurationSecs: 300,
+          abilities: { functionIds: [fn.body.id] },
         }),
       );
     expect(created.status).toBe(201);
@@ -124,7 +131,9 @@ describe('Vapi voice adapter (stub)', () => {
     expect(assistant.model.tools).toEqual([
       { type: 'transferCall', destinations: [{ type: 'number', number: '+14155550199', message: 'Connecting you now.' }] },
       { type: 'endCall' },
+      { type: 'function', function: { name: 'check_availability', description: 'Checks free slots', parameters }, server: { url: 'https://crm.example.com/hooks/availability' } },
     ]);
+    expect(posts[0].body).not.toContain('crm-secret'); // the function's sealed headers stay ours (decisions.md 27.4)
     const read = await t.http.get(`/agents/${created.body.id}`).set(bearer(ws.key));
     expect(read.body.status).toBe('ACTIVE');
     expect(JSON.stringify(read.body)).not.toContain(stub.apiKey);

@@ -1908,6 +1908,24 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2103,6 +2121,13 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2209,6 +2234,13 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2309,6 +2341,24 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2455,13 +2505,25 @@ export interface components {
             attempts: number;
             /** Format: date-time */
             lastAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contact is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
             nextAttemptAt: string | null;
+            /**
+             * @description Why the contact is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             lastOutcome: string | null;
             /** @description The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one */
             phoneIndex: number;
             /** @description The number on which a person answered (phone or an alternate); null until one did */
             connectedPhone: string | null;
+            /** @description The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies) */
+            recipientZone: string | null;
+            /** @description Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown */
+            recipientRegion: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2770,6 +2832,16 @@ export interface components {
             lastOutcome: string | null;
             /** Format: date-time */
             lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the lead is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description Why the lead is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             /**
              * Format: uuid
              * @description Set once the lead is final and its result written
@@ -8425,6 +8497,8 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8698,6 +8772,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -8998,6 +9074,8 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -9258,6 +9336,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9540,6 +9620,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9982,6 +10064,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10269,6 +10353,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10556,6 +10642,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10838,6 +10926,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11096,6 +11186,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11359,6 +11451,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11646,6 +11740,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11928,6 +12024,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12198,6 +12296,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12473,6 +12573,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12760,6 +12862,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -13264,9 +13368,12 @@ export interface operations {
                      *           "attempts": 1,
                      *           "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "waitingReason": "campaign_not_started",
                      *           "lastOutcome": "example",
                      *           "phoneIndex": 0,
                      *           "connectedPhone": "example",
+                     *           "recipientZone": "example",
+                     *           "recipientRegion": "example",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
                      *           "updatedAt": "2026-01-15T09:30:00.000Z"
                      *         }
@@ -13412,9 +13519,12 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "lastOutcome": "example",
                      *       "phoneIndex": 0,
                      *       "connectedPhone": "example",
+                     *       "recipientZone": "example",
+                     *       "recipientRegion": "example",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
@@ -16400,6 +16510,8 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastOutcome": "example",
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"

@@ -27,6 +27,7 @@ import {
   WorkflowDirectory,
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
+import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
@@ -54,6 +55,7 @@ const applicationServices = [
   ContactImporter,
   UploadIntake,
   ApiLeadIntake,
+  ContactWaitingReasons,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */

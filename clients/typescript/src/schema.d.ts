@@ -884,7 +884,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A voice provider's call events (ringing, answered, ended); signed by the provider, no API key */
+        /**
+         * A voice provider's call events (ringing, answered, ended); signed by the provider, no API key
+         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored.
+         */
         post: operations["voiceWebhooksReceive"];
         delete?: never;
         options?: never;
@@ -15812,7 +15815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call */
+            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call, phone_number_released_upstream, phone_number_not_synced */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -15822,7 +15825,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused";
+                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused" | "phone_number_not_synced" | "phone_number_released_upstream";
                     };
                 };
             };
@@ -15861,6 +15864,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error" | "sandbox_from_number_not_configured";
+                    };
+                };
+            };
+            /** @description Bad Gateway: provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "provider_error";
                     };
                 };
             };

@@ -67,6 +67,14 @@ export class CallLog {
   }
 
   /**
+   * Forgets a call the provider refused before taking it (a synchronous route answers the refusal
+   * instead: the request changed nothing, and a retry with its Idempotency-Key can place it).
+   */
+  discard(callId: string): Promise<boolean> {
+    return this.calls.discardQueued(callId);
+  }
+
+  /**
    * Records how the call ended: ENDED, or FAILED for carrier_failure. Idempotent: finishing a
    * finished call returns it unchanged.
    */

@@ -87,6 +87,7 @@ describe('POST /calls/test', () => {
       attemptNumber: 1,
       durationMs: script.durationMs,
       transcript: script.transcript,
+      providerAnalysis: null, // the sandbox has no analysis of its own
       analysisStatus: 'PENDING',
       metricOverrides: {},
     });

@@ -209,7 +209,7 @@ export class VapiStub extends ProviderStub {
 
   /** A server message about `call` as Vapi posts it (the call's record moves with an end-of-call-report). */
   message(call: Record<string, unknown> & { id: string }, message: Record<string, unknown>): Record<string, unknown> {
-    if (message.type === 'end-of-call-report') Object.assign(call, { status: 'ended', endedReason: message.endedReason, startedAt: message.startedAt, endedAt: message.endedAt, artifact: message.artifact });
+    if (message.type === 'end-of-call-report') Object.assign(call, { status: 'ended', endedReason: message.endedReason, startedAt: message.startedAt, endedAt: message.endedAt, artifact: message.artifact, analysis: message.analysis });
     if (message.type === 'status-update') call.status = message.status;
     return { message: { timestamp: Date.now(), ...message, call: { id: call.id, metadata: call.metadata, status: call.status } } };
   }

@@ -214,8 +214,15 @@ describe('Vapi voice adapter (stub)', () => {
       transcript: vapiFixtures.endOfCallReport.message.artifact.transcript,
     });
     expect(await debits()).toEqual([expect.objectContaining({ debit_kind: 'test_call', reference: res.body.id, amount_minor: String(2 * TARIFF_VOICE_MINUTE_MINOR) })]);
+    // Vapi's own analysis is kept as it sent it, beside ours (decisions.md 16.28).
+    const read = await t.http.get(`/calls/${res.body.id}`).set(bearer(ws.key));
+    expect(read.status).toBe(200);
+    expect(read.body.providerAnalysis).toEqual(vapiFixtures.endOfCallReport.message.analysis);
     // The poll reads the same ending from GET /call/{id}.
-    expect(await t.get(VoiceProvider).lookupCall(res.body.id)).toMatchObject({ state: 'ended', result: { outcome: 'completed', providerCallId: placed.id } });
+    expect(await t.get(VoiceProvider).lookupCall(res.body.id)).toMatchObject({
+      state: 'ended',
+      result: { outcome: 'completed', providerCallId: placed.id, providerAnalysis: vapiFixtures.endOfCallReport.message.analysis },
+    });
   });
 
   it('endedReason decides the outcome: no answer, busy, voicemail, forwarded, a provider failure', async () => {

@@ -2837,6 +2837,10 @@ export interface components {
             durationMs: number | null;
             transcript: string | null;
             recordingUrl: string | null;
+            /** @description The voice provider's own post-call analysis as it sent it (e.g. Vapi's summary and successEvaluation); null when it has none */
+            providerAnalysis: {
+                [key: string]: unknown;
+            } | null;
             /** @description Extracted fields by key (null until analysed) */
             extraction: {
                 [key: string]: unknown;
@@ -15592,6 +15596,7 @@ export interface operations {
                      *           "durationMs": 1,
                      *           "transcript": "example",
                      *           "recordingUrl": "example",
+                     *           "providerAnalysis": {},
                      *           "extraction": {},
                      *           "evaluation": {},
                      *           "metricOverrides": {},
@@ -15743,6 +15748,7 @@ export interface operations {
                      *       "durationMs": 1,
                      *       "transcript": "example",
                      *       "recordingUrl": "example",
+                     *       "providerAnalysis": {},
                      *       "extraction": {},
                      *       "evaluation": {},
                      *       "metricOverrides": {},
@@ -15930,6 +15936,7 @@ export interface operations {
                      *       "durationMs": 1,
                      *       "transcript": "example",
                      *       "recordingUrl": "example",
+                     *       "providerAnalysis": {},
                      *       "extraction": {},
                      *       "evaluation": {},
                      *       "metricOverrides": {},
@@ -16200,6 +16207,7 @@ export interface operations {
                      *           "durationMs": 1,
                      *           "transcript": "example",
                      *           "recordingUrl": "example",
+                     *           "providerAnalysis": {},
                      *           "extraction": {},
                      *           "evaluation": {},
                      *           "metricOverrides": {},

@@ -39,6 +39,7 @@ export function toCallView(call: Call): CallView {
     durationMs: p.durationMs,
     transcript: p.transcript,
     recordingUrl: p.recordingUrl,
+    providerAnalysis: p.providerAnalysis,
     extraction: p.extraction,
     evaluation: p.evaluation,
     analysisStatus: p.analysisStatus,

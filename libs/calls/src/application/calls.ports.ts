@@ -33,6 +33,7 @@ export interface CallView {
   durationMs: number | null;
   transcript: string | null;
   recordingUrl: string | null;
+  providerAnalysis: Record<string, unknown> | null;
   extraction: Record<string, unknown> | null;
   evaluation: Record<string, unknown> | null;
   analysisStatus: AnalysisStatus;

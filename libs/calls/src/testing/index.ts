@@ -98,6 +98,7 @@ export function callRecord(overrides: Partial<CallRecord> = {}): CallRecord {
     durationMs: 55_000,
     transcript: 'Agent: hi',
     recordingUrl: null,
+    providerAnalysis: null,
     extraction: null,
     evaluation: null,
     analysisStatus: 'PENDING',

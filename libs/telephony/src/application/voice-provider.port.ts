@@ -42,6 +42,8 @@ export interface VoiceCallResult {
   durationMs: number;
   transcript: string | null;
   recordingUrl: string | null;
+  /** The provider's own post-call analysis, as it sent it (e.g. Vapi's summary and successEvaluation); absent or null when it has none. */
+  providerAnalysis?: Record<string, unknown> | null;
 }
 
 /**

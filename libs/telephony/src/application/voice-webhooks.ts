@@ -51,6 +51,7 @@ export function fromWire(wire: unknown): VoiceCallEvent {
       durationMs: r.durationMs,
       transcript: typeof r.transcript === 'string' ? r.transcript : null,
       recordingUrl: typeof r.recordingUrl === 'string' ? r.recordingUrl : null,
+      providerAnalysis: r.providerAnalysis !== null && typeof r.providerAnalysis === 'object' && !Array.isArray(r.providerAnalysis) ? (r.providerAnalysis as Record<string, unknown>) : null,
     },
   };
 }

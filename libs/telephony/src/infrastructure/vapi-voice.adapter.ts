@@ -94,6 +94,7 @@ export class VapiVoiceAdapter extends CarrierVoiceAdapter {
         durationMs: null,
         transcript: str(artifact?.transcript) ?? str(call.transcript),
         recordingUrl: str(artifact?.recordingUrl) ?? str(call.recordingUrl),
+        analysis: obj(call.analysis),
       }),
     };
   }
@@ -131,6 +132,7 @@ export class VapiVoiceAdapter extends CarrierVoiceAdapter {
       durationMs,
       transcript: str(artifact?.transcript) ?? str(message.transcript),
       recordingUrl: str(artifact?.recordingUrl) ?? str(message.recordingUrl),
+      analysis: obj(message.analysis) ?? obj(call?.analysis),
     });
     return [{ ...base, type: 'ended', eventId: `${id}:end-of-call-report`, result }];
   }
@@ -162,7 +164,15 @@ export class VapiVoiceAdapter extends CarrierVoiceAdapter {
 
   private result(
     providerCallId: string,
-    ended: { endedReason: string | null; startedAt: Date | null; endedAt: Date | null; durationMs: number | null; transcript: string | null; recordingUrl: string | null },
+    ended: {
+      endedReason: string | null;
+      startedAt: Date | null;
+      endedAt: Date | null;
+      durationMs: number | null;
+      transcript: string | null;
+      recordingUrl: string | null;
+      analysis: Record<string, unknown> | null;
+    },
   ): VoiceCallResult {
     const outcome = vapiOutcome(ended.endedReason);
     const answered = outcome === 'completed' || outcome === 'voicemail' || outcome === 'transferred';
@@ -177,6 +187,8 @@ export class VapiVoiceAdapter extends CarrierVoiceAdapter {
       durationMs: answered ? Math.max(0, Math.round(ended.durationMs ?? spanMs)) : 0,
       transcript: answered ? ended.transcript : null,
       recordingUrl: answered ? ended.recordingUrl : null,
+      // Vapi's own post-call analysis (summary, successEvaluation, structuredData), kept as sent.
+      providerAnalysis: answered ? ended.analysis : null,
     };
   }
 

@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '@outreach/billing';
+import { MessageEventIntake } from './application/message-event-intake';
+import { MessageQueries } from './application/message-queries';
+import { MessagingWebhooks } from './application/messaging-webhooks';
+import { SendMessage } from './application/send-message';
+import { UnsubscribeLinks } from './application/unsubscribe-links';
 import { workerQueues } from '@outreach/platform';
 import { EmailSenders } from './application/email-senders';
 import { EmailTemplates } from './application/email-templates';
@@ -9,6 +15,7 @@ import {
   CredentialSealer,
   EmailSenderRepository,
   EmailTemplateRepository,
+  MessageRepository,
   OptOutRepository,
   WhatsappSenderRepository,
   WhatsappTemplateRepository,
@@ -17,7 +24,9 @@ import { OptOuts } from './application/opt-outs';
 import { WhatsappSenders } from './application/whatsapp-senders';
 import { WhatsappTemplates } from './application/whatsapp-templates';
 import { EmailSendersController, EmailTemplatesController } from './http/email.controllers';
-import { WhatsappSendersController, WhatsappTemplatesController } from './http/whatsapp.controllers';
+import { MessagingWebhooksController } from './http/messaging-webhooks.controller';
+import { WhatsappMessagesController, WhatsappSendersController, WhatsappTemplatesController } from './http/whatsapp.controllers';
+import { SqlMessageRepository } from './infrastructure/persistence/sql-message.repository';
 import { AesGcmCredentialSealer } from './infrastructure/aes-gcm-credential-sealer';
 import { MessagingProcessor } from './infrastructure/messaging.processor';
 import { SqlEmailSenderRepository, SqlEmailTemplateRepository } from './infrastructure/persistence/sql-email.repositories';
@@ -26,12 +35,26 @@ import { SqlWhatsappSenderRepository, SqlWhatsappTemplateRepository } from './in
 import { SandboxEmailProvider } from './infrastructure/sandbox-email.provider';
 import { SandboxWhatsappProvider } from './infrastructure/sandbox-whatsapp.provider';
 
-const useCases = [WhatsappSenders, WhatsappTemplates, EmailSenders, EmailTemplates, MessagingReadiness, OptOuts];
+const useCases = [
+  WhatsappSenders,
+  WhatsappTemplates,
+  EmailSenders,
+  EmailTemplates,
+  MessagingReadiness,
+  OptOuts,
+  SendMessage,
+  MessageEventIntake,
+  MessageQueries,
+  MessagingWebhooks,
+  UnsubscribeLinks,
+];
 
 /** Senders, templates, opt-outs and the channels' providers, without controllers: for the api, the worker and the cli. */
 @Module({
+  imports: [BillingModule],
   providers: [
     ...useCases,
+    { provide: MessageRepository, useClass: SqlMessageRepository },
     MessageEvents,
     { provide: WhatsappSenderRepository, useClass: SqlWhatsappSenderRepository },
     { provide: WhatsappTemplateRepository, useClass: SqlWhatsappTemplateRepository },
@@ -39,7 +62,7 @@ const useCases = [WhatsappSenders, WhatsappTemplates, EmailSenders, EmailTemplat
     { provide: EmailTemplateRepository, useClass: SqlEmailTemplateRepository },
     { provide: OptOutRepository, useClass: SqlOptOutRepository },
     { provide: CredentialSealer, useClass: AesGcmCredentialSealer },
-    // The deterministic sandboxes are the default providers (DESIGN §14.1); real adapters come with the engine's message legs.
+    // The deterministic sandboxes are the default providers (DESIGN §14.1).
     { provide: WhatsappProvider, useClass: SandboxWhatsappProvider },
     { provide: EmailProvider, useClass: SandboxEmailProvider },
   ],
@@ -47,15 +70,22 @@ const useCases = [WhatsappSenders, WhatsappTemplates, EmailSenders, EmailTemplat
 })
 export class MessagingCoreModule {}
 
-/** The HTTP face: /whatsapp/senders, /whatsapp/templates, /email/senders, /email/templates. */
+/** The HTTP face: /whatsapp/senders, /whatsapp/templates, /whatsapp/messages, /email/senders, /email/templates, the webhooks and /unsubscribe. */
 @Module({
   imports: [MessagingCoreModule],
-  controllers: [WhatsappSendersController, WhatsappTemplatesController, EmailSendersController, EmailTemplatesController],
+  controllers: [
+    WhatsappSendersController,
+    WhatsappTemplatesController,
+    WhatsappMessagesController,
+    EmailSendersController,
+    EmailTemplatesController,
+    MessagingWebhooksController,
+  ],
   exports: [MessagingCoreModule],
 })
 export class MessagingModule {}
 
-/** The worker side: queue `messaging` (sender verification, template review). */
+/** The worker side: queue `messaging` (sender verification, template review, webhook reports). */
 @Module({
   imports: [MessagingCoreModule, workerQueues(MessagingQueue.Messaging)],
   providers: [MessagingProcessor],

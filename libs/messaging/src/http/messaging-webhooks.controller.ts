@@ -1,4 +1,5 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiQuery } from '@nestjs/swagger';
 import { Public, Raises, RequestWithRawBody } from '@outreach/platform';
 import { MessagingWebhooks } from '../application/messaging-webhooks';
@@ -26,16 +27,26 @@ export class MessagingWebhooksController {
 
   @Public()
   @Get('webhooks/whatsapp/:senderId')
-  @Header('Content-Type', 'text/plain; charset=utf-8')
   @Raises('unauthorized', 'not_found')
   @ApiOperation({ summary: "WhatsApp's webhook verification handshake: answers hub.challenge when hub.verify_token is the sender's" })
   @ApiQuery({ name: 'hub.mode', required: false, schema: { type: 'string', example: 'subscribe' } })
   @ApiQuery({ name: 'hub.verify_token', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'hub.challenge', required: false, schema: { type: 'string', example: '1158201444' } })
   @ApiOkResponse({ description: 'The challenge, as plain text', content: { 'text/plain': { schema: { type: 'string' } } } })
-  verify(@Param('senderId') senderId: string, @Query() query: Record<string, unknown>): Promise<string> {
+  async verify(
+    @Param('senderId') senderId: string,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
     const value = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
-    return this.webhooks.verifyWhatsapp(senderId, { mode: value('hub.mode'), verifyToken: value('hub.verify_token'), challenge: value('hub.challenge') });
+    const challenge = await this.webhooks.verifyWhatsapp(senderId, {
+      mode: value('hub.mode'),
+      verifyToken: value('hub.verify_token'),
+      challenge: value('hub.challenge'),
+    });
+    // Plain text on success only: an error keeps the JSON error body.
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    return challenge;
   }
 
   @Public()

@@ -188,7 +188,7 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expectError(await webhook(senderId, read, 'not-the-secret'), 401, 'unauthorized');
     const unsigned = await t.http.post(`/webhooks/whatsapp/${senderId}`).set('Content-Type', 'application/json').send(JSON.stringify(read));
     expectError(unsigned, 401, 'unauthorized');
-    expectError(await webhook(randomUUID(), read), 404, 'not_found');
+    expectError(await webhook(randomUUID(), read), 401, 'unauthorized');
     expect(await count(t, 'outbox')).toBe(outboxBefore);
     expect((await messageRow(sent.message.id)).status).toBe('DELIVERED');
 
@@ -225,7 +225,11 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect(ok.text).toBe('1158201444');
     const wrong = await t.http.get(`/webhooks/whatsapp/${senderId}`).query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '1' });
     expectError(wrong, 401, 'unauthorized');
-    expectError(await t.http.get(`/webhooks/whatsapp/${randomUUID()}`).query({ 'hub.mode': 'subscribe' }), 404, 'not_found');
+    expectError(
+      await t.http.get(`/webhooks/whatsapp/${randomUUID()}`).query({ 'hub.mode': 'subscribe', 'hub.verify_token': t.config.whatsappWebhookVerifyToken, 'hub.challenge': '1' }),
+      401,
+      'unauthorized',
+    );
   });
 
   describe('email', () => {
@@ -266,7 +270,7 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
       const providerId = (await messageRow(sent.message.id)).provider_message_id;
       const bounce = { events: [{ id: `evt-${randomUUID()}`, type: 'bounce', bounceType: 'hard', messageId: providerId, reason: '550 no such user', timestamp: new Date().toISOString() }] };
       expectError(await emailWebhook(mailbox, bounce, 'wrong'), 401, 'unauthorized');
-      expectError(await emailWebhook(randomUUID(), bounce), 404, 'not_found');
+      expectError(await emailWebhook(randomUUID(), bounce), 401, 'unauthorized');
       expect((await messageRow(sent.message.id)).status).not.toBe('FAILED');
       expect((await emailWebhook(mailbox, bounce)).body).toEqual({ received: 1 });
       await waitFor('FAILED by the bounce', async () => (await messageRow(sent.message.id)).status === 'FAILED', 10_000);
@@ -277,11 +281,12 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
       await waitFor('the webhook complaint opt-out', () => t.get(OptOuts).isOptedOut(ws.workspaceId, 'EMAIL', 'ada@example.com'), 10_000);
     });
 
-    it('the unsubscribe link (GET or one-click POST) records an opt-out; an altered token is 404 and records nothing', async () => {
+    it('the unsubscribe link (GET or one-click POST) records an opt-out; an altered token is 401 and records nothing', async () => {
       const url = t.get(UnsubscribeLinks).urlFor(ws.workspaceId, 'EMAIL', 'bob@example.com');
       const path = new URL(url).pathname;
-      expectError(await t.http.get(`${path.slice(0, -2)}xx`), 404, 'not_found');
-      expectError(await t.http.get('/unsubscribe/not-a-token'), 404, 'not_found');
+      expect(path).toMatch(/^\/webhooks\/email\/unsubscribe\/[\w-]+\.[\w-]{43}$/);
+      expectError(await t.http.get(`${path.slice(0, -2)}xx`), 401, 'unauthorized');
+      expectError(await t.http.get('/webhooks/email/unsubscribe/not-a-token'), 401, 'unauthorized');
       expect(await count(t, 'message_opt_outs')).toBe(0);
       const res = await t.http.get(path);
       expect(res.status).toBe(200);

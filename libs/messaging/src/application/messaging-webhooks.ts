@@ -18,8 +18,9 @@ const header = (headers: Headers, name: string): string | undefined => {
  * The messaging providers' webhooks (decisions.md 30.14), shaped like the voice webhooks (16.24):
  * the signature is verified over the raw body before anything is read (bad or missing → 401
  * unauthorized, nothing written), then every report becomes an outbox job, committed before the
- * provider is answered; the worker applies it (MessageEventIntake.applyReport). Unknown senders
- * answer 404 not_found. Also the GET verification handshake and the unsubscribe link.
+ * provider is answered; the worker applies it (MessageEventIntake.applyReport). An unknown
+ * sender answers like a bad signature (401: there is no secret to verify with, and which sender
+ * ids exist is not revealed). Also the GET verification handshake and the unsubscribe link.
  */
 @Injectable()
 export class MessagingWebhooks {
@@ -37,7 +38,7 @@ export class MessagingWebhooks {
   /** GET /webhooks/whatsapp/{senderId}: Meta's subscription handshake; answers the challenge when the token is the sender's. */
   async verifyWhatsapp(senderId: string, query: { mode?: string; verifyToken?: string; challenge?: string }): Promise<string> {
     const sender = await this.whatsappSenders.findAnyById(senderId);
-    if (!sender) throw new AppError('not_found', { message: `no WhatsApp sender ${senderId}` });
+    if (!sender) throw notAuthentic('no such sender');
     const credentials = await this.whatsappSenders.revealCredentials(sender);
     const expected = credentials?.verifyToken ?? this.config.whatsappWebhookVerifyToken;
     if (query.mode !== 'subscribe' || query.verifyToken !== expected || !query.challenge) {
@@ -49,7 +50,7 @@ export class MessagingWebhooks {
   /** POST /webhooks/whatsapp/{senderId}: statuses and inbound messages, signed with the sender's app secret (X-Hub-Signature-256). */
   async receiveWhatsapp(senderId: string, headers: Headers, rawBody: Buffer | undefined): Promise<{ received: number }> {
     const sender = await this.whatsappSenders.findAnyById(senderId);
-    if (!sender) throw new AppError('not_found', { message: `no WhatsApp sender ${senderId}` });
+    if (!sender) throw notAuthentic('no such sender');
     const credentials = await this.whatsappSenders.revealCredentials(sender);
     const secret = credentials?.appSecret ?? this.config.whatsappAppSecret;
     return this.accept(senderId, () => {
@@ -61,17 +62,17 @@ export class MessagingWebhooks {
   /** POST /webhooks/email/{senderId}: bounces and complaints, signed with EMAIL_WEBHOOK_SECRET (X-Hub-Signature-256). */
   async receiveEmail(senderId: string, headers: Headers, rawBody: Buffer | undefined): Promise<{ received: number }> {
     const sender = await this.emailSenders.findAnyById(senderId);
-    if (!sender) throw new AppError('not_found', { message: `no email sender ${senderId}` });
+    if (!sender) throw notAuthentic('no such sender');
     return this.accept(senderId, () => {
       verifyHubSignature(this.config.emailWebhookSecret, header(headers, HUB_SIGNATURE_HEADER), rawBody ?? Buffer.alloc(0));
       return readEmailWebhook(this.email.name, rawBody ?? Buffer.alloc(0));
     });
   }
 
-  /** GET or POST /unsubscribe/{token}: the List-Unsubscribe link records an opt-out; a token that is not ours → 404 not_found. */
+  /** GET or POST /webhooks/email/unsubscribe/{token}: the List-Unsubscribe link records an opt-out; a token that is not ours → 401. */
   async unsubscribe(token: string): Promise<{ unsubscribed: true; channel: string }> {
     const subject = this.links.read(token);
-    if (!subject) throw new AppError('not_found', { message: 'no such unsubscribe link' });
+    if (!subject) throw notAuthentic('not an unsubscribe link of this service');
     await this.optOuts.record({
       workspaceId: subject.workspaceId,
       channel: subject.channel,
@@ -87,10 +88,12 @@ export class MessagingWebhooks {
     try {
       reports = read();
     } catch (error) {
-      if (error instanceof MessagingWebhookNotAuthentic) throw new AppError('unauthorized', { message: `webhook not authentic: ${error.message}` });
+      if (error instanceof MessagingWebhookNotAuthentic) throw notAuthentic(error.message);
       throw error;
     }
     if (reports.length > 0) await this.outbox.enqueue(...reports.map((r) => providerReportJob(senderId, r)));
     return { received: reports.length };
   }
 }
+
+const notAuthentic = (why: string) => new AppError('unauthorized', { message: `webhook not authentic: ${why}` });

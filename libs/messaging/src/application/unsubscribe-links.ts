@@ -11,7 +11,7 @@ export interface UnsubscribeSubject {
 
 /**
  * The per-recipient unsubscribe link of an email (List-Unsubscribe, decisions.md 30.17):
- * `<MESSAGING_PUBLIC_BASE_URL>/unsubscribe/<token>`, the token being the workspace, channel and
+ * `<MESSAGING_PUBLIC_BASE_URL>/webhooks/email/unsubscribe/<token>`, the token being the workspace, channel and
  * address (base64url JSON) and an HMAC-SHA256 of them under a key derived from
  * FUNCTION_SECRETS_KEY with its own label. It does not expire: an unsubscribe link works for as
  * long as the email is kept.
@@ -27,7 +27,7 @@ export class UnsubscribeLinks {
   }
 
   urlFor(workspaceId: string, channel: MessageChannel, address: string): string {
-    return `${this.base}/unsubscribe/${this.token({ workspaceId, channel, address })}`;
+    return `${this.base}/webhooks/email/unsubscribe/${this.token({ workspaceId, channel, address })}`;
   }
 
   token(subject: UnsubscribeSubject): string {

@@ -27,7 +27,7 @@ export class MessagingWebhooksController {
 
   @Public()
   @Get('webhooks/whatsapp/:senderId')
-  @Raises('unauthorized', 'not_found')
+  @Raises('unauthorized')
   @ApiOperation({ summary: "WhatsApp's webhook verification handshake: answers hub.challenge when hub.verify_token is the sender's" })
   @ApiQuery({ name: 'hub.mode', required: false, schema: { type: 'string', example: 'subscribe' } })
   @ApiQuery({ name: 'hub.verify_token', required: false, schema: { type: 'string' } })
@@ -52,7 +52,7 @@ export class MessagingWebhooksController {
   @Public()
   @Post('webhooks/whatsapp/:senderId')
   @HttpCode(200)
-  @Raises('unauthorized', 'not_found')
+  @Raises('unauthorized')
   @ApiOperation({ summary: "A WhatsApp sender's statuses and inbound messages (Cloud API payload), signed X-Hub-Signature-256; no API key" })
   @ApiOkResponse({ type: MessagingWebhookResponse })
   receiveWhatsapp(@Param('senderId') senderId: string, @Req() req: RequestWithRawBody): Promise<MessagingWebhookResponse> {
@@ -62,7 +62,7 @@ export class MessagingWebhooksController {
   @Public()
   @Post('webhooks/email/:senderId')
   @HttpCode(200)
-  @Raises('unauthorized', 'not_found')
+  @Raises('unauthorized')
   @ApiOperation({ summary: "An email sender's bounces and complaints, signed X-Hub-Signature-256 with EMAIL_WEBHOOK_SECRET; no API key" })
   @ApiOkResponse({ type: MessagingWebhookResponse })
   receiveEmail(@Param('senderId') senderId: string, @Req() req: RequestWithRawBody): Promise<MessagingWebhookResponse> {
@@ -70,18 +70,18 @@ export class MessagingWebhooksController {
   }
 
   @Public()
-  @Get('unsubscribe/:token')
-  @Raises('not_found')
-  @ApiOperation({ summary: "An email's List-Unsubscribe link: opts the recipient out (signed token; no API key)" })
+  @Get('webhooks/email/unsubscribe/:token')
+  @Raises('unauthorized')
+  @ApiOperation({ summary: "An email's List-Unsubscribe link: opts the recipient out (signed token, else 401; no API key)" })
   @ApiOkResponse({ type: UnsubscribeResponse })
   unsubscribe(@Param('token') token: string): Promise<UnsubscribeResponse> {
     return this.webhooks.unsubscribe(token);
   }
 
   @Public()
-  @Post('unsubscribe/:token')
+  @Post('webhooks/email/unsubscribe/:token')
   @HttpCode(200)
-  @Raises('not_found')
+  @Raises('unauthorized')
   @ApiOperation({ summary: 'The one-click form of the unsubscribe link (RFC 8058 List-Unsubscribe-Post)' })
   @ApiOkResponse({ type: UnsubscribeResponse })
   unsubscribeOneClick(@Param('token') token: string): Promise<UnsubscribeResponse> {

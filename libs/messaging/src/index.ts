@@ -19,6 +19,8 @@ export {
   TransientProviderError,
   WhatsappCredentials,
   WhatsappProvider,
+  WHATSAPP_APIS,
+  WhatsappApi,
 } from './application/message-provider.port';
 export { MessagingReadiness, OutreachTemplateReadiness } from './application/messaging-readiness';
 export { OptOuts } from './application/opt-outs';
@@ -28,6 +30,7 @@ export { EmailSenders, EmailSenderView } from './application/email-senders';
 export { EmailTemplates, EmailTemplateView } from './application/email-templates';
 export { SandboxWhatsappProvider, sandboxWhatsappScript, sandboxSenderVerification, sandboxTemplateReview } from './infrastructure/sandbox-whatsapp.provider';
 export { SandboxEmailProvider, sandboxEmailOutcome } from './infrastructure/sandbox-email.provider';
+export { CloudApiWhatsappProvider, CloudApiOptions } from './infrastructure/cloud-api-whatsapp.provider';
 export { BINDING_SOURCES, RUNTIME_VALUES, VariableBinding } from './domain/variable-bindings';
 export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } from './domain/opt-out';
 export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';

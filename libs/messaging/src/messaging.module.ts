@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '@outreach/billing';
+import { AppConfig } from '@outreach/core';
 import { MessageEventIntake } from './application/message-event-intake';
 import { MessageQueries } from './application/message-queries';
 import { MessagingWebhooks } from './application/messaging-webhooks';
@@ -34,6 +35,8 @@ import { SqlOptOutRepository } from './infrastructure/persistence/sql-opt-out.re
 import { SqlWhatsappSenderRepository, SqlWhatsappTemplateRepository } from './infrastructure/persistence/sql-whatsapp.repositories';
 import { SandboxEmailProvider } from './infrastructure/sandbox-email.provider';
 import { SandboxWhatsappProvider } from './infrastructure/sandbox-whatsapp.provider';
+import { CloudApiWhatsappProvider } from './infrastructure/cloud-api-whatsapp.provider';
+import { RoutingWhatsappProvider } from './infrastructure/routing-whatsapp.provider';
 
 const useCases = [
   WhatsappSenders,
@@ -63,7 +66,14 @@ const useCases = [
     { provide: OptOutRepository, useClass: SqlOptOutRepository },
     { provide: CredentialSealer, useClass: AesGcmCredentialSealer },
     // The deterministic sandboxes are the default providers (DESIGN §14.1).
-    { provide: WhatsappProvider, useClass: SandboxWhatsappProvider },
+    SandboxWhatsappProvider,
+    {
+      // Each sender's credentials pick its API: the Cloud API adapter or the sandbox (decisions.md 30.18).
+      provide: WhatsappProvider,
+      inject: [SandboxWhatsappProvider, AppConfig],
+      useFactory: (sandbox: SandboxWhatsappProvider, config: AppConfig) =>
+        new RoutingWhatsappProvider(sandbox, new CloudApiWhatsappProvider({ baseUrl: config.whatsappGraphBaseUrl, timeoutMs: config.whatsappGraphTimeoutMs })),
+    },
     { provide: EmailProvider, useClass: SandboxEmailProvider },
   ],
   exports: [...useCases, MessageEvents, WhatsappProvider, EmailProvider],

@@ -269,5 +269,6 @@ function isTransient(error: unknown): boolean {
   if (error instanceof TransientProviderError) return true;
   if (!isAppError(error) || error.code !== 'provider_error') return false;
   const upstream = error.options.upstreamStatus;
-  return upstream === undefined || upstream >= 500 || upstream === 429;
+  const retryable = (error.options.detail as { retryable?: unknown } | undefined)?.retryable === true;
+  return retryable || upstream === undefined || upstream >= 500 || upstream === 429;
 }

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** A recorded answer of the WhatsApp Cloud API (test/fixtures/whatsapp/<name>.json). */
+export function graphFixture(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'whatsapp', `${name}.json`), 'utf8')) as Record<string, unknown>;
+}
+
+export interface GraphRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/**
+ * A local stand-in for graph.facebook.com (127.0.0.1, random port) speaking the Cloud API's
+ * shapes: POST /{phone-number-id}/messages answers the recorded send response, GET
+ * /{phone-number-id} the recorded phone number; `answerNext` queues other answers (errors, 5xx).
+ * Every request is recorded.
+ */
+export class GraphStub {
+  readonly requests: GraphRequest[] = [];
+  private readonly queued: Array<{ status: number; body: unknown }> = [];
+  private accepted = 0;
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<GraphStub> {
+    let stub: GraphStub | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const path = req.url ?? '/';
+        stub!.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
+        const next = stub!.queued.shift() ?? stub!.defaultAnswer(req.method ?? 'GET', path);
+        res.writeHead(next.status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(next.body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stub = new GraphStub(server);
+    return stub;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v21.0`;
+  }
+
+  /** The next requests get these answers, in order (then the defaults again). */
+  answerNext(...answers: Array<{ status: number; body: unknown }>): void {
+    this.queued.push(...answers);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queued.length = 0;
+    this.accepted = 0;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private defaultAnswer(method: string, path: string): { status: number; body: unknown } {
+    if (method === 'POST' && /\/messages$/.test(path)) {
+      // The recorded answer for the first send; later sends get wamids of their own (they are unique).
+      const recorded = graphFixture('send-template.response');
+      this.accepted += 1;
+      const id = `wamid.stub.${this.accepted}`;
+      return { status: 200, body: this.accepted === 1 ? recorded : { ...recorded, messages: [{ id, message_status: 'accepted' }] } };
+    }
+    if (method === 'GET') return { status: 200, body: graphFixture('phone-number.response') };
+    return { status: 404, body: { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } } };
+  }
+}

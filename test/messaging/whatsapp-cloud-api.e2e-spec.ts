@@ -3,7 +3,7 @@ import { AppError } from '@outreach/core';
 import { CloudApiWhatsappProvider, hubSignature, OptOuts, SendMessage } from '@outreach/messaging';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
-import { GraphStub, graphFixture } from '../support/stubs/whatsapp-graph-stub';
+import { FIXTURE_WAMID, GraphStub, graphFixture } from '../support/stubs/whatsapp-graph-stub';
 import { waitFor } from '../support/tcp-proxy';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
@@ -14,7 +14,6 @@ import { CREDENTIALS, createTemplate } from './messaging-helpers';
  * answers with recorded fixtures (test/fixtures/whatsapp/), then the same adapter picked by a
  * sender's credentials inside the real app and worker. Decisions.md 30.18.
  */
-const WAMID = 'wamid.HBgLMTQxNTU1NTAxMjcVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA';
 const credentials = { ...CREDENTIALS, provider: 'CLOUD_API' as const, appSecret: 'own-app-secret', verifyToken: 'own-verify-token' };
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
@@ -48,7 +47,7 @@ describe('WhatsApp Cloud API adapter against a local Graph stub', () => {
   beforeEach(() => stub.reset());
 
   it('sends the template as Graph expects it (path, bearer token, body) and answers the wamid', async () => {
-    expect(await adapter.send(message)).toEqual({ providerMessageId: WAMID });
+    expect(await adapter.send(message)).toEqual({ providerMessageId: stub.acceptedIds[0] });
     expect(stub.requests).toHaveLength(1);
     const [req] = stub.requests;
     expect({ method: req.method, path: req.path, auth: req.headers.authorization, type: req.headers['content-type'] }).toEqual({
@@ -63,7 +62,7 @@ describe('WhatsApp Cloud API adapter against a local Graph stub', () => {
   it('a 5xx is retried; still 5xx after the retries → 502 provider_error with upstreamStatus', async () => {
     const fiveHundred = { status: 500, body: graphFixture('error-500-unknown.response') };
     stub.answerNext(fiveHundred, { status: 503, body: {} });
-    expect(await adapter.send(message)).toEqual({ providerMessageId: WAMID });
+    expect(await adapter.send(message)).toEqual({ providerMessageId: stub.acceptedIds[0] });
     expect(stub.requests).toHaveLength(3);
 
     stub.reset();
@@ -183,19 +182,22 @@ describe('a sender whose credentials pick the Cloud API, in the real app and wor
     const posts = stub.requests.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     expect(posts[0].body).toEqual(graphFixture('send-template.request'));
-    expect(await row(sent.message.id)).toMatchObject({ status: 'SENT', provider: 'cloud_api', provider_message_id: WAMID });
+    const wamid = stub.acceptedIds[0];
+    expect(await row(sent.message.id)).toMatchObject({ status: 'SENT', provider: 'cloud_api', provider_message_id: wamid });
+    const ids = { [FIXTURE_WAMID]: wamid };
 
     // The platform's secret is not this sender's: 401, nothing stored.
-    expectError(await signed(graphFixture('webhook-statuses'), t.config.whatsappAppSecret), 401, 'unauthorized');
-    expect((await signed(graphFixture('webhook-statuses'), credentials.appSecret)).body).toEqual({ received: 2 });
+    expectError(await signed(graphFixture('webhook-statuses', ids), t.config.whatsappAppSecret), 401, 'unauthorized');
+    expect((await signed(graphFixture('webhook-statuses', ids), credentials.appSecret)).body).toEqual({ received: 2 });
     await waitFor('READ', async () => (await row(sent.message.id)).status === 'READ', 10_000);
     expect((await row(sent.message.id)).read_at.toISOString()).toBe('2025-11-25T10:01:00.000Z');
 
     // The recorded reply "UNSUBSCRIBE" is stored against our message and opts the contact out.
-    expect((await signed(graphFixture('webhook-inbound-reply'), credentials.appSecret)).body).toEqual({ received: 1 });
+    const reply = graphFixture('webhook-inbound-reply', { ...ids, 'wamid.HBgLMTQxNTU1NTAxMjcVAgASGBQzQUI0RjRBNUQ2QTVBNDg4N0E4RgA=': `wamid.in.${randomUUID()}` });
+    expect((await signed(reply, credentials.appSecret)).body).toEqual({ received: 1 });
     await waitFor('the opt-out', () => t.get(OptOuts).isOptedOut(ws.workspaceId, 'WHATSAPP', '+14155550127'), 10_000);
-    const [reply] = await t.dataSource.query(`SELECT * FROM messages WHERE direction = 'INBOUND'`);
-    expect(reply).toMatchObject({ in_reply_to_id: sent.message.id, body: 'UNSUBSCRIBE', provider: 'cloud_api' });
+    const [inbound] = await t.dataSource.query(`SELECT * FROM messages WHERE direction = 'INBOUND'`);
+    expect(inbound).toMatchObject({ in_reply_to_id: sent.message.id, body: 'UNSUBSCRIBE', provider: 'cloud_api' });
 
     // The handshake answers the sender's own verify token, not the platform's.
     const hub = (token: string) => t.http.get(`/webhooks/whatsapp/${senderId}`).query({ 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': '42' });

@@ -1,11 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-/** A recorded answer of the WhatsApp Cloud API (test/fixtures/whatsapp/<name>.json). */
-export function graphFixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'whatsapp', `${name}.json`), 'utf8')) as Record<string, unknown>;
+/** The wamid the recorded fixtures use for our outbound message. */
+export const FIXTURE_WAMID = 'wamid.HBgLMTQxNTU1NTAxMjcVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA';
+
+/**
+ * A recorded body of the WhatsApp Cloud API (test/fixtures/whatsapp/<name>.json); `replace` swaps
+ * ids in it (e.g. the fixture's wamid for the one a send got), keeping the recorded shape.
+ */
+export function graphFixture(name: string, replace: Record<string, string> = {}): Record<string, unknown> {
+  let text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'whatsapp', `${name}.json`), 'utf8');
+  for (const [from, to] of Object.entries(replace)) text = text.split(from).join(to);
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 export interface GraphRequest {
@@ -24,7 +33,8 @@ export interface GraphRequest {
 export class GraphStub {
   readonly requests: GraphRequest[] = [];
   private readonly queued: Array<{ status: number; body: unknown }> = [];
-  private accepted = 0;
+  /** The wamids the stub gave accepted sends, in order. */
+  readonly acceptedIds: string[] = [];
 
   private constructor(private readonly server: Server) {}
 
@@ -59,7 +69,7 @@ export class GraphStub {
   reset(): void {
     this.requests.length = 0;
     this.queued.length = 0;
-    this.accepted = 0;
+    this.acceptedIds.length = 0;
   }
 
   close(): Promise<void> {
@@ -68,11 +78,12 @@ export class GraphStub {
 
   private defaultAnswer(method: string, path: string): { status: number; body: unknown } {
     if (method === 'POST' && /\/messages$/.test(path)) {
-      // The recorded answer for the first send; later sends get wamids of their own (they are unique).
+      // The recorded answer with a wamid of its own: ids are unique at the provider (and event ids,
+      // derived from them, must not repeat across test runs: BullMQ remembers job ids).
       const recorded = graphFixture('send-template.response');
-      this.accepted += 1;
-      const id = `wamid.stub.${this.accepted}`;
-      return { status: 200, body: this.accepted === 1 ? recorded : { ...recorded, messages: [{ id, message_status: 'accepted' }] } };
+      const id = `wamid.stub.${randomUUID()}`;
+      this.acceptedIds.push(id);
+      return { status: 200, body: { ...recorded, messages: [{ id, message_status: 'accepted' }] } };
     }
     if (method === 'GET') return { status: 200, body: graphFixture('phone-number.response') };
     return { status: 404, body: { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } } };

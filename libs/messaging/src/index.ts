@@ -21,6 +21,8 @@ export {
   WhatsappProvider,
   WHATSAPP_APIS,
   WhatsappApi,
+  EMAIL_APIS,
+  EmailApi,
 } from './application/message-provider.port';
 export { MessagingReadiness, OutreachTemplateReadiness } from './application/messaging-readiness';
 export { OptOuts } from './application/opt-outs';
@@ -31,6 +33,7 @@ export { EmailTemplates, EmailTemplateView } from './application/email-templates
 export { SandboxWhatsappProvider, sandboxWhatsappScript, sandboxSenderVerification, sandboxTemplateReview } from './infrastructure/sandbox-whatsapp.provider';
 export { SandboxEmailProvider, sandboxEmailOutcome } from './infrastructure/sandbox-email.provider';
 export { CloudApiWhatsappProvider, CloudApiOptions } from './infrastructure/cloud-api-whatsapp.provider';
+export { SmtpEmailProvider, SmtpOptions } from './infrastructure/smtp-email.provider';
 export { BINDING_SOURCES, RUNTIME_VALUES, VariableBinding } from './domain/variable-bindings';
 export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } from './domain/opt-out';
 export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';

@@ -19,6 +19,8 @@ export const MESSAGING_CONFIG = defineConfig('messaging', (env) => ({
   whatsappGraphBaseUrl: env.url('WHATSAPP_GRAPH_BASE_URL', 'https://graph.facebook.com/v21.0', ['http:', 'https:']).replace(/\/+$/, ''),
   /** Longest one Graph request may take (WHATSAPP_GRAPH_TIMEOUT_MS). */
   whatsappGraphTimeoutMs: env.int('WHATSAPP_GRAPH_TIMEOUT_MS', 10_000, 100, 120_000),
+  /** Longest an SMTP connection, greeting or socket pause may take (SMTP_TIMEOUT_MS). */
+  smtpTimeoutMs: env.int('SMTP_TIMEOUT_MS', 15_000, 100, 120_000),
   /** The secret email provider webhooks are signed with (EMAIL_WEBHOOK_SECRET; X-Signature-256 like WhatsApp's). */
   emailWebhookSecret: env.str('EMAIL_WEBHOOK_SECRET', 'sandbox-email-webhook-secret'),
 }));

@@ -37,6 +37,8 @@ import { SandboxEmailProvider } from './infrastructure/sandbox-email.provider';
 import { SandboxWhatsappProvider } from './infrastructure/sandbox-whatsapp.provider';
 import { CloudApiWhatsappProvider } from './infrastructure/cloud-api-whatsapp.provider';
 import { RoutingWhatsappProvider } from './infrastructure/routing-whatsapp.provider';
+import { RoutingEmailProvider } from './infrastructure/routing-email.provider';
+import { SmtpEmailProvider } from './infrastructure/smtp-email.provider';
 
 const useCases = [
   WhatsappSenders,
@@ -74,7 +76,13 @@ const useCases = [
       useFactory: (sandbox: SandboxWhatsappProvider, config: AppConfig) =>
         new RoutingWhatsappProvider(sandbox, new CloudApiWhatsappProvider({ baseUrl: config.whatsappGraphBaseUrl, timeoutMs: config.whatsappGraphTimeoutMs })),
     },
-    { provide: EmailProvider, useClass: SandboxEmailProvider },
+    SandboxEmailProvider,
+    {
+      // Each mailbox's credentials pick: its SMTP server or the sandbox (decisions.md 30.19).
+      provide: EmailProvider,
+      inject: [SandboxEmailProvider, AppConfig],
+      useFactory: (sandbox: SandboxEmailProvider, config: AppConfig) => new RoutingEmailProvider(sandbox, new SmtpEmailProvider({ timeoutMs: config.smtpTimeoutMs })),
+    },
   ],
   exports: [...useCases, MessageEvents, WhatsappProvider, EmailProvider],
 })

@@ -87,6 +87,16 @@ export interface SmtpCredentials {
   username: string;
   password: string;
   secure: boolean;
+  /** Which sends for the mailbox (decisions.md 30.19): this SMTP server, or the sandbox (the default, also when absent). */
+  provider?: EmailApi;
+}
+
+export const EMAIL_APIS = ['SANDBOX', 'SMTP'] as const;
+export type EmailApi = (typeof EMAIL_APIS)[number];
+
+/** The provider's name (messages, events, webhooks) of the way a mailbox's credentials pick: `smtp` or `sandbox`. */
+export function emailProviderName(credentials: SmtpCredentials | null): string {
+  return credentials?.provider === 'SMTP' ? 'smtp' : 'sandbox';
 }
 
 /** One outbound email, placeholders filled. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, AppError, Clock, Outbox } from '@outreach/core';
 import { optOutAddress } from '../domain/opt-out';
-import { EmailProvider, whatsappProviderName } from './message-provider.port';
+import { emailProviderName, whatsappProviderName } from './message-provider.port';
 import { providerReportJob } from './messaging-jobs';
 import { EmailSenderRepository, OptOutRepository, WhatsappSenderRepository } from './messaging.ports';
 import { HUB_SIGNATURE_HEADER, MessagingWebhookNotAuthentic, ProviderReport, readEmailWebhook, readWhatsappWebhook, verifyHubSignature } from './provider-reports';
@@ -27,7 +27,6 @@ export class MessagingWebhooks {
   constructor(
     private readonly whatsappSenders: WhatsappSenderRepository,
     private readonly emailSenders: EmailSenderRepository,
-    private readonly email: EmailProvider,
     private readonly optOuts: OptOutRepository,
     private readonly links: UnsubscribeLinks,
     private readonly outbox: Outbox,
@@ -63,9 +62,10 @@ export class MessagingWebhooks {
   async receiveEmail(senderId: string, headers: Headers, rawBody: Buffer | undefined): Promise<{ received: number }> {
     const sender = await this.emailSenders.findAnyById(senderId);
     if (!sender) throw notAuthentic('no such sender');
+    const provider = emailProviderName(await this.emailSenders.revealCredentials(sender.workspaceId, sender.id));
     return this.accept(senderId, () => {
       verifyHubSignature(this.config.emailWebhookSecret, header(headers, HUB_SIGNATURE_HEADER), rawBody ?? Buffer.alloc(0));
-      return readEmailWebhook(this.email.name, rawBody ?? Buffer.alloc(0));
+      return readEmailWebhook(provider, rawBody ?? Buffer.alloc(0));
     });
   }
 

@@ -5,7 +5,7 @@ import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
 import { applyProgress, MessageContent, MessageProps } from '../domain/message';
 import { bindingValues, MessageVariables, renderPlaceholders } from '../domain/message-rendering';
 import { MessageChannel, optOutAddress } from '../domain/opt-out';
-import { EmailProvider, TransientProviderError, WhatsappProvider, whatsappProviderName } from './message-provider.port';
+import { EmailProvider, emailProviderName, TransientProviderError, WhatsappProvider, whatsappProviderName } from './message-provider.port';
 import { messageView, MessageView } from './message-view';
 import {
   EmailSenderRepository,
@@ -168,7 +168,8 @@ export class SendMessage {
       html: fields.htmlBody === null ? null : renderPlaceholders(fields.htmlBody, values, { html: true }),
       text: fields.textBody === null ? null : renderPlaceholders(fields.textBody, values),
     };
-    return { ...base, provider: this.email.name, body: content.text ?? content.html ?? '', subject: content.subject, content };
+    const provider = emailProviderName(await this.emailSenders.revealCredentials(input.workspaceId, sender.id));
+    return { ...base, provider, body: content.text ?? content.html ?? '', subject: content.subject, content };
   }
 
   private async assertNotOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<void> {

@@ -17,7 +17,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { WHATSAPP_APIS, WhatsappApi } from '../application/message-provider.port';
+import { EMAIL_APIS, EmailApi, WHATSAPP_APIS, WhatsappApi } from '../application/message-provider.port';
 import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES } from '../domain/message';
 import { BINDING_SOURCES, BindingSource, MAX_PLACEHOLDERS } from '../domain/variable-bindings';
 import { TEMPLATE_CATEGORIES, TemplateCategory } from '../domain/whatsapp-template';
@@ -283,6 +283,11 @@ export class SmtpCredentialsDto {
   @Optional()
   @IsBoolean()
   secure?: boolean;
+
+  @ApiPropertyOptional({ enum: EMAIL_APIS, description: 'Which sends for this mailbox: SMTP (this server) or SANDBOX (the default: nothing leaves the service)' })
+  @Optional()
+  @IsIn(EMAIL_APIS)
+  provider?: EmailApi;
 }
 
 export class CreateEmailSenderDto {

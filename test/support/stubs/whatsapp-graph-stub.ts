@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -39,22 +39,23 @@ export class GraphStub {
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<GraphStub> {
-    let stub: GraphStub | undefined;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const path = req.url ?? '/';
-        stub!.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
-        const next = stub!.queued.shift() ?? stub!.defaultAnswer(req.method ?? 'GET', path);
-        res.writeHead(next.status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(next.body));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    stub = new GraphStub(server);
+    const stub = new GraphStub(createServer());
+    stub.server.on('request', (req: IncomingMessage, res: ServerResponse) => stub.handle(req, res));
+    await new Promise<void>((resolve) => stub.server.listen(0, '127.0.0.1', resolve));
     return stub;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
+      const next = this.queued.shift() ?? this.defaultAnswer(req.method ?? 'GET', path);
+      res.writeHead(next.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(next.body));
+    });
   }
 
   get baseUrl(): string {

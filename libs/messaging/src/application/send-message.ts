@@ -189,8 +189,9 @@ export class SendMessage {
         this.logger.warn(`message ${message.id} refused for now: ${(error as Error).message}`);
         return { outcome: 'retry_later', message: messageView({ ...message, sendStartedAt: null }), replayed: false };
       }
-      if (isAppError(error) && error.code === 'provider_error') {
-        const failed = await this.settle(message.id, (m) => applyProgress(m, { progress: 'failed', at: this.clock.now(), reason: error.message }));
+      if ((isAppError(error) && error.code === 'provider_error') || error instanceof SenderGone) {
+        const reason = (error as Error).message;
+        const failed = await this.settle(message.id, (m) => applyProgress(m, { progress: 'failed', at: this.clock.now(), reason }));
         return { outcome: 'failed', message: messageView(failed), replayed: false };
       }
       await this.messages.releaseSend(message.id);
@@ -220,7 +221,7 @@ export class SendMessage {
     const content = message.content;
     if (content?.kind === 'whatsapp_template') {
       const sender = await this.whatsappSenders.findAnyById(message.senderId);
-      if (!sender) throw new AppError('provider_error', { message: `WhatsApp sender ${message.senderId} was disconnected` });
+      if (!sender) throw new SenderGone(`WhatsApp sender ${message.senderId} was disconnected`);
       const credentials = await this.whatsappSenders.revealCredentials(sender);
       const accepted = await this.whatsapp.send({
         messageId: message.id,
@@ -236,7 +237,7 @@ export class SendMessage {
     }
     if (content?.kind === 'email') {
       const sender = await this.emailSenders.findById(message.workspaceId, message.senderId);
-      if (!sender) throw new AppError('provider_error', { message: `email sender ${message.senderId} was deleted` });
+      if (!sender) throw new SenderGone(`email sender ${message.senderId} was deleted`);
       const p = sender.toProps();
       const accepted = await this.email.send({
         messageId: message.id,
@@ -264,6 +265,9 @@ export class SendMessage {
     });
   }
 }
+
+/** The message's sender was removed before it was sent (a retried send): it can never be sent. */
+class SenderGone extends Error {}
 
 /** Refused for now: the sandbox's transient refusal, or a provider that was down, rate-limited or unreachable. */
 function isTransient(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@outreach/core';
-import { hubSignature, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
+import { hubSignature, MessageEventIntake, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
 import { waitFor } from '../support/tcp-proxy';
@@ -217,6 +217,39 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect({ status: row.status, failedAt: row.failed_at }).toEqual({ status: 'READ', failedAt: null });
     const [inbound] = await t.dataSource.query(`SELECT * FROM messages WHERE direction = 'INBOUND'`);
     expect(inbound).toMatchObject({ address: from, body: '  Stop ', workspace_id: ws.workspaceId, sender_id: senderId });
+  });
+
+  it("a sender's report never touches another sender's message (tenancy); a report about an unknown message waits, then is dropped", async () => {
+    const sent = await send({ to: numberEndingIn(2) });
+    await waitFor('DELIVERED', async () => (await messageRow(sent.message.id)).status === 'DELIVERED', 10_000);
+    const wamid = (await messageRow(sent.message.id)).provider_message_id as string;
+    const other = await t.seed({ features: ['whatsapp'] });
+    const foreignSender = await connectSender(t, other.key, numberEndingIn(3));
+    const report = (at: Date) => ({
+      type: 'status' as const,
+      channel: 'WHATSAPP' as const,
+      provider: 'sandbox',
+      eventId: `${wamid}:read:${at.getTime()}`,
+      providerMessageId: wamid,
+      status: 'read' as const,
+      at: at.toISOString(),
+    });
+    const intake = t.get(MessageEventIntake);
+    // Recent: the message may still be committing its SENT → RetryLater; old: dropped. Either way A's message is untouched.
+    await expect(intake.applyReport(foreignSender.id as string, report(new Date()))).rejects.toMatchObject({ name: 'RetryLater' });
+    await intake.applyReport(foreignSender.id as string, report(new Date(Date.now() - 3_600_000)));
+    expect((await messageRow(sent.message.id)).status).toBe('DELIVERED');
+    await intake.applyReport(senderId, report(new Date()));
+    expect((await messageRow(sent.message.id)).status).toBe('READ');
+  });
+
+  it('a retried send whose sender was disconnected meanwhile FAILS (nothing sent, nothing billed)', async () => {
+    const key = `attempt-${randomUUID()}`;
+    const queued = await send({ to: numberEndingIn(1), idempotencyKey: key });
+    expect(queued.outcome).toBe('retry_later');
+    expect((await t.http.delete(`/whatsapp/senders/${senderId}`).set(k())).status).toBe(204);
+    expect(await send({ idempotencyKey: key })).toMatchObject({ outcome: 'failed', message: { id: queued.message.id, status: 'FAILED', failureReason: expect.stringContaining('disconnected') } });
+    expect(await debits(queued.message.id)).toEqual([]);
   });
 
   it('GET /webhooks/whatsapp/{senderId}: the verification handshake answers the challenge for the right token only', async () => {

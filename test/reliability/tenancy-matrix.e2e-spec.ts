@@ -25,12 +25,26 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
  *   GET /agents/:id/compiled-prompt — every API key gets 403 prompt_access_forbidden
  *   (both checked below: the same answer for A's id and an unknown id, so nothing is revealed);
- *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts).
+ *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts);
+ *   GET/POST /webhooks/whatsapp/:senderId, POST /webhooks/email/:senderId, GET/POST
+ *   /webhooks/email/unsubscribe/:token — signed by the provider (or the link's own signature), no
+ *   API key; an unknown sender answers 401 like a bad signature, and a sender's reports only touch
+ *   its own messages (test/messaging/messages.e2e-spec.ts).
  * Campaign routes are walked with both A's DRAFT CSV campaign and its RUNNING API campaign, so
  * B cannot pause or stop a live campaign of A either. Every answer is also compared with the
  * answer for a random unknown id: the two must be the same (existence is not revealed).
  */
-const NOT_TENANT_SCOPED = ['GET /voices/:id/preview', 'PUT /calls/:id/metrics/:key', 'GET /agents/:id/compiled-prompt', 'POST /webhooks/voice/:provider'];
+const NOT_TENANT_SCOPED = [
+  'GET /voices/:id/preview',
+  'PUT /calls/:id/metrics/:key',
+  'GET /agents/:id/compiled-prompt',
+  'POST /webhooks/voice/:provider',
+  'GET /webhooks/whatsapp/:senderId',
+  'POST /webhooks/whatsapp/:senderId',
+  'POST /webhooks/email/:senderId',
+  'GET /webhooks/email/unsubscribe/:token',
+  'POST /webhooks/email/unsubscribe/:token',
+];
 
 /**
  * Routes whose spec answers an unknown id with something other than a 404: B on A's resource

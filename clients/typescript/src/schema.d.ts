@@ -1282,6 +1282,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/whatsapp/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's latest 200 WhatsApp messages, sent and received, newest first (a fixed window: not paged) */
+        get: operations["whatsappMessagesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email/senders": {
         parameters: {
             query?: never;
@@ -1354,6 +1371,59 @@ export interface paths {
         head?: never;
         /** Change an email template */
         patch: operations["emailTemplatesUpdate"];
+        trace?: never;
+    };
+    "/webhooks/whatsapp/{senderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WhatsApp's webhook verification handshake: answers hub.challenge when hub.verify_token is the sender's */
+        get: operations["messagingWebhooksVerify"];
+        put?: never;
+        /** A WhatsApp sender's statuses and inbound messages (Cloud API payload), signed X-Hub-Signature-256; no API key */
+        post: operations["messagingWebhooksReceiveWhatsapp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/email/{senderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An email sender's bounces and complaints, signed X-Hub-Signature-256 with EMAIL_WEBHOOK_SECRET; no API key */
+        post: operations["messagingWebhooksReceiveEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/email/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An email's List-Unsubscribe link: opts the recipient out (signed token, else 401; no API key) */
+        get: operations["messagingWebhooksUnsubscribe"];
+        put?: never;
+        /** The one-click form of the unsubscribe link (RFC 8058 List-Unsubscribe-Post) */
+        post: operations["messagingWebhooksUnsubscribeOneClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/campaigns/from-brief": {
@@ -3394,6 +3464,15 @@ export interface components {
              * @example 102290129340398
              */
             businessAccountId: string;
+            /**
+             * @description Which API sends for this number: CLOUD_API (WhatsApp Cloud API) or SANDBOX (the default)
+             * @enum {string}
+             */
+            provider?: "SANDBOX" | "CLOUD_API";
+            /** @description The Meta app's secret its webhooks are signed with (sealed, never returned); WHATSAPP_APP_SECRET when absent */
+            appSecret?: string;
+            /** @description The webhook handshake's hub.verify_token (sealed, never returned); WHATSAPP_WEBHOOK_VERIFY_TOKEN when absent */
+            verifyToken?: string;
         };
         ConnectWhatsappSenderDto: {
             /**
@@ -3493,6 +3572,65 @@ export interface components {
             /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
             bindings?: components["schemas"]["VariableBindingDto"][];
         };
+        MessageResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            channel: "WHATSAPP" | "EMAIL";
+            /**
+             * @description OUTBOUND: sent by the workspace; INBOUND: a reply received
+             * @enum {string}
+             */
+            direction: "OUTBOUND" | "INBOUND";
+            /**
+             * @description OUTBOUND: QUEUED → SENT → DELIVERED → READ, or FAILED; INBOUND: RECEIVED
+             * @enum {string}
+             */
+            status: "QUEUED" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "RECEIVED";
+            /**
+             * Format: uuid
+             * @description The sender (number or mailbox) it was sent from or received on
+             */
+            senderId: string;
+            /**
+             * Format: uuid
+             * @description The template it was rendered from; null for inbound messages
+             */
+            templateId: string | null;
+            /**
+             * @description The contact's address: the recipient of an outbound message, the author of an inbound one
+             * @example +14155550123
+             */
+            contact: string;
+            /**
+             * @description The text as the contact sees it
+             * @example Hi Ada, your order A-17 is on its way.
+             */
+            text: string;
+            /** @description Email only */
+            subject: string | null;
+            /**
+             * Format: uuid
+             * @description Inbound: the outbound message it answers, when the provider says
+             */
+            inReplyToId: string | null;
+            /** @description Why it FAILED */
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            readAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+        };
+        MessageListResponse: {
+            /** @description The latest 200, newest first */
+            messages: components["schemas"]["MessageResponse"][];
+        };
         EmailSenderResponse: {
             /** Format: uuid */
             id: string;
@@ -3526,6 +3664,11 @@ export interface components {
              * @default false
              */
             secure: boolean;
+            /**
+             * @description Which sends for this mailbox: SMTP (this server) or SANDBOX (the default: nothing leaves the service)
+             * @enum {string}
+             */
+            provider?: "SANDBOX" | "SMTP";
         };
         CreateEmailSenderDto: {
             /**
@@ -3597,6 +3740,25 @@ export interface components {
             bindings?: components["schemas"]["VariableBindingDto"][];
             /** @description The default template is what an EMAIL campaign sends (the first template always is) */
             isDefault?: boolean;
+        };
+        MessagingWebhookResponse: {
+            /**
+             * @description Reports taken from the request (stored before this answer; applied by the worker)
+             * @example 2
+             */
+            received: number;
+        };
+        UnsubscribeResponse: {
+            /**
+             * @description The address is opted out of the channel in the workspace that sent the message
+             * @enum {boolean}
+             */
+            unsubscribed: true;
+            /**
+             * @example EMAIL
+             * @enum {string}
+             */
+            channel: "WHATSAPP" | "EMAIL";
         };
         FromBriefFormDoc: {
             /**
@@ -21168,6 +21330,139 @@ export interface operations {
             };
         };
     };
+    whatsappMessagesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "channel": "WHATSAPP",
+                     *           "direction": "OUTBOUND",
+                     *           "status": "QUEUED",
+                     *           "senderId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "contact": "+14155550123",
+                     *           "text": "Hi Ada, your order A-17 is on its way.",
+                     *           "subject": "example",
+                     *           "inReplyToId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "failureReason": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "sentAt": "2026-01-15T09:30:00.000Z",
+                     *           "deliveredAt": "2026-01-15T09:30:00.000Z",
+                     *           "readAt": "2026-01-15T09:30:00.000Z",
+                     *           "failedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     emailSendersList: {
         parameters: {
             query?: never;
@@ -22539,6 +22834,388 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksVerify: {
+        parameters: {
+            query?: {
+                "hub.challenge"?: string;
+                "hub.verify_token"?: string;
+                "hub.mode"?: string;
+            };
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksReceiveWhatsapp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingWebhookResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksReceiveEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingWebhookResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unsubscribed": true,
+                     *       "channel": "EMAIL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsubscribeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksUnsubscribeOneClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unsubscribed": true,
+                     *       "channel": "EMAIL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsubscribeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };

@@ -26,6 +26,7 @@ import {
   WorkflowDirectory,
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
+import { CrmContactIntake } from './application/crm-contact-intake.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
@@ -40,7 +41,7 @@ import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.st
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import {
-  NoCrmDirectory,
+  CrmDirectoryBinding,
   NoEmailReadiness,
   NoWhatsappReadiness,
   NoWorkflowDirectory,
@@ -57,6 +58,7 @@ const applicationServices = [
   ContactImporter,
   UploadIntake,
   ApiLeadIntake,
+  CrmContactIntake,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
@@ -77,9 +79,10 @@ const applicationServices = [
     { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
     { provide: EmailReadiness, useClass: NoEmailReadiness },
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
-    { provide: CrmDirectory, useClass: NoCrmDirectory },
+    CrmDirectoryBinding,
+    { provide: CrmDirectory, useExisting: CrmDirectoryBinding },
   ],
-  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
+  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory, CrmDirectoryBinding],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

@@ -31,6 +31,8 @@ export { ContactImporter, ImportSummary } from './application/contact-importer';
 export { UploadIntake } from './application/upload-intake.service';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
+export { CrmDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
+export { CrmContactIntake, CrmContactInput, CrmContactsAdded } from './application/crm-contact-intake.service';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
 export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, CampaignChannel, CampaignSource, hasVoiceLeg, LIST_SOURCES } from './domain/campaign-kinds';
 export {

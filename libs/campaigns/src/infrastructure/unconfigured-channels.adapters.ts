@@ -5,7 +5,7 @@ import { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } fr
  * Default adapters of the ports to modules that do not exist yet. Each answers "nothing is
  * configured", so every dependent rule is reachable today (e.g. a WHATSAPP campaign cannot start:
  * 400 campaign_channel_needs_sender). The whatsapp, email, workflows and crm modules replace them
- * by binding their own implementations in CampaignsCoreModule.
+ * by binding their own implementations in CampaignsCoreModule (crm: through CrmDirectoryBinding).
  */
 
 @Injectable()
@@ -29,13 +29,25 @@ export class NoWorkflowDirectory extends WorkflowDirectory {
   }
 }
 
+/**
+ * The CrmDirectory campaigns asks. The crm module depends on campaigns (it adds contacts through
+ * CrmContactIntake), so campaigns cannot import it: the crm module binds its implementation here
+ * when it starts (`bind`), as agents' reference registry works. Until then (a process without the
+ * crm module) it answers "no connection, no import".
+ */
 @Injectable()
-export class NoCrmDirectory extends CrmDirectory {
-  async connectionStatus(): Promise<string | null> {
-    return null;
+export class CrmDirectoryBinding extends CrmDirectory {
+  private bound: CrmDirectory | null = null;
+
+  bind(directory: CrmDirectory): void {
+    this.bound = directory;
   }
 
-  async hasImportInProgress(): Promise<boolean> {
-    return false;
+  async connectionStatus(workspaceId: string, connectionId: string): Promise<string | null> {
+    return this.bound ? this.bound.connectionStatus(workspaceId, connectionId) : null;
+  }
+
+  async hasImportInProgress(workspaceId: string, campaignId: string): Promise<boolean> {
+    return this.bound ? this.bound.hasImportInProgress(workspaceId, campaignId) : false;
   }
 }

@@ -5,6 +5,7 @@ import '@outreach/agents';
 import '@outreach/billing';
 import '@outreach/calls';
 import '@outreach/campaigns';
+import '@outreach/crm';
 import '@outreach/dnc';
 import '@outreach/engine';
 import '@outreach/exports';

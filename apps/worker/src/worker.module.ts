@@ -6,6 +6,7 @@ import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
+import { CrmWorkerModule } from '@outreach/crm';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -21,6 +22,7 @@ import { ExportsWorkerModule } from '@outreach/exports';
     ResultsWorkerModule,
     NotificationsWorkerModule,
     ExportsWorkerModule,
+    CrmWorkerModule,
   ],
 })
 export class WorkerModule {}

@@ -22,8 +22,9 @@ export abstract class CampaignRepository {
   abstract findByIdForUpdate(workspaceId: string, id: string): Promise<Campaign | null>;
   abstract listByWorkspace(workspaceId: string): Promise<Campaign[]>;
   /**
-   * The oldest RUNNING CRM_WEBHOOK campaign whose defaultCrmConnectionId is `connectionId`, locked
-   * until the transaction ends (a pause waits for the webhook contact being added); null when none.
+   * The oldest RUNNING CRM_WEBHOOK campaign whose defaultCrmConnectionId is `connectionId`,
+   * share-locked until the transaction ends (FOR KEY SHARE, as lead pushes: webhook deliveries do not
+   * wait for each other, a pause waits for the contacts being added); null when none.
    */
   abstract findRunningForCrmConnection(workspaceId: string, connectionId: string): Promise<Campaign | null>;
   abstract stats(ids: readonly string[]): Promise<Map<string, CampaignStats>>;

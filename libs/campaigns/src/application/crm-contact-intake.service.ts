@@ -55,15 +55,16 @@ export class CrmContactIntake {
     return this.add(campaign, contacts);
   }
 
-  /** The RUNNING CRM_WEBHOOK campaign fed by this connection, locked; null when none is live. */
+  /** The RUNNING CRM_WEBHOOK campaign fed by this connection, share-locked; null when none is live. */
   async liveWebhookCampaign(workspaceId: string, connectionId: string): Promise<string | null> {
     const campaign = await this.campaigns.findRunningForCrmConnection(workspaceId, connectionId);
     return campaign ? campaign.id : null;
   }
 
-  /** Contacts of webhook events into the campaign liveWebhookCampaign returned (same transaction). */
+  /** Contacts of webhook events into the campaign liveWebhookCampaign returned and locked (same transaction). */
   async addFromWebhook(workspaceId: string, campaignId: string, contacts: readonly CrmContactInput[]): Promise<CrmContactsAdded> {
-    const campaign = await this.require(workspaceId, campaignId);
+    const campaign = await this.campaigns.findById(workspaceId, campaignId);
+    if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
     return this.add(campaign, contacts);
   }
 

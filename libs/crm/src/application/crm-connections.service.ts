@@ -144,7 +144,8 @@ export class CrmConnections {
     return `${this.config.publicBaseUrl}/crm/webhooks/${connectionId}`;
   }
 
-  private provider(connection: CrmConnectionProps): CrmProvider {
+  /** The connection's adapter. */
+  provider(connection: CrmConnectionProps): CrmProvider {
     const provider = this.providers.find(connection.slug);
     if (!provider) throw new AppError('internal_error', { message: `connection ${connection.id} names an unknown CRM ${connection.slug}` });
     return provider;

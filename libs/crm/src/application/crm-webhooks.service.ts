@@ -44,10 +44,11 @@ export class CrmWebhooks {
   async receive(connectionId: string, request: { method: string; headers: Readonly<Record<string, string | undefined>>; rawBody: Buffer }): Promise<CrmWebhookReceipt> {
     const connection = isUuid(connectionId) ? await this.connectionRepo.findById(connectionId) : null;
     if (!connection) throw new AppError('crm_connection_not_found', { message: `no CRM connection ${connectionId}` });
-    const open = this.connections.open(connection);
-    if (!open.provider.info.supportsWebhooks) {
-      throw new AppError('webhooks_not_supported', { message: `${open.provider.info.name} sends no webhooks this service takes` });
+    const provider = this.connections.provider(connection);
+    if (!provider.info.supportsWebhooks) {
+      throw new AppError('webhooks_not_supported', { message: `${provider.info.name} sends no webhooks this service takes` });
     }
+    const open = this.connections.open(connection);
     const now = this.clock.now();
     let delivery: WebhookDelivery;
     try {

@@ -9,7 +9,7 @@ export { CrmJob, CrmQueue, crmImportJob } from './application/crm-jobs';
 export { CrmConnections, CrmConnectionView } from './application/crm-connections.service';
 export { CrmImports, CrmImportView } from './application/crm-imports.service';
 export { CrmWebhooks, CrmWebhookReceipt } from './application/crm-webhooks.service';
-export { CrmProvider, CrmProviders, CrmCredentials, CrmRateLimited, WebhookNotAuthentic } from './application/crm.ports';
+export { CredentialSealer, CrmProvider, CrmProviders, CrmCredentials, CrmRateLimited, WebhookNotAuthentic } from './application/crm.ports';
 export { CrmProviderInfo, CrmRecord, CrmPage, CrmSegment } from './domain/crm-provider-info';
 export { FieldMapping, mapRecord, assertMappings } from './domain/field-mapping';
 export { sandboxRecord, SANDBOX_CONTACTS } from './infrastructure/providers/sandbox-crm.provider';

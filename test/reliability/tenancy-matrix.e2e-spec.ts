@@ -16,17 +16,27 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
  *   :deliveryId → the result's webhook delivery   :orderId → A's recharge (operator credit)
  *   /exports/:id → an export of A's CSV campaign
+ *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5)   :importId → A's CRM import
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
  *   GET /agents/:id/compiled-prompt — every API key gets 403 prompt_access_forbidden
  *   (both checked below: the same answer for A's id and an unknown id, so nothing is revealed);
- *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts).
+ *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts);
+ *   POST /crm/webhooks/:connectionId — a CRM's signed events, no API key (test/crm);
+ *   POST /crm/oauth/:slug — every API key gets 403 api_key_not_allowed before anything else.
  * Campaign routes are walked with both A's DRAFT CSV campaign and its RUNNING API campaign, so
  * B cannot pause or stop a live campaign of A either. Every answer is also compared with the
  * answer for a random unknown id: the two must be the same (existence is not revealed).
  */
-const NOT_TENANT_SCOPED = ['GET /voices/:id/preview', 'PUT /calls/:id/metrics/:key', 'GET /agents/:id/compiled-prompt', 'POST /webhooks/voice/:provider'];
+const NOT_TENANT_SCOPED = [
+  'GET /voices/:id/preview',
+  'PUT /calls/:id/metrics/:key',
+  'GET /agents/:id/compiled-prompt',
+  'POST /webhooks/voice/:provider',
+  'POST /crm/webhooks/:connectionId',
+  'POST /crm/oauth/:slug',
+];
 
 /**
  * Routes whose spec answers an unknown id with something other than a 404: B on A's resource
@@ -50,6 +60,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/dnc/')) return 'not_found';
   if (p.startsWith('/result-webhooks/')) return 'not_found';
   if (p.startsWith('/exports/')) return 'not_found';
+  if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -65,7 +76,12 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
       if (p.startsWith('/exports/')) return [a.exportId];
+      if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
       break;
+    case 'importId':
+      return [a.crmImportId];
+    case 'segmentId':
+      return ['seg-5'];
     case 'contactId':
       return [a.contactIds[0]];
     case 'numberId':
@@ -99,6 +115,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
+    'POST /campaigns/:id/crm-imports': { connectionId: b.crmConnectionId },
+    'PUT /crm/connections/:id/mappings': { mappings: [{ source: 'company', target: 'fields.company' }] },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

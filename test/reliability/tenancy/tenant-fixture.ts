@@ -28,6 +28,9 @@ export interface Tenant {
   deliveryId: string;
   rechargeId: string;
   exportId: string;
+  /** A sandbox CRM connection, and a CRM import (pending: no worker here) into the CSV campaign. */
+  crmConnectionId: string;
+  crmImportId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -39,7 +42,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'crm'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -111,6 +114,11 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   const exported = await t.http.post(`/campaigns/${campaign.id}/exports`).set(k).send({ format: 'CSV', period: 'all_time' });
   ok(exported, 202, 'POST /campaigns/{id}/exports');
 
+  const crm = await t.http.post('/crm/connections').set(k).send({ slug: 'sandbox', credentials: { apiKey: 'valid', webhookSecret: `whsec-${label}` } });
+  ok(crm, 201, 'POST /crm/connections');
+  const crmImport = await t.http.post(`/campaigns/${campaign.id}/crm-imports`).set(k).send({ connectionId: crm.body.id, segmentId: 'seg-5' });
+  ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
+
   return {
     ws,
     agentId,
@@ -132,6 +140,8 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     deliveryId: deliveryItems[0].id,
     rechargeId: rechargeItems[0].orderId,
     exportId: exported.body.id,
+    crmConnectionId: crm.body.id,
+    crmImportId: crmImport.body.id,
   };
 }
 
@@ -157,5 +167,7 @@ export function tenantIds(x: Tenant): string[] {
     x.deliveryId,
     x.rechargeId,
     x.exportId,
+    x.crmConnectionId,
+    x.crmImportId,
   ];
 }

@@ -131,7 +131,7 @@ export class CreateCrmImportDto {
   @Length(1, 100)
   connectionId: string;
 
-  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: 100, description: 'A segment (list, saved search, filter) of the CRM; all contacts when absent', example: 'seg-5000' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, description: 'A segment (list, saved search, filter) of the CRM; all contacts when absent', example: 'seg-5000' })
   @IsOptional()
   @IsString()
   @Length(1, 100)

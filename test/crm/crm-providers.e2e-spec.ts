@@ -1,4 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CredentialSealer } from '@outreach/crm';
 import { createCampaign, expectError } from '../campaigns/campaign-helpers';
 import { startWorker } from '../engine/engine-harness';
@@ -176,7 +178,7 @@ describe('CRM provider adapters (local stub servers)', () => {
       expect(await count(t, `SELECT count(*)::int AS n FROM crm_webhook_events WHERE connection_id = $1`, [conn.id])).toBe(0);
       const ok = await send(Date.now());
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0 });
+      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
       expect((await send(Date.now())).body).toMatchObject({ duplicates: 1, deferred: 0 });
       const [event] = await t.dataSource.query(`SELECT record_id, contact FROM crm_webhook_events WHERE connection_id = $1`, [conn.id]);
       expect(event.record_id).toBe('105');
@@ -217,8 +219,64 @@ describe('CRM provider adapters (local stub servers)', () => {
       const send = (signature: string) =>
         http().post(`/crm/webhooks/${conn.id}`).set('content-type', 'application/json').set('x-shopify-topic', 'customers/create').set('x-shopify-hmac-sha256', signature).send(body);
       expectError(await send(hmac('wrong')), 401, 'unauthorized');
-      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0 });
+      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
       expect((await http().get(`/crm/connections/${conn.id}`).set(bearer(ws.key))).body.deferredEventCount).toBe(1);
+    });
+  });
+
+  describe('Shopify orders (commerce)', () => {
+    const webhookSecret = `shpss_${randomUUID()}`;
+    const credentials = { shopDomain: 'jsmith.myshopify.com', accessToken: SHOPIFY_TOKEN, webhookSecret };
+    const base = JSON.parse(readFileSync(join(__dirname, '../fixtures/crm/shopify-order.json'), 'utf8'));
+    const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString();
+
+    async function sendOrder(connectionId: string, topic: string, order: Record<string, unknown>) {
+      const body = JSON.stringify(order);
+      const res = await http()
+        .post(`/crm/webhooks/${connectionId}`)
+        .set('content-type', 'application/json')
+        .set('x-shopify-topic', topic)
+        .set('x-shopify-hmac-sha256', createHmac('sha256', webhookSecret).update(body).digest('base64'))
+        .send(body);
+      expect(res.status).toBe(200);
+      return res.body;
+    }
+
+    it('orders/* webhooks are stored once per order; GET /commerce/orders pages them (400 invalid_params); the summary matches a hand count', async () => {
+      const conn = (await connect('shopify', credentials)).body;
+      // #1001 USD 199.65 with a phone (2 days ago); #1002 USD 50.00 cash on delivery, no phone (1 day ago);
+      // #1003 EUR 20.35 with a shipping phone (40 days ago); then #1001 fulfilled (an update, not a fourth order).
+      const o1 = { ...base, id: 9001, name: '#1001', created_at: daysAgo(2) };
+      const o2 = { ...base, id: 9002, name: '#1002', total_price: '50.00', phone: null, payment_gateway_names: ['Cash on Delivery (COD)'], created_at: daysAgo(1), customer: { ...base.customer, phone: null }, shipping_address: null, billing_address: null };
+      const o3 = { ...base, id: 9003, name: '#1003', currency: 'EUR', total_price: '20.35', phone: null, payment_gateway_names: ['manual'], created_at: daysAgo(40) };
+      expect(await sendOrder(conn.id, 'orders/create', o1)).toMatchObject({ orders: 1, received: 0 });
+      await sendOrder(conn.id, 'orders/create', o2);
+      await sendOrder(conn.id, 'orders/create', o3);
+      await sendOrder(conn.id, 'orders/fulfilled', { ...o1, fulfillment_status: 'fulfilled' });
+      expect(await count(t, `SELECT count(*)::int AS n FROM commerce_orders WHERE connection_id = $1`, [conn.id])).toBe(3);
+
+      const page1 = await http().get('/commerce/orders?page=1&limit=2').set(bearer(ws.key));
+      expect(page1.status).toBe(200);
+      expect({ ...page1.body, items: page1.body.items.map((o: { name: string }) => o.name) }).toEqual({ items: ['#1002', '#1001'], page: 1, limit: 2, total: 3 });
+      expect(page1.body.items[1]).toMatchObject({ fulfillmentStatus: 'fulfilled', phone: '+16136120707', totalValue: 199.65, cod: false, currency: 'USD' });
+      expect(page1.body.items[0]).toMatchObject({ cod: true, phone: null });
+      const page2 = await http().get('/commerce/orders?page=2&limit=2').set(bearer(ws.key));
+      expect(page2.body.items.map((o: { name: string }) => o.name)).toEqual(['#1003']);
+      expect((await http().get('/commerce/orders').set(bearer(ws.key))).body).toMatchObject({ page: 1, limit: 20, total: 3 });
+      for (const q of ['page=0', 'limit=0', 'limit=101', 'limit=ten', 'page=1.5', 'page=-1']) {
+        expectError(await http().get(`/commerce/orders?${q}`).set(bearer(ws.key)), 400, 'invalid_params');
+      }
+      expectError(await http().get('/commerce/orders?sort=asc').set(bearer(ws.key)), 400, 'invalid_query');
+      const other = await t.seed({ features: ['crm'] });
+      expect((await http().get('/commerce/orders').set(bearer(other.key))).body).toEqual({ items: [], page: 1, limit: 20, total: 0 });
+
+      const summary = (q: string) => http().get(`/crm/connections/${conn.id}/order-updates/summary${q}`).set(bearer(ws.key));
+      const none = { ordersNotified: 0, attempted: 0, delivered: 0, read: 0, failed: 0, clicks: 0, replies: 0, spend: 0, costPerNotifiedOrder: 0, medianMinutesToFirstUpdate: 0, optOuts: 0, shippedNotified: 0, notifiedValue: 0 };
+      expect((await summary('')).body).toEqual({ ...none, orders: 2, ordersWithPhone: 1, totalValue: 249.65, codOrders: 1, currencies: ['USD'] });
+      expect((await summary('?days=60')).body).toEqual({ ...none, orders: 3, ordersWithPhone: 2, totalValue: 270, codOrders: 1, currencies: ['EUR', 'USD'] });
+      expect((await summary('?days=1.5')).body).toMatchObject({ orders: 1, totalValue: 50 });
+      for (const q of ['?days=0', '?days=366', '?days=-3', '?days=soon']) expectError(await summary(q), 400, 'invalid_query');
+      expectError(await http().get(`/crm/connections/${conn.id}/order-updates/summary`).set(bearer(other.key)), 404, 'crm_connection_not_found');
     });
   });
 

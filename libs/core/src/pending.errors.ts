@@ -32,7 +32,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
   agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
   // crm and commerce (the crm module owns the rest: libs/crm/src/crm.errors.ts)
-  invalid_params: { status: 400, message: 'Commerce query parameters invalid' },
   template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
   // AI assist (briefs, suggestions, chat)
   suggestion_failed: { status: 502, message: 'AI suggestion generation failed' },

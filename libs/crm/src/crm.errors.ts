@@ -2,8 +2,8 @@ import { defineErrors } from '@outreach/core';
 
 /**
  * The error codes the crm module owns (moved out of libs/core/src/pending.errors.ts when the
- * module was built, issue 14; decisions.md 31). invalid_params and template_or_preset_required
- * (commerce orders and order-notification rules) stay pending: those routes are not built yet.
+ * module was built, issue 14; decisions.md 31). template_or_preset_required (order-notification
+ * rules, which need the messaging module's templates) stays pending.
  */
 export const CRM_ERRORS = defineErrors('crm', {
   crm_connection_not_found: { status: 400, also: [404], message: 'Connection missing (400 on campaign create: missing or not ACTIVE; 404 on CRM routes)' },
@@ -18,6 +18,7 @@ export const CRM_ERRORS = defineErrors('crm', {
   invalid_mapping_target: { status: 400, message: 'Field mapping target invalid' },
   invalid_mapping_source: { status: 400, message: 'Field mapping source invalid' },
   crm_import_not_found: { status: 404, message: 'CRM import not found' },
+  invalid_params: { status: 400, message: 'Commerce query parameters invalid' },
 });
 
 declare module '@outreach/core' {

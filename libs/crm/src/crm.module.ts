@@ -1,26 +1,28 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { CampaignsCoreModule, CrmDirectoryBinding } from '@outreach/campaigns';
 import { workerQueues } from '@outreach/platform';
-import { CredentialSealer, CrmConnectionRepository, CrmImportRepository, CrmProviders, CrmWebhookEventRepository } from './application/crm.ports';
+import { CommerceOrders } from './application/commerce-orders.service';
+import { CommerceOrderRepository, CredentialSealer, CrmConnectionRepository, CrmImportRepository, CrmProviders, CrmWebhookEventRepository } from './application/crm.ports';
 import { CrmConnections } from './application/crm-connections.service';
 import { CrmModuleDirectory } from './application/crm-directory';
 import { CrmImports } from './application/crm-imports.service';
 import { CrmQueue } from './application/crm-jobs';
 import { CrmWebhooks } from './application/crm-webhooks.service';
+import { CommerceController } from './http/commerce.controller';
 import { CrmImportsController } from './http/crm-imports.controller';
 import { CrmWebhooksController } from './http/crm-webhooks.controller';
 import { CrmController } from './http/crm.controller';
 import { AesCredentialSealer } from './infrastructure/credential.sealer';
 import { CrmMaintenance } from './infrastructure/crm-maintenance';
 import { CrmProcessor } from './infrastructure/crm.processor';
-import { SqlCrmConnectionRepository, SqlCrmImportRepository, SqlCrmWebhookEventRepository } from './infrastructure/persistence/sql-crm.repositories';
+import { SqlCommerceOrderRepository, SqlCrmConnectionRepository, SqlCrmImportRepository, SqlCrmWebhookEventRepository } from './infrastructure/persistence/sql-crm.repositories';
 import { AdapterCrmProviders } from './infrastructure/providers/crm-providers.registry';
 import { HubspotCrmProvider } from './infrastructure/providers/hubspot.provider';
 import { PipedriveCrmProvider } from './infrastructure/providers/pipedrive.provider';
 import { SandboxCrmProvider } from './infrastructure/providers/sandbox-crm.provider';
 import { ShopifyCrmProvider } from './infrastructure/providers/shopify.provider';
 
-const useCases = [CrmConnections, CrmImports, CrmWebhooks];
+const useCases = [CrmConnections, CrmImports, CrmWebhooks, CommerceOrders];
 
 /** Connections, imports and webhooks without controllers: for the API, the worker and the CLI. */
 @Module({
@@ -36,6 +38,7 @@ const useCases = [CrmConnections, CrmImports, CrmWebhooks];
     { provide: CrmConnectionRepository, useClass: SqlCrmConnectionRepository },
     { provide: CrmImportRepository, useClass: SqlCrmImportRepository },
     { provide: CrmWebhookEventRepository, useClass: SqlCrmWebhookEventRepository },
+    { provide: CommerceOrderRepository, useClass: SqlCommerceOrderRepository },
     { provide: CredentialSealer, useClass: AesCredentialSealer },
   ],
   exports: [...useCases, CrmProviders],
@@ -52,8 +55,8 @@ export class CrmCoreModule implements OnModuleInit {
   }
 }
 
-/** The HTTP face: providers, connections, mappings, imports, inbound webhooks. */
-@Module({ imports: [CrmCoreModule], controllers: [CrmController, CrmImportsController, CrmWebhooksController] })
+/** The HTTP face: providers, connections, mappings, imports, inbound webhooks, commerce orders. */
+@Module({ imports: [CrmCoreModule], controllers: [CrmController, CrmImportsController, CrmWebhooksController, CommerceController] })
 export class CrmModule {}
 
 /** The worker side: queue `crm` (imports) and the deferred-webhook drain. */

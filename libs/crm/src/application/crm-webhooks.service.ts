@@ -4,7 +4,7 @@ import { CrmContactIntake } from '@outreach/campaigns';
 import { AppError, Clock, isUuid, normalisePhone, UnitOfWork } from '@outreach/core';
 import { CrmRecord } from '../domain/crm-provider-info';
 import { mapRecord } from '../domain/field-mapping';
-import { CrmConnectionRepository, CrmWebhookEvent, CrmWebhookEventRepository, WebhookDelivery, WebhookNotAuthentic } from './crm.ports';
+import { CommerceOrderRepository, CrmConnectionRepository, CrmWebhookEvent, CrmWebhookEventRepository, WebhookDelivery, WebhookNotAuthentic } from './crm.ports';
 import { CrmConnections } from './crm-connections.service';
 
 export interface CrmWebhookReceipt {
@@ -18,6 +18,8 @@ export interface CrmWebhookReceipt {
   duplicates: number;
   /** Records without a usable phone, or that the CRM no longer has. */
   invalid: number;
+  /** Shop orders stored (new or updated). */
+  orders: number;
 }
 
 const DRAIN_BATCH = 500;
@@ -36,6 +38,7 @@ export class CrmWebhooks {
     private readonly connections: CrmConnections,
     private readonly connectionRepo: CrmConnectionRepository,
     private readonly events: CrmWebhookEventRepository,
+    private readonly orders: CommerceOrderRepository,
     private readonly intake: CrmContactIntake,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -62,10 +65,15 @@ export class CrmWebhooks {
       const record = await open.provider.contact(open.credentials, id);
       if (record) records.push(record);
     }
-    const receipt: CrmWebhookReceipt = { received: delivery.records.length + delivery.recordIds.length, delivered: 0, deferred: 0, duplicates: 0, invalid: 0 };
+    const orders = delivery.orders ?? [];
+    const receipt: CrmWebhookReceipt = { received: delivery.records.length + delivery.recordIds.length, delivered: 0, deferred: 0, duplicates: 0, invalid: 0, orders: orders.length };
     receipt.invalid += delivery.recordIds.length - (records.length - delivery.records.length);
     const fresh: CrmWebhookEvent[] = [];
     await this.uow.run(async () => {
+      for (const order of orders) {
+        await this.orders.upsert({ ...order, id: randomUUID(), workspaceId: connection.workspaceId, connectionId: connection.id, receivedAt: now, updatedAt: now });
+      }
+      if (records.length === 0) return;
       const campaignId = await this.intake.liveWebhookCampaign(connection.workspaceId, connection.id);
       for (const record of records) {
         const contact = mapRecord(record, connection.mappings, open.provider.defaults);

@@ -1,3 +1,4 @@
+import type { CommerceOrderProps, OrderRecord } from '../domain/commerce-order';
 import type { CrmConnectionProps } from '../domain/crm-connection';
 import type { CrmImportProps } from '../domain/crm-import';
 import type { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../domain/crm-provider-info';
@@ -25,10 +26,11 @@ export interface WebhookRequest {
   now: Date;
 }
 
-/** What a verified webhook carries: whole records, and/or ids of records to read from the CRM. */
+/** What a verified webhook carries: whole records, and/or ids of records to read from the CRM; a shop's orders. */
 export interface WebhookDelivery {
   records: CrmRecord[];
   recordIds: string[];
+  orders?: OrderRecord[];
 }
 
 /** The signature did not verify (401, nothing stored). */
@@ -123,4 +125,13 @@ export abstract class CrmWebhookEventRepository {
 export abstract class CredentialSealer {
   abstract seal(credentials: CrmCredentials, connectionId: string): string;
   abstract open(sealed: string, connectionId: string): CrmCredentials;
+}
+
+/** Shop orders told by webhooks (one row per order: updates overwrite it). */
+export abstract class CommerceOrderRepository {
+  abstract upsert(order: CommerceOrderProps): Promise<void>;
+  /** The workspace's orders, newest first, by page number (1-based). */
+  abstract page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }>;
+  /** The connection's orders placed at or after `from`. */
+  abstract since(connectionId: string, from: Date): Promise<CommerceOrderProps[]>;
 }

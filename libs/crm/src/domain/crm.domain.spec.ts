@@ -1,4 +1,5 @@
 import { AppError } from '@outreach/core';
+import { orderPage, summarise } from './commerce-order';
 import { applyImport, backoffMs, canApplyImport, importProgress } from './crm-import';
 import { assertMappings, CRM_RECORD_ID_FIELD, mapRecord } from './field-mapping';
 
@@ -80,5 +81,22 @@ describe('CRM import state machine', () => {
   it('back-off doubles per consecutive failure, capped at 5 minutes', () => {
     expect([1, 2, 3, 4].map((n) => backoffMs(1000, n))).toEqual([1000, 2000, 4000, 8000]);
     expect(backoffMs(1000, 30)).toBe(300_000);
+  });
+});
+
+describe('commerce orders', () => {
+  it('page ≥ 1 (default 1), limit 1–100 (default 20); anything else is invalid_params', () => {
+    expect(orderPage({})).toEqual({ page: 1, limit: 20 });
+    expect(orderPage({ page: '3', limit: '100' })).toEqual({ page: 3, limit: 100 });
+    for (const q of [{ page: '0' }, { limit: '101' }, { limit: '' }, { page: '1.5' }, { page: '-2' }, { limit: 'x' }]) expect(codeOf(() => orderPage(q))).toBe('invalid_params');
+  });
+
+  it('the summary counts orders, phones, cash on delivery, value and currencies; no notification is sent yet', () => {
+    const s = summarise([
+      { phone: '+16136120707', totalValue: 199.65, cod: false, currency: 'USD' },
+      { phone: null, totalValue: 50, cod: true, currency: 'USD' },
+      { phone: ' ', totalValue: 20.35, cod: false, currency: 'EUR' },
+    ]);
+    expect(s).toMatchObject({ orders: 3, ordersWithPhone: 1, codOrders: 1, totalValue: 270, currencies: ['EUR', 'USD'], ordersNotified: 0, spend: 0 });
   });
 });

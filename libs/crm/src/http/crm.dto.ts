@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Length, registerDecorator, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, Max, registerDecorator, ValidateNested } from 'class-validator';
 import { CRM_IMPORT_STATUSES } from '../domain/crm-import';
 import { MAX_MAPPINGS } from '../domain/field-mapping';
 
@@ -163,4 +163,72 @@ export class CrmWebhookReceiptResponse {
   @ApiProperty({ type: 'integer', description: 'New events kept until a CRM_WEBHOOK campaign of the connection runs' }) deferred: number;
   @ApiProperty({ type: 'integer', description: 'Events seen before (same record and phone)' }) duplicates: number;
   @ApiProperty({ type: 'integer', description: 'Records without a usable phone' }) invalid: number;
+  @ApiProperty({ type: 'integer', description: 'Shop orders stored (new or updated)' }) orders: number;
+}
+
+/** Page-number paging of GET /commerce/orders, read as text so the use case answers 400 invalid_params (DESIGN §14.3). */
+export class CommerceOrdersQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: '1-based page; else 400 invalid_params' })
+  @IsOptional()
+  @IsString()
+  page?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Orders per page, 1–100; else 400 invalid_params' })
+  @IsOptional()
+  @IsString()
+  limit?: string;
+}
+
+export class CommerceOrderResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) connectionId: string;
+  @ApiProperty({ description: "The shop's order id" }) externalId: string;
+  @ApiProperty({ example: '#1001' }) name: string;
+  @ApiProperty({ type: String, nullable: true }) email: string | null;
+  @ApiProperty({ type: String, nullable: true }) phone: string | null;
+  @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({ minimum: 0, description: "The order's total in the currency's major unit" }) totalValue: number;
+  @ApiProperty({ type: String, nullable: true }) financialStatus: string | null;
+  @ApiProperty({ type: String, nullable: true }) fulfillmentStatus: string | null;
+  @ApiProperty({ description: 'Paid on delivery' }) cod: boolean;
+  @ApiProperty({ format: 'date-time' }) orderedAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class CommerceOrdersPage {
+  @ApiProperty({ type: [CommerceOrderResponse] }) items: CommerceOrderResponse[];
+  @ApiProperty({ type: 'integer', minimum: 1 }) page: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) total: number;
+}
+
+export class OrderUpdatesSummaryQueryDto {
+  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 365, default: 30, description: 'The window in days, 0 < days ≤ 365; else 400 invalid_query' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive()
+  @Max(365)
+  days?: number;
+}
+
+export class OrderUpdatesSummaryResponse {
+  @ApiProperty({ type: 'integer', minimum: 0 }) orders: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) ordersWithPhone: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) ordersNotified: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) attempted: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) delivered: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) read: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) failed: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) clicks: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) replies: number;
+  @ApiProperty({ minimum: 0 }) spend: number;
+  @ApiProperty({ minimum: 0 }) costPerNotifiedOrder: number;
+  @ApiProperty({ minimum: 0 }) medianMinutesToFirstUpdate: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) optOuts: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) shippedNotified: number;
+  @ApiProperty({ minimum: 0 }) notifiedValue: number;
+  @ApiProperty({ minimum: 0 }) totalValue: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) codOrders: number;
+  @ApiProperty({ type: [String] }) currencies: string[];
 }

@@ -1,4 +1,5 @@
 import { column, defineTable } from '@outreach/platform';
+import type { CommerceOrderProps } from '../../domain/commerce-order';
 import type { CrmWebhookEvent } from '../../application/crm.ports';
 import type { CrmConnectionProps, CrmConnectionStatus, WebhookTopics } from '../../domain/crm-connection';
 import type { CrmImportCounts, CrmImportProps, CrmImportStatus } from '../../domain/crm-import';
@@ -52,4 +53,23 @@ export const CRM_WEBHOOK_EVENTS = defineTable<CrmWebhookEvent>('crm_webhook_even
   campaignId: column.nullableUuid('campaign_id'),
   receivedAt: column.timestamp('received_at'),
   deliveredAt: column.nullableTimestamp('delivered_at'),
+});
+
+/** `commerce_orders` (migration 1763700010001). */
+export const COMMERCE_ORDERS = defineTable<CommerceOrderProps>('commerce_orders', {
+  id: column.uuid('id'),
+  workspaceId: column.uuid('workspace_id'),
+  connectionId: column.uuid('connection_id'),
+  externalId: column.text('external_id'),
+  name: column.text('name'),
+  email: column.nullableText('email'),
+  phone: column.nullableText('phone'),
+  currency: column.text('currency'),
+  totalValue: column.double('total_value'),
+  financialStatus: column.nullableText('financial_status'),
+  fulfillmentStatus: column.nullableText('fulfillment_status'),
+  cod: column.bool('cod'),
+  orderedAt: column.timestamp('ordered_at'),
+  receivedAt: column.timestamp('received_at'),
+  updatedAt: column.timestamp('updated_at'),
 });

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
-import { CrmConnectionRepository, CrmImportRepository, CrmWebhookEvent, CrmWebhookEventRepository } from '../../application/crm.ports';
+import { CommerceOrderRepository, CrmConnectionRepository, CrmImportRepository, CrmWebhookEvent, CrmWebhookEventRepository } from '../../application/crm.ports';
+import type { CommerceOrderProps } from '../../domain/commerce-order';
 import type { CrmConnectionProps } from '../../domain/crm-connection';
 import { CrmImportProps, IN_PROGRESS_IMPORT_STATUSES } from '../../domain/crm-import';
-import { CRM_CONNECTIONS, CRM_IMPORTS, CRM_WEBHOOK_EVENTS } from './crm.tables';
+import { COMMERCE_ORDERS, CRM_CONNECTIONS, CRM_IMPORTS, CRM_WEBHOOK_EVENTS } from './crm.tables';
 
 type Row = Record<string, unknown>;
 const C = CRM_CONNECTIONS.c;
@@ -126,5 +127,39 @@ export class SqlCrmWebhookEventRepository extends CrmWebhookEventRepository {
       [connectionIds],
     );
     return new Map(rows.map((r) => [r.connection_id, r.n]));
+  }
+}
+
+const O = COMMERCE_ORDERS.c;
+const ORDER_MUTABLE = ['name', 'email', 'phone', 'currency', 'totalValue', 'financialStatus', 'fulfillmentStatus', 'cod', 'updatedAt'] as const;
+
+@Injectable()
+export class SqlCommerceOrderRepository extends CommerceOrderRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async upsert(order: CommerceOrderProps): Promise<void> {
+    const set = ORDER_MUTABLE.map((k) => `${O[k]} = EXCLUDED.${O[k]}`).join(', ');
+    const { sql, params } = COMMERCE_ORDERS.insert(order, `ON CONFLICT (${O.connectionId}, ${O.externalId}) DO UPDATE SET ${set}`);
+    await this.tx.manager.query(sql, params);
+  }
+
+  async page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${COMMERCE_ORDERS.select()} FROM ${COMMERCE_ORDERS.name} WHERE ${O.workspaceId} = $1
+        ORDER BY ${O.orderedAt} DESC, ${O.id} DESC OFFSET $2 LIMIT $3`,
+      [workspaceId, (page.page - 1) * page.limit, page.limit],
+    );
+    const [{ total }]: Array<{ total: number }> = await this.tx.manager.query(`SELECT count(*)::int AS total FROM ${COMMERCE_ORDERS.name} WHERE ${O.workspaceId} = $1`, [workspaceId]);
+    return { items: rows.map((row) => COMMERCE_ORDERS.fromRow(row)), total };
+  }
+
+  async since(connectionId: string, from: Date): Promise<CommerceOrderProps[]> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${COMMERCE_ORDERS.select()} FROM ${COMMERCE_ORDERS.name} WHERE ${O.connectionId} = $1 AND ${O.orderedAt} >= $2`,
+      [connectionId, from],
+    );
+    return rows.map((row) => COMMERCE_ORDERS.fromRow(row));
   }
 }

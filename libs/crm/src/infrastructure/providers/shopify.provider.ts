@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, AppError } from '@outreach/core';
 import { CrmCredentials, CrmProvider, VerifiedAccount, WebhookDelivery, WebhookRequest } from '../../application/crm.ports';
+import { OrderRecord } from '../../domain/commerce-order';
 import { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../../domain/crm-provider-info';
 import { asText, credential, crmRequest, isObject, unexpected } from './crm-http';
 import { assertSignature, hmacSha256, parseJsonBody, webhookSecret } from './signatures';
@@ -11,6 +12,8 @@ const FIELDS = ['first_name', 'last_name', 'email', 'phone', 'address_phone', 't
 const REQUIRED_SCOPES = ['read_customers', 'read_orders'];
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 const CUSTOMER_TOPICS = new Set(['customers/create', 'customers/update']);
+const ORDER_TOPICS = new Set(['orders/create', 'orders/updated', 'orders/paid', 'orders/fulfilled', 'orders/cancelled']);
+const COD_GATEWAY = /cash on delivery|\bcod\b/i;
 
 /**
  * Shopify (Admin API access token in `X-Shopify-Access-Token`): customers from
@@ -19,7 +22,7 @@ const CUSTOMER_TOPICS = new Set(['customers/create', 'customers/update']);
  * (/customer_saved_searches/{id}/customers.json, same paging); webhooks `customers/create` and
  * `customers/update` signed with `X-Shopify-Hmac-Sha256` = base64 HMAC-SHA256 of the app's secret
  * over the raw body. Credentials: `shopDomain` (<shop>.myshopify.com), `accessToken`, and
- * `webhookSecret` for webhooks. Orders are read by the commerce routes (not built yet).
+ * `webhookSecret` for webhooks. Orders arrive by the orders/* webhooks (GET /commerce/orders).
  */
 @Injectable()
 export class ShopifyCrmProvider extends CrmProvider {
@@ -89,6 +92,10 @@ export class ShopifyCrmProvider extends CrmProvider {
     const secret = webhookSecret(credentials, 'webhookSecret');
     assertSignature(request.headers['x-shopify-hmac-sha256'], hmacSha256(secret, request.rawBody, 'base64'), 'X-Shopify-Hmac-Sha256');
     const topic = request.headers['x-shopify-topic'] ?? '';
+    if (ORDER_TOPICS.has(topic)) {
+      const order = readOrder(parseJsonBody(request.rawBody));
+      return { records: [], recordIds: [], orders: order ? [order] : [] };
+    }
     if (!CUSTOMER_TOPICS.has(topic)) return { records: [], recordIds: [] };
     const record = readCustomer(parseJsonBody(request.rawBody));
     return { records: record ? [record] : [], recordIds: [] };
@@ -132,6 +139,31 @@ function readCustomer(value: unknown): CrmRecord | null {
       orders_count: asText(value.orders_count),
       total_spent: asText(value.total_spent),
     },
+  };
+}
+
+/** An order of an orders/* webhook (the order resource itself). */
+function readOrder(value: unknown): OrderRecord | null {
+  if (!isObject(value)) return null;
+  const id = asText(value.id);
+  const total = Number(asText(value.total_price) ?? NaN);
+  const orderedAt = new Date(asText(value.created_at) ?? NaN);
+  if (!id || !Number.isFinite(total) || Number.isNaN(orderedAt.getTime())) return null;
+  const customer = isObject(value.customer) ? value.customer : {};
+  const shipping = isObject(value.shipping_address) ? value.shipping_address : {};
+  const billing = isObject(value.billing_address) ? value.billing_address : {};
+  const gateways = Array.isArray(value.payment_gateway_names) ? value.payment_gateway_names.map((g) => asText(g) ?? '') : [];
+  return {
+    externalId: id,
+    name: asText(value.name) ?? id,
+    email: asText(value.email),
+    phone: asText(value.phone) ?? asText(customer.phone) ?? asText(shipping.phone) ?? asText(billing.phone),
+    currency: asText(value.currency) ?? 'USD',
+    totalValue: total,
+    financialStatus: asText(value.financial_status),
+    fulfillmentStatus: asText(value.fulfillment_status),
+    cod: gateways.some((g) => COD_GATEWAY.test(g)),
+    orderedAt,
   };
 }
 

@@ -1344,6 +1344,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commerce/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's shop orders, newest first (page-number paging: page ≥ 1, limit 1–100) */
+        get: operations["commerceList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/order-updates/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's orders of the last `days` days and their WhatsApp updates (none sent yet: the messaging module is not built) */
+        get: operations["commerceSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3275,6 +3309,58 @@ export interface components {
             duplicates: number;
             /** @description Records without a usable phone */
             invalid: number;
+            /** @description Shop orders stored (new or updated) */
+            orders: number;
+        };
+        CommerceOrderResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            connectionId: string;
+            /** @description The shop's order id */
+            externalId: string;
+            /** @example #1001 */
+            name: string;
+            email: string | null;
+            phone: string | null;
+            /** @example USD */
+            currency: string;
+            /** @description The order's total in the currency's major unit */
+            totalValue: number;
+            financialStatus: string | null;
+            fulfillmentStatus: string | null;
+            /** @description Paid on delivery */
+            cod: boolean;
+            /** Format: date-time */
+            orderedAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CommerceOrdersPage: {
+            items: components["schemas"]["CommerceOrderResponse"][];
+            page: number;
+            limit: number;
+            total: number;
+        };
+        OrderUpdatesSummaryResponse: {
+            orders: number;
+            ordersWithPhone: number;
+            ordersNotified: number;
+            attempted: number;
+            delivered: number;
+            read: number;
+            failed: number;
+            clicks: number;
+            replies: number;
+            spend: number;
+            costPerNotifiedOrder: number;
+            medianMinutesToFirstUpdate: number;
+            optOuts: number;
+            shippedNotified: number;
+            notifiedValue: number;
+            totalValue: number;
+            codOrders: number;
+            currencies: string[];
         };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
@@ -20661,7 +20747,8 @@ export interface operations {
                      *       "delivered": 1,
                      *       "deferred": 1,
                      *       "duplicates": 1,
-                     *       "invalid": 1
+                     *       "invalid": 1,
+                     *       "orders": 1
                      *     }
                      */
                     "application/json": components["schemas"]["CrmWebhookReceiptResponse"];
@@ -20738,6 +20825,294 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                    };
+                };
+            };
+        };
+    };
+    commerceList: {
+        parameters: {
+            query?: {
+                /** @description 1-based page; else 400 invalid_params */
+                page?: number;
+                /** @description Orders per page, 1–100; else 400 invalid_params */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "externalId": "example",
+                     *           "name": "#1001",
+                     *           "email": "example",
+                     *           "phone": "example",
+                     *           "currency": "USD",
+                     *           "totalValue": 0,
+                     *           "financialStatus": "example",
+                     *           "fulfillmentStatus": "example",
+                     *           "cod": true,
+                     *           "orderedAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "limit": 1,
+                     *       "total": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceOrdersPage"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_params */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_params" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceSummary: {
+        parameters: {
+            query?: {
+                /** @description The window in days, 0 < days ≤ 365; else 400 invalid_query */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orders": 0,
+                     *       "ordersWithPhone": 0,
+                     *       "ordersNotified": 0,
+                     *       "attempted": 0,
+                     *       "delivered": 0,
+                     *       "read": 0,
+                     *       "failed": 0,
+                     *       "clicks": 0,
+                     *       "replies": 0,
+                     *       "spend": 0,
+                     *       "costPerNotifiedOrder": 0,
+                     *       "medianMinutesToFirstUpdate": 0,
+                     *       "optOuts": 0,
+                     *       "shippedNotified": 0,
+                     *       "notifiedValue": 0,
+                     *       "totalValue": 0,
+                     *       "codOrders": 0,
+                     *       "currencies": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderUpdatesSummaryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
                     };
                 };
             };

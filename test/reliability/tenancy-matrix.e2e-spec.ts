@@ -16,6 +16,10 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
  *   :deliveryId → the result's webhook delivery   :orderId → A's recharge (operator credit)
  *   /exports/:id → an export of A's CSV campaign
+ *   /whatsapp/senders/:id, /whatsapp/templates/:id, /email/senders/:id, /email/templates/:id → A's
+ *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
+ *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
+ *   :sid → a chat session about A's CSV campaign
  *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5)   :importId → A's CRM import
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
@@ -53,6 +57,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/v1/results/')) return 'result_not_found';
   if (/^\/(v1\/)?campaigns\//.test(p)) return 'campaign_not_found';
   if (p.startsWith('/calls/')) return 'call_not_found';
+  if (p.startsWith('/speech/calls/')) return 'call_not_found';
   if (p.startsWith('/functions/')) return 'function_not_found';
   if (p.startsWith('/credits/recharges/')) return 'recharge_not_found';
   if (/^\/(v1\/)?agents\//.test(p)) return 'not_found';
@@ -60,6 +65,8 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/dnc/')) return 'not_found';
   if (p.startsWith('/result-webhooks/')) return 'not_found';
   if (p.startsWith('/exports/')) return 'not_found';
+  if (/^\/(whatsapp|email)\/senders\//.test(p)) return 'not_found';
+  if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
   if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
@@ -73,9 +80,13 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/functions/')) return [a.functionId];
       if (p.startsWith('/campaign-types/')) return [a.campaignTypeId];
       if (/^\/(v1\/)?campaigns\//.test(p)) return [a.campaignId, a.apiCampaignId];
-      if (p.startsWith('/calls/')) return [a.callId];
+      if (p.startsWith('/calls/') || p.startsWith('/speech/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
       if (p.startsWith('/exports/')) return [a.exportId];
+      if (p.startsWith('/whatsapp/senders/')) return [a.whatsappSenderId];
+      if (p.startsWith('/whatsapp/templates/')) return [a.whatsappTemplateId];
+      if (p.startsWith('/email/senders/')) return [a.emailSenderId];
+      if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
       if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
       break;
     case 'importId':
@@ -98,6 +109,8 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       return [a.deliveryId];
     case 'orderId':
       return [a.rechargeId];
+    case 'sid':
+      return [a.chatSessionId];
   }
   throw new Error(`cannot fill :${name} of ${route.method} ${p}: map it to a resource in the tenancy matrix`);
 }
@@ -115,6 +128,12 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
+    'PATCH /whatsapp/senders/:id': { phoneDisplay: 'Hijacked' },
+    'PATCH /whatsapp/templates/:id': { footer: 'Hijacked' },
+    'PATCH /email/senders/:id': { displayName: 'Hijacked' },
+    'PATCH /email/templates/:id': { subject: 'Hijacked' },
+    'POST /campaigns/:id/chat': { message: 'What does A have?' },
+    'POST /speech/calls/:id/translate': { language: 'fr' },
     'POST /campaigns/:id/crm-imports': { connectionId: b.crmConnectionId },
     'PUT /crm/connections/:id/mappings': { mappings: [{ source: 'company', target: 'fields.company' }] },
     'PUT /calls/:id/metrics/:key': { value: 1 },

@@ -13,6 +13,8 @@ import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
 import { CrmModule, CrmQueue } from '@outreach/crm';
+import { MessagingModule, MessagingQueue } from '@outreach/messaging';
+import { AssistModule } from '@outreach/assist';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -32,9 +34,11 @@ import { CrmModule, CrmQueue } from '@outreach/crm';
     CallsModule,
     ResultsModule,
     ExportsModule,
+    MessagingModule,
+    AssistModule,
     CrmModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, CrmQueue.Crm]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

@@ -7,6 +7,9 @@ import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
 import { CrmWorkerModule } from '@outreach/crm';
+import { MessagingWorkerModule } from '@outreach/messaging';
+// No jobs of its own: loaded for its migrations, error codes and configuration keys.
+import '@outreach/assist';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -22,6 +25,7 @@ import { CrmWorkerModule } from '@outreach/crm';
     ResultsWorkerModule,
     NotificationsWorkerModule,
     ExportsWorkerModule,
+    MessagingWorkerModule,
     CrmWorkerModule,
   ],
 })

@@ -1188,42 +1188,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/crm/providers": {
+    "/whatsapp/senders": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The CRMs and shops a workspace can connect (slug, authType, webhooks, capabilities) */
-        get: operations["crmProviders"];
+        /** The workspace's WhatsApp senders (unpaginated) */
+        get: operations["whatsappSendersList"];
+        put?: never;
+        /** Connect an own number with its WhatsApp Business credentials (CONNECTING until the provider verified it) */
+        post: operations["whatsappSendersConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/whatsapp/senders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One WhatsApp sender */
+        get: operations["whatsappSendersGet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Disconnect a sender (its credentials are deleted) */
+        delete: operations["whatsappSendersRemove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change how a sender is shown, or make it the default */
+        patch: operations["whatsappSendersUpdate"];
         trace?: never;
     };
-    "/crm/connections": {
+    "/whatsapp/templates": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The workspace's ACTIVE CRM connections */
-        get: operations["crmList"];
+        /** The workspace's WhatsApp templates (unpaginated) */
+        get: operations["whatsappTemplatesList"];
         put?: never;
-        /** Connect an API-key CRM: the credentials are checked with the provider, then stored sealed */
-        post: operations["crmConnect"];
+        /** Create a template (DRAFT); its bindings must match the body placeholders */
+        post: operations["whatsappTemplatesCreate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/crm/oauth/{slug}": {
+    "/whatsapp/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One WhatsApp template */
+        get: operations["whatsappTemplatesGet"];
+        put?: never;
+        post?: never;
+        /** Delete a template */
+        delete: operations["whatsappTemplatesRemove"];
+        options?: never;
+        head?: never;
+        /** Change a template (not while PENDING); a reviewed template goes back to DRAFT */
+        patch: operations["whatsappTemplatesUpdate"];
+        trace?: never;
+    };
+    "/whatsapp/templates/{id}/submit": {
         parameters: {
             query?: never;
             header?: never;
@@ -1232,68 +1271,89 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect an OAuth CRM (Pipedrive): a signed-in person only; API keys get 403 api_key_not_allowed */
-        post: operations["crmConnectOAuth"];
+        /** Submit a DRAFT or REJECTED template for review (PENDING until the provider decides) */
+        post: operations["whatsappTemplatesSubmit"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/crm/connections/{id}": {
+    "/email/senders": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One CRM connection (also a DISCONNECTED one) */
-        get: operations["crmGet"];
+        /** The workspace's sender mailboxes (unpaginated) */
+        get: operations["emailSendersList"];
+        put?: never;
+        /** Add a sender mailbox with its SMTP credentials (sealed, never returned) */
+        post: operations["emailSendersCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/senders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sender mailbox */
+        get: operations["emailSendersGet"];
         put?: never;
         post?: never;
-        /** Disconnect: the connection becomes DISCONNECTED and its credentials are dropped */
-        delete: operations["crmDisconnect"];
+        /** Remove a sender mailbox (its credentials are deleted) */
+        delete: operations["emailSendersRemove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a sender mailbox (display name, reply-to, default, SMTP credentials) */
+        patch: operations["emailSendersUpdate"];
         trace?: never;
     };
-    "/crm/connections/{id}/mappings": {
+    "/email/templates": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The connection's field mappings ([]: the provider's defaults) */
-        get: operations["crmMappings"];
-        /** Replace the field mappings: CRM field → phone, name, altPhone or fields.<key> (a contact variable) */
-        put: operations["crmSetMappings"];
-        post?: never;
+        /** The workspace's email templates (unpaginated) */
+        get: operations["emailTemplatesList"];
+        put?: never;
+        /** Create an email template; its bindings must match the placeholders of subject and bodies */
+        post: operations["emailTemplatesCreate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/crm/connections/{id}/segments/{segmentId}": {
+    "/email/templates/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One segment of the CRM (asked live: 404 crm_resource_not_found when the CRM has none) */
-        get: operations["crmSegment"];
+        /** One email template */
+        get: operations["emailTemplatesGet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete an email template (the oldest other one becomes the default) */
+        delete: operations["emailTemplatesRemove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an email template */
+        patch: operations["emailTemplatesUpdate"];
         trace?: never;
     };
-    "/campaigns/{id}/crm-imports": {
+    "/campaigns/from-brief": {
         parameters: {
             query?: never;
             header?: never;
@@ -1302,32 +1362,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a CRM segment (or all its contacts) into a DRAFT campaign or a live CRM_WEBHOOK campaign; poll the import */
-        post: operations["crmImportsCreate"];
+        /**
+         * Draft a campaign from a brief: a PDF, text or Markdown file (multipart "file") or briefText
+         * @description The model proposes the name, goal, description, extraction keys and evaluation metrics of a DRAFT VOICE/CSV campaign (briefText, briefFileName and briefUploadedAt set) and an outline for the agent prompt. Send multipart/form-data (file, briefText, agentId) or JSON (briefText, agentId).
+         */
+        post: operations["campaignAssistFromBrief"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/campaigns/{id}/crm-imports/{importId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One CRM import: status, progress and counts */
-        get: operations["crmImportsGet"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/crm/webhooks/{connectionId}": {
+    "/campaigns/suggest-metric-prompt": {
         parameters: {
             query?: never;
             header?: never;
@@ -1336,23 +1382,46 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A CRM's contact events for one connection, signed the provider's way (sandbox, HubSpot v3, Shopify); 401 and nothing stored when the signature fails */
-        post: operations["crmWebhooksReceive"];
+        /**
+         * Suggest the evaluation prompt of a metric (for a saved campaign by campaignId, or the draft being edited)
+         * @description A prompt over 5,000 characters is refused with 422 rewrite_too_long; a failing model answers 502 suggestion_failed.
+         */
+        post: operations["campaignAssistSuggestMetricPrompt"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/commerce/orders": {
+    "/campaigns/{id}/chat": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The workspace's shop orders, newest first (page-number paging: page ≥ 1, limit 1–100) */
-        get: operations["commerceList"];
+        get?: never;
+        put?: never;
+        /**
+         * Ask about the campaign (its own figures ground the answer); Accept: text/event-stream streams the answer
+         * @description JSON: 200 ChatReplyResponse. With Accept: text/event-stream, server-sent events `session` {sessionId}, `token` {content} (one per token), then `done` (a ChatReplyResponse) or `error` {error, message}; nothing is stored unless `done` is sent. A session takes at most CHAT_MESSAGE_LIMIT messages (429 message_limit_reached). Invalid input answers 500 chat_failed (the contract's rule for the non-streaming POST); blank messages 400 empty_message.
+         */
+        post: operations["campaignChatSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/chat/sessions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chat session of the campaign with its messages, oldest first */
+        get: operations["campaignChatSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1361,17 +1430,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/crm/connections/{id}/order-updates/summary": {
+    "/speech/calls": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The connection's orders of the last `days` days and their WhatsApp updates (none sent yet: the messaging module is not built) */
-        get: operations["commerceSummary"];
+        /** The workspace calls as speech calls, newest first (offset/limit with total; filter campaignId) */
+        get: operations["speechCallsList"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One speech call: transcript, analysis and translations (404 call_not_found) */
+        get: operations["speechCallsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate the transcript into a language (kept: asking again answers the stored translation)
+         * @description 400 no_transcript when the call has none; 502 provider_error (with upstreamStatus) when the language model fails.
+         */
+        post: operations["speechCallsTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}/analyse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse the call now (extraction and evaluation, the calls module's analysis); an analysed call answers its analysis
+         * @description 400 no_extraction_data: no transcript, the call has not ended, or nothing to extract; 502 analysis_failed (upstreamStatus) when the provider fails.
+         */
+        post: operations["speechCallsAnalyse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1930,6 +2056,24 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2125,6 +2269,13 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2231,6 +2382,13 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2331,6 +2489,24 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2477,13 +2653,25 @@ export interface components {
             attempts: number;
             /** Format: date-time */
             lastAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contact is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
             nextAttemptAt: string | null;
+            /**
+             * @description Why the contact is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             lastOutcome: string | null;
             /** @description The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one */
             phoneIndex: number;
             /** @description The number on which a person answered (phone or an alternate); null until one did */
             connectedPhone: string | null;
+            /** @description The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies) */
+            recipientZone: string | null;
+            /** @description Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown */
+            recipientRegion: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2792,6 +2980,16 @@ export interface components {
             lastOutcome: string | null;
             /** Format: date-time */
             lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the lead is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description Why the lead is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             /**
              * Format: uuid
              * @description Set once the lead is final and its result written
@@ -3143,224 +3341,419 @@ export interface components {
             items: components["schemas"]["ExportJobResponse"][];
             total: number;
         };
-        CrmCapabilitiesResponse: {
-            contacts: boolean;
-            segments: boolean;
-            orders: boolean;
-        };
-        CrmProviderResponse: {
-            /** @example sandbox */
-            slug: string;
-            /** @example Sandbox CRM */
-            name: string;
-            /** @enum {string} */
-            authType: "API_KEY" | "OAUTH";
-            supportsWebhooks: boolean;
-            capabilities: components["schemas"]["CrmCapabilitiesResponse"];
-            /**
-             * @description Members of `credentials` an API-key connect takes
-             * @example [
-             *       "apiKey",
-             *       "webhookSecret"
-             *     ]
-             */
-            credentialFields: string[];
-            /** @description Record fields a mapping may name as its source */
-            fields: string[];
-        };
-        CrmProvidersResponse: {
-            providers: components["schemas"]["CrmProviderResponse"][];
-        };
-        ConnectCrmDto: {
-            /**
-             * @description A slug of GET /crm/providers (404 unknown_crm otherwise)
-             * @example sandbox
-             */
-            slug: string;
-            /**
-             * @description The provider's credentials (see credentialFields), verified with the provider before they are stored sealed; never shown again
-             * @example {
-             *       "apiKey": "valid",
-             *       "webhookSecret": "whsec-123"
-             *     }
-             */
-            credentials: {
-                [key: string]: string;
-            };
-        };
-        WebhookTopicFailureResponse: {
-            topic: string;
-            reason: string;
-        };
-        WebhookTopicsResponse: {
-            subscribed: string[];
-            failed: components["schemas"]["WebhookTopicFailureResponse"][];
-            /** Format: date-time */
-            checkedAt: string;
-        };
-        CrmConnectionResponse: {
+        WhatsappSenderResponse: {
             /** Format: uuid */
             id: string;
-            /** @example sandbox */
-            slug: string;
-            /** @example Sandbox CRM */
-            name: string;
+            /**
+             * @description Whose WhatsApp Business account sends: the platform's or the workspace's own
+             * @enum {string}
+             */
+            mode: "SHARED" | "DEDICATED";
             /** @enum {string} */
-            status: "ACTIVE" | "DISCONNECTED";
-            /** @description An e-mail address of the provider account ('' when the provider does not tell) */
-            providerEmail: string;
+            status: "CONNECTING" | "CONNECTED" | "FAILED";
+            /** @enum {string} */
+            numberSource: "PLATFORM_SHARED" | "OWN_NUMBER";
+            isDefault: boolean;
+            /** @example +1 415-555-0123 */
+            phoneDisplay: string;
+            /** @description The workspace gave its own credentials (never returned) */
+            hasCredentials: boolean;
+            /**
+             * Format: date-time
+             * @description Null until CONNECTED
+             */
+            connectedAt: string | null;
+            /** @description The provider's verified business name; null until CONNECTED */
+            verifiedName: string | null;
+            /**
+             * @description The provider's quality rating (GREEN, YELLOW, RED); null until CONNECTED
+             * @example GREEN
+             */
+            qualityRating: string | null;
+        };
+        WhatsappSenderListResponse: {
+            senders: components["schemas"]["WhatsappSenderResponse"][];
+        };
+        WhatsappCredentialsDto: {
+            /** @description WhatsApp Business access token (sealed at rest, never returned) */
+            accessToken: string;
+            /**
+             * @description The provider's id of the phone number
+             * @example 106540352242922
+             */
+            phoneNumberId: string;
+            /**
+             * @description WhatsApp Business account id
+             * @example 102290129340398
+             */
+            businessAccountId: string;
+        };
+        ConnectWhatsappSenderDto: {
+            /**
+             * @description The number to connect, E.164
+             * @example +14155550123
+             */
+            phoneNumber: string;
+            /**
+             * @description How the number is shown (default: the E.164 number)
+             * @example +1 415-555-0123
+             */
+            phoneDisplay?: string;
+            /** @description Make it the workspace's default sender (the first sender always is) */
+            isDefault?: boolean;
+            credentials: components["schemas"]["WhatsappCredentialsDto"];
+        };
+        UpdateWhatsappSenderDto: {
+            /** @example +1 415-555-0123 */
+            phoneDisplay?: string;
+            /** @description true makes it the default sender (the previous default stops being one); false is refused on the default */
+            isDefault?: boolean;
+        };
+        VariableBindingDto: {
+            /**
+             * @description The placeholder number: 1 for {{1}}
+             * @example 1
+             */
+            placeholder: number;
+            /**
+             * @description CONTACT_FIELD (value: a contact field), CAMPAIGN_VARIABLE (a campaign variable), CONSTANT (the text itself), RUNTIME (a value known only at send time: payment_link, recovery_link, order_id, order_total, tracking_link)
+             * @example CONTACT_FIELD
+             * @enum {string}
+             */
+            source: "CONTACT_FIELD" | "CAMPAIGN_VARIABLE" | "CONSTANT" | "RUNTIME";
+            /** @example name */
+            value: string;
+        };
+        WhatsappTemplateResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example order_update */
+            name: string;
+            /** @example en_US */
+            language: string;
+            /** @enum {string} */
+            category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            body: string;
+            footer: string | null;
+            bindings: components["schemas"]["VariableBindingDto"][];
+            /** @enum {string} */
+            status: "DRAFT" | "PENDING" | "APPROVED" | "REJECTED";
+            /** @description The provider's reason when REJECTED */
+            rejectionReason: string | null;
             /** Format: date-time */
-            connectedAt: string;
-            /** @description What the provider says about the account (names, domains) */
-            display: {
-                [key: string]: unknown;
-            };
-            hasWebhookSecret: boolean;
-            /** @description Where the CRM sends its webhooks: PUBLIC_BASE_URL + /crm/webhooks/{id} */
-            webhookUrl: string;
-            /** @description Webhook events kept until a CRM_WEBHOOK campaign of this connection runs */
-            deferredEventCount: number;
-            missingScopes: string[];
-            webhookTopics: components["schemas"]["WebhookTopicsResponse"];
+            submittedAt: string | null;
+            /** Format: date-time */
+            reviewedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
-        CrmConnectionsResponse: {
-            connections: components["schemas"]["CrmConnectionResponse"][];
+        WhatsappTemplateListResponse: {
+            templates: components["schemas"]["WhatsappTemplateResponse"][];
         };
-        FieldMappingResponse: {
-            source: string;
-            target: string;
-        };
-        FieldMappingsResponse: {
-            mappings: components["schemas"]["FieldMappingResponse"][];
-        };
-        FieldMappingDto: {
+        CreateWhatsappTemplateDto: {
+            /** @example order_update */
+            name?: string;
+            /** @example en_US */
+            language?: string;
             /**
-             * @description A field of the provider (its `fields`); else 400 invalid_mapping_source
-             * @example company
+             * @example UTILITY
+             * @enum {string}
              */
-            source: string;
+            category?: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            /** @example Hi {{1}}, your order {{2}} is on its way. */
+            body?: string;
+            /** @example Reply STOP to opt out */
+            footer?: string | null;
+            /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
+            bindings?: components["schemas"]["VariableBindingDto"][];
+        };
+        UpdateWhatsappTemplateDto: {
+            /** @example order_update */
+            name?: string;
+            /** @example en_US */
+            language?: string;
             /**
-             * @description phone, name, altPhone or fields.<key> (a contact variable); else 400 invalid_mapping_target
-             * @example fields.company
+             * @example UTILITY
+             * @enum {string}
              */
-            target: string;
+            category?: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            /** @example Hi {{1}}, your order {{2}} is on its way. */
+            body?: string;
+            /** @example Reply STOP to opt out */
+            footer?: string | null;
+            /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
+            bindings?: components["schemas"]["VariableBindingDto"][];
         };
-        FieldMappingsDto: {
-            /** @description Replaces the mappings; [] restores the defaults */
-            mappings: components["schemas"]["FieldMappingDto"][];
+        EmailSenderResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            fromAddress: string;
+            displayName: string;
+            /** Format: email */
+            replyTo: string | null;
+            isDefault: boolean;
+            /** @description SMTP credentials are stored (never returned) */
+            hasCredentials: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
-        CrmSegmentResponse: {
+        EmailSenderListResponse: {
+            senders: components["schemas"]["EmailSenderResponse"][];
+        };
+        SmtpCredentialsDto: {
+            /** @example smtp.example.com */
+            host: string;
+            /** @example 587 */
+            port: number;
+            /** @example sales@example.com */
+            username: string;
+            /** @description Sealed at rest, never returned */
+            password: string;
+            /**
+             * @description TLS from the start (true, port 465) or STARTTLS (false)
+             * @default false
+             */
+            secure: boolean;
+        };
+        CreateEmailSenderDto: {
+            /**
+             * Format: email
+             * @example sales@example.com
+             */
+            fromAddress: string;
+            /** @example Acme Sales */
+            displayName: string;
+            /**
+             * Format: email
+             * @example replies@example.com
+             */
+            replyTo?: string | null;
+            /** @description Make it the workspace's default mailbox (the first one always is) */
+            isDefault?: boolean;
+            smtp: components["schemas"]["SmtpCredentialsDto"];
+        };
+        UpdateEmailSenderDto: {
+            displayName?: string;
+            /** Format: email */
+            replyTo?: string | null;
+            /** @description true makes it the default mailbox; false is refused on the default */
+            isDefault?: boolean;
+            /** @description New SMTP credentials (replace the sealed ones) */
+            smtp?: components["schemas"]["SmtpCredentialsDto"];
+        };
+        EmailTemplateResponse: {
+            /** Format: uuid */
             id: string;
             name: string;
-            /** @description Records in it, when the CRM tells */
-            size: number | null;
+            subject: string;
+            htmlBody: string | null;
+            textBody: string | null;
+            bindings: components["schemas"]["VariableBindingDto"][];
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
-        CreateCrmImportDto: {
+        EmailTemplateListResponse: {
+            templates: components["schemas"]["EmailTemplateResponse"][];
+        };
+        CreateEmailTemplateDto: {
+            /** @example Spring offer */
+            name?: string;
+            /** @example A spring offer for {{1}} */
+            subject?: string;
+            /** @example <p>Hi {{1}}</p> */
+            htmlBody?: string | null;
+            /** @example Hi {{1}} */
+            textBody?: string | null;
+            /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
+            bindings?: components["schemas"]["VariableBindingDto"][];
+            /** @description The default template is what an EMAIL campaign sends (the first template always is) */
+            isDefault?: boolean;
+        };
+        UpdateEmailTemplateDto: {
+            /** @example Spring offer */
+            name?: string;
+            /** @example A spring offer for {{1}} */
+            subject?: string;
+            /** @example <p>Hi {{1}}</p> */
+            htmlBody?: string | null;
+            /** @example Hi {{1}} */
+            textBody?: string | null;
+            /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
+            bindings?: components["schemas"]["VariableBindingDto"][];
+            /** @description The default template is what an EMAIL campaign sends (the first template always is) */
+            isDefault?: boolean;
+        };
+        FromBriefFormDoc: {
+            /**
+             * Format: binary
+             * @description The brief: PDF, plain text or Markdown (.pdf, .txt, .md)
+             */
+            file?: string;
+            /** @description The brief as text (with a file: notes appended to its text) */
+            briefText?: string;
+            /** @description Voice agent of the draft (400 agent_not_found when unknown) */
+            agentId?: string;
+        };
+        ProposedExtractionKeyResponse: {
+            name: string;
+            type: string;
+            description: string;
+        };
+        ProposedMetricResponse: {
+            key: string;
+            label: string;
+            allowedValues: string[];
+            prompt: string;
+        };
+        CampaignProposalResponse: {
+            name: string;
+            goal: string;
+            description: string | null;
+            /** @description Steps for the voice agent's prompt (agents own prompts: write them into the agent) */
+            agentPromptOutline: string[];
+            extractionKeys: components["schemas"]["ProposedExtractionKeyResponse"][];
+            metrics: components["schemas"]["ProposedMetricResponse"][];
+        };
+        BriefDraftResponse: {
+            /** @description The DRAFT campaign created from the brief */
+            campaign: components["schemas"]["CampaignResponse"];
+            /** @description What the model proposed */
+            proposal: components["schemas"]["CampaignProposalResponse"];
+        };
+        MetricPromptDraftDto: {
+            name?: string;
+            goal?: string;
+            description?: string;
+            /** @description Agent of the campaign being edited (400 agent_not_found when unknown) */
+            agentId?: string;
+        };
+        SuggestMetricPromptDto: {
             /**
              * Format: uuid
-             * @description An ACTIVE CRM connection of the workspace
+             * @description A saved campaign to write for (404 campaign_not_found when unknown)
              */
-            connectionId: string;
+            campaignId?: string;
+            /** @example qualified */
+            key: string;
+            /** @example Qualified lead */
+            label: string;
             /**
-             * @description A segment (list, saved search, filter) of the CRM; all contacts when absent
-             * @example seg-5000
+             * @example [
+             *       "yes",
+             *       "no",
+             *       "unclear"
+             *     ]
              */
-            segmentId?: string | null;
+            allowedValues: string[];
+            /** @description The campaign being edited, not saved yet */
+            draft?: components["schemas"]["MetricPromptDraftDto"];
         };
-        CrmImportResponse: {
+        MetricPromptResponse: {
+            prompt: string;
+        };
+        ChatMessageResponse: {
+            /** Format: uuid */
+            id: string;
+            seq: number;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ChatReplyResponse: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @description The assistant's answer */
+            reply: components["schemas"]["ChatMessageResponse"];
+            /** @description User messages the session may still take (fair-use cap) */
+            messagesLeft: number;
+        };
+        ChatMessageDto: {
+            /**
+             * @description Blank: 400 empty_message
+             * @example How many leads were reached?
+             */
+            message: string;
+            /** @description Continue this session (404 session_not_found); a new session without it */
+            sessionId?: string;
+        };
+        ChatSessionResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             campaignId: string;
-            /** Format: uuid */
-            connectionId: string;
-            segmentId: string | null;
-            /** @enum {string} */
-            status: "pending" | "running" | "completed" | "failed";
-            progress: number;
-            /** @description Records in the segment, when the CRM tells */
-            total: number | null;
-            /** @description Records read from the CRM */
-            read: number;
-            /** @description New contacts */
-            imported: number;
-            /** @description Records whose phone the campaign had already */
-            duplicates: number;
-            /** @description Records without a usable phone */
-            invalid: number;
-            /** @description Pages read */
-            pages: number;
-            /** @description The error code of a failed import */
-            error: string | null;
+            userMessageCount: number;
+            messageLimit: number;
+            messages: components["schemas"]["ChatMessageResponse"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
-            startedAt: string | null;
+            updatedAt: string;
+        };
+        SpeechTranslationResponse: {
+            /** @example fr */
+            language: string;
+            text: string;
             /** Format: date-time */
-            finishedAt: string | null;
+            createdAt: string;
         };
-        CrmWebhookReceiptResponse: {
-            received: number;
-            /** @description New events added to the running CRM_WEBHOOK campaign */
-            delivered: number;
-            /** @description New events kept until a CRM_WEBHOOK campaign of the connection runs */
-            deferred: number;
-            /** @description Events seen before (same record and phone) */
-            duplicates: number;
-            /** @description Records without a usable phone */
-            invalid: number;
-            /** @description Shop orders stored (new or updated) */
-            orders: number;
-        };
-        CommerceOrderResponse: {
+        SpeechCallResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
-            connectionId: string;
-            /** @description The shop's order id */
-            externalId: string;
-            /** @example #1001 */
-            name: string;
-            email: string | null;
-            phone: string | null;
-            /** @example USD */
-            currency: string;
-            /** @description The order's total in the currency's major unit */
-            totalValue: number;
-            financialStatus: string | null;
-            fulfillmentStatus: string | null;
-            /** @description Paid on delivery */
-            cod: boolean;
+            campaignId: string | null;
+            /** Format: uuid */
+            agentId: string | null;
+            /** @enum {string} */
+            kind: "campaign" | "test";
+            status: string;
+            outcome: string | null;
             /** Format: date-time */
-            orderedAt: string;
+            startedAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            endedAt: string | null;
+            durationMs: number | null;
+            transcript: string | null;
+            recordingUrl: string | null;
+            /** @enum {string} */
+            analysisStatus: "PENDING" | "DONE" | "FAILED" | "SKIPPED";
+            extraction: {
+                [key: string]: unknown;
+            } | null;
+            evaluation: {
+                [key: string]: string;
+            } | null;
+            translations: components["schemas"]["SpeechTranslationResponse"][];
         };
-        CommerceOrdersPage: {
-            items: components["schemas"]["CommerceOrderResponse"][];
-            page: number;
-            limit: number;
+        SpeechCallListResponse: {
+            items: components["schemas"]["SpeechCallResponse"][];
+            /** @description Calls matching the filter, over all pages */
             total: number;
         };
-        OrderUpdatesSummaryResponse: {
-            orders: number;
-            ordersWithPhone: number;
-            ordersNotified: number;
-            attempted: number;
-            delivered: number;
-            read: number;
-            failed: number;
-            clicks: number;
-            replies: number;
-            spend: number;
-            costPerNotifiedOrder: number;
-            medianMinutesToFirstUpdate: number;
-            optOuts: number;
-            shippedNotified: number;
-            notifiedValue: number;
-            totalValue: number;
-            codOrders: number;
-            currencies: string[];
+        TranslateTranscriptDto: {
+            /**
+             * @description BCP 47 language tag
+             * @example fr
+             */
+            language: string;
+        };
+        TranslationResponse: {
+            /** @example fr */
+            language: string;
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            callId: string;
         };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
@@ -8416,6 +8809,8 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8689,6 +9084,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -8989,6 +9386,8 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -9249,6 +9648,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9531,6 +9932,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9973,6 +10376,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10260,6 +10665,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10547,6 +10954,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10829,6 +11238,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11087,6 +11498,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11350,6 +11763,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11637,6 +12052,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11919,6 +12336,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12189,6 +12608,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12464,6 +12885,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12751,6 +13174,8 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -13255,9 +13680,12 @@ export interface operations {
                      *           "attempts": 1,
                      *           "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "waitingReason": "campaign_not_started",
                      *           "lastOutcome": "example",
                      *           "phoneIndex": 0,
                      *           "connectedPhone": "example",
+                     *           "recipientZone": "example",
+                     *           "recipientRegion": "example",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
                      *           "updatedAt": "2026-01-15T09:30:00.000Z"
                      *         }
@@ -13403,9 +13831,12 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "lastOutcome": "example",
                      *       "phoneIndex": 0,
                      *       "connectedPhone": "example",
+                     *       "recipientZone": "example",
+                     *       "recipientRegion": "example",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
@@ -16379,6 +16810,8 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastOutcome": "example",
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"
@@ -19166,7 +19599,7 @@ export interface operations {
             };
         };
     };
-    crmProviders: {
+    whatsappSendersList: {
         parameters: {
             query?: never;
             header?: never;
@@ -19182,171 +19615,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "providers": [
-                     *         {
-                     *           "slug": "sandbox",
-                     *           "name": "Sandbox CRM",
-                     *           "authType": "API_KEY",
-                     *           "supportsWebhooks": true,
-                     *           "capabilities": {
-                     *             "contacts": true,
-                     *             "segments": true,
-                     *             "orders": true
-                     *           },
-                     *           "credentialFields": [
-                     *             "apiKey",
-                     *             "webhookSecret"
-                     *           ],
-                     *           "fields": [
-                     *             "example"
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CrmProvidersResponse"];
-                };
-            };
-            /** @description Bad Request: internal_error, invalid_body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
-                    };
-                };
-            };
-            /** @description Unauthorized: unauthorized, invalid_api_key */
-            401: {
-                headers: {
-                    /** @description Bearer */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "invalid_api_key" | "unauthorized";
-                    };
-                };
-            };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
-            /** @description Payload Too Large: internal_error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Too Many Requests: rate_limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Internal Server Error: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: database_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "database_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    crmList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "connections": [
+                     *       "senders": [
                      *         {
                      *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *           "slug": "sandbox",
-                     *           "name": "Sandbox CRM",
-                     *           "status": "ACTIVE",
-                     *           "providerEmail": "example",
+                     *           "mode": "SHARED",
+                     *           "status": "CONNECTING",
+                     *           "numberSource": "PLATFORM_SHARED",
+                     *           "isDefault": true,
+                     *           "phoneDisplay": "+1 415-555-0123",
+                     *           "hasCredentials": true,
                      *           "connectedAt": "2026-01-15T09:30:00.000Z",
-                     *           "display": {},
-                     *           "hasWebhookSecret": true,
-                     *           "webhookUrl": "example",
-                     *           "deferredEventCount": 0,
-                     *           "missingScopes": [
-                     *             "example"
-                     *           ],
-                     *           "webhookTopics": {
-                     *             "subscribed": [
-                     *               "example"
-                     *             ],
-                     *             "failed": [
-                     *               {
-                     *                 "topic": "example",
-                     *                 "reason": "example"
-                     *               }
-                     *             ],
-                     *             "checkedAt": "2026-01-15T09:30:00.000Z"
-                     *           }
+                     *           "verifiedName": "example",
+                     *           "qualityRating": "GREEN"
                      *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["CrmConnectionsResponse"];
+                    "application/json": components["schemas"]["WhatsappSenderListResponse"];
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */
@@ -19441,7 +19726,7 @@ export interface operations {
             };
         };
     };
-    crmConnect: {
+    whatsappSendersConnect: {
         parameters: {
             query?: never;
             header?: never;
@@ -19452,14 +19737,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "slug": "sandbox",
+                 *       "phoneNumber": "+14155550123",
+                 *       "phoneDisplay": "+1 415-555-0123",
                  *       "credentials": {
-                 *         "apiKey": "valid",
-                 *         "webhookSecret": "whsec-123"
+                 *         "accessToken": "example",
+                 *         "phoneNumberId": "106540352242922",
+                 *         "businessAccountId": "102290129340398"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ConnectCrmDto"];
+                "application/json": components["schemas"]["ConnectWhatsappSenderDto"];
             };
         };
         responses: {
@@ -19471,36 +19758,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "slug": "sandbox",
-                     *       "name": "Sandbox CRM",
-                     *       "status": "ACTIVE",
-                     *       "providerEmail": "example",
+                     *       "mode": "SHARED",
+                     *       "status": "CONNECTING",
+                     *       "numberSource": "PLATFORM_SHARED",
+                     *       "isDefault": true,
+                     *       "phoneDisplay": "+1 415-555-0123",
+                     *       "hasCredentials": true,
                      *       "connectedAt": "2026-01-15T09:30:00.000Z",
-                     *       "display": {},
-                     *       "hasWebhookSecret": true,
-                     *       "webhookUrl": "example",
-                     *       "deferredEventCount": 0,
-                     *       "missingScopes": [
-                     *         "example"
-                     *       ],
-                     *       "webhookTopics": {
-                     *         "subscribed": [
-                     *           "example"
-                     *         ],
-                     *         "failed": [
-                     *           {
-                     *             "topic": "example",
-                     *             "reason": "example"
-                     *           }
-                     *         ],
-                     *         "checkedAt": "2026-01-15T09:30:00.000Z"
-                     *       }
+                     *       "verifiedName": "example",
+                     *       "qualityRating": "GREEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["CrmConnectionResponse"];
+                    "application/json": components["schemas"]["WhatsappSenderResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, provider_not_api_key, invalid_credentials */
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19508,7 +19780,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body" | "invalid_credentials" | "provider_not_api_key";
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
                     };
                 };
             };
@@ -19538,139 +19810,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: unknown_crm, crm_resource_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_resource_not_found" | "unknown_crm";
-                    };
-                };
-            };
-            /** @description Payload Too Large: internal_error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Too Many Requests: rate_limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Internal Server Error: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: database_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "database_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    crmConnectOAuth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad Request: internal_error, invalid_body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
-                    };
-                };
-            };
-            /** @description Unauthorized: unauthorized, invalid_api_key */
-            401: {
-                headers: {
-                    /** @description Bearer */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "invalid_api_key" | "unauthorized";
-                    };
-                };
-            };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_key_not_allowed, feature_not_available */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "api_key_not_allowed" | "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -19725,7 +19864,7 @@ export interface operations {
             };
         };
     };
-    crmGet: {
+    whatsappSendersGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -19744,33 +19883,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "slug": "sandbox",
-                     *       "name": "Sandbox CRM",
-                     *       "status": "ACTIVE",
-                     *       "providerEmail": "example",
+                     *       "mode": "SHARED",
+                     *       "status": "CONNECTING",
+                     *       "numberSource": "PLATFORM_SHARED",
+                     *       "isDefault": true,
+                     *       "phoneDisplay": "+1 415-555-0123",
+                     *       "hasCredentials": true,
                      *       "connectedAt": "2026-01-15T09:30:00.000Z",
-                     *       "display": {},
-                     *       "hasWebhookSecret": true,
-                     *       "webhookUrl": "example",
-                     *       "deferredEventCount": 0,
-                     *       "missingScopes": [
-                     *         "example"
-                     *       ],
-                     *       "webhookTopics": {
-                     *         "subscribed": [
-                     *           "example"
-                     *         ],
-                     *         "failed": [
-                     *           {
-                     *             "topic": "example",
-                     *             "reason": "example"
-                     *           }
-                     *         ],
-                     *         "checkedAt": "2026-01-15T09:30:00.000Z"
-                     *       }
+                     *       "verifiedName": "example",
+                     *       "qualityRating": "GREEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["CrmConnectionResponse"];
+                    "application/json": components["schemas"]["WhatsappSenderResponse"];
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */
@@ -19811,7 +19935,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: crm_connection_not_found */
+            /** @description Not Found: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19819,7 +19943,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_found";
+                        error?: "not_found";
                     };
                 };
             };
@@ -19877,7 +20001,7 @@ export interface operations {
             };
         };
     };
-    crmDisconnect: {
+    whatsappSendersRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -19894,7 +20018,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active */
+            /** @description Bad Request: internal_error, invalid_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19902,7 +20026,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -19932,7 +20056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: crm_connection_not_found */
+            /** @description Not Found: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19940,7 +20064,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_found";
+                        error?: "not_found";
                     };
                 };
             };
@@ -19998,13 +20122,157 @@ export interface operations {
             };
         };
     };
-    crmMappings: {
+    whatsappSendersUpdate: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 id: string;
             };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneDisplay": "+1 415-555-0123"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWhatsappSenderDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "mode": "SHARED",
+                     *       "status": "CONNECTING",
+                     *       "numberSource": "PLATFORM_SHARED",
+                     *       "isDefault": true,
+                     *       "phoneDisplay": "+1 415-555-0123",
+                     *       "hasCredentials": true,
+                     *       "connectedAt": "2026-01-15T09:30:00.000Z",
+                     *       "verifiedName": "example",
+                     *       "qualityRating": "GREEN"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WhatsappSenderResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    whatsappTemplatesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -20016,15 +20284,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "mappings": [
+                     *       "templates": [
                      *         {
-                     *           "source": "example",
-                     *           "target": "example"
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "order_update",
+                     *           "language": "en_US",
+                     *           "category": "MARKETING",
+                     *           "body": "example",
+                     *           "footer": "example",
+                     *           "bindings": [
+                     *             {
+                     *               "placeholder": 1,
+                     *               "source": "CONTACT_FIELD",
+                     *               "value": "name"
+                     *             }
+                     *           ],
+                     *           "status": "DRAFT",
+                     *           "rejectionReason": "example",
+                     *           "submittedAt": "2026-01-15T09:30:00.000Z",
+                     *           "reviewedAt": "2026-01-15T09:30:00.000Z",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["FieldMappingsResponse"];
+                    "application/json": components["schemas"]["WhatsappTemplateListResponse"];
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */
@@ -20065,18 +20350,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: crm_connection_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_connection_not_found";
-                    };
-                };
-            };
             /** @description Payload Too Large: internal_error */
             413: {
                 headers: {
@@ -20131,45 +20404,60 @@ export interface operations {
             };
         };
     };
-    crmSetMappings: {
+    whatsappTemplatesCreate: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "mappings": []
+                 *       "name": "order_update",
+                 *       "language": "en_US",
+                 *       "category": "UTILITY",
+                 *       "body": "Hi {{1}}, your order {{2}} is on its way.",
+                 *       "footer": "Reply STOP to opt out"
                  *     }
                  */
-                "application/json": components["schemas"]["FieldMappingsDto"];
+                "application/json": components["schemas"]["CreateWhatsappTemplateDto"];
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "mappings": [
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "order_update",
+                     *       "language": "en_US",
+                     *       "category": "MARKETING",
+                     *       "body": "example",
+                     *       "footer": "example",
+                     *       "bindings": [
                      *         {
-                     *           "source": "example",
-                     *           "target": "example"
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "status": "DRAFT",
+                     *       "rejectionReason": "example",
+                     *       "submittedAt": "2026-01-15T09:30:00.000Z",
+                     *       "reviewedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["FieldMappingsResponse"];
+                    "application/json": components["schemas"]["WhatsappTemplateResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, invalid_mapping_source, invalid_mapping_target */
+            /** @description Bad Request: internal_error, invalid_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20177,7 +20465,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_mapping_source" | "invalid_mapping_target";
+                        error?: "internal_error" | "invalid_body";
                     };
                 };
             };
@@ -20207,15 +20495,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: crm_connection_not_found */
-            404: {
+            /** @description Conflict: name_taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_found";
+                        error?: "name_taken";
                     };
                 };
             };
@@ -20273,13 +20561,12 @@ export interface operations {
             };
         };
     };
-    crmSegment: {
+    whatsappTemplatesGet: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 id: string;
-                segmentId: string;
             };
             cookie?: never;
         };
@@ -20292,333 +20579,1413 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "example",
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "order_update",
+                     *       "language": "en_US",
+                     *       "category": "MARKETING",
+                     *       "body": "example",
+                     *       "footer": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "status": "DRAFT",
+                     *       "rejectionReason": "example",
+                     *       "submittedAt": "2026-01-15T09:30:00.000Z",
+                     *       "reviewedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WhatsappTemplateResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    whatsappTemplatesRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    whatsappTemplatesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "order_update",
+                 *       "language": "en_US",
+                 *       "category": "UTILITY",
+                 *       "body": "Hi {{1}}, your order {{2}} is on its way.",
+                 *       "footer": "Reply STOP to opt out"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWhatsappTemplateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "order_update",
+                     *       "language": "en_US",
+                     *       "category": "MARKETING",
+                     *       "body": "example",
+                     *       "footer": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "status": "DRAFT",
+                     *       "rejectionReason": "example",
+                     *       "submittedAt": "2026-01-15T09:30:00.000Z",
+                     *       "reviewedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WhatsappTemplateResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    whatsappTemplatesSubmit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "order_update",
+                     *       "language": "en_US",
+                     *       "category": "MARKETING",
+                     *       "body": "example",
+                     *       "footer": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "status": "DRAFT",
+                     *       "rejectionReason": "example",
+                     *       "submittedAt": "2026-01-15T09:30:00.000Z",
+                     *       "reviewedAt": "2026-01-15T09:30:00.000Z",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WhatsappTemplateResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailSendersList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "senders": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "fromAddress": "ada@example.com",
+                     *           "displayName": "example",
+                     *           "replyTo": "ada@example.com",
+                     *           "isDefault": true,
+                     *           "hasCredentials": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailSenderListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailSendersCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromAddress": "sales@example.com",
+                 *       "displayName": "Acme Sales",
+                 *       "replyTo": "replies@example.com",
+                 *       "smtp": {
+                 *         "host": "smtp.example.com",
+                 *         "port": 587,
+                 *         "username": "sales@example.com",
+                 *         "password": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateEmailSenderDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fromAddress": "ada@example.com",
+                     *       "displayName": "example",
+                     *       "replyTo": "ada@example.com",
+                     *       "isDefault": true,
+                     *       "hasCredentials": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailSenderResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailSendersGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fromAddress": "ada@example.com",
+                     *       "displayName": "example",
+                     *       "replyTo": "ada@example.com",
+                     *       "isDefault": true,
+                     *       "hasCredentials": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailSenderResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailSendersRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailSendersUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "displayName": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateEmailSenderDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "fromAddress": "ada@example.com",
+                     *       "displayName": "example",
+                     *       "replyTo": "ada@example.com",
+                     *       "isDefault": true,
+                     *       "hasCredentials": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailSenderResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailTemplatesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "templates": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "subject": "example",
+                     *           "htmlBody": "example",
+                     *           "textBody": "example",
+                     *           "bindings": [
+                     *             {
+                     *               "placeholder": 1,
+                     *               "source": "CONTACT_FIELD",
+                     *               "value": "name"
+                     *             }
+                     *           ],
+                     *           "isDefault": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailTemplateListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailTemplatesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring offer",
+                 *       "subject": "A spring offer for {{1}}",
+                 *       "htmlBody": "<p>Hi {{1}}</p>",
+                 *       "textBody": "Hi {{1}}"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateEmailTemplateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "name": "example",
-                     *       "size": 1
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CrmSegmentResponse"];
-                };
-            };
-            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, invalid_credentials */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials";
-                    };
-                };
-            };
-            /** @description Unauthorized: unauthorized, invalid_api_key */
-            401: {
-                headers: {
-                    /** @description Bearer */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "invalid_api_key" | "unauthorized";
-                    };
-                };
-            };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
-            /** @description Not Found: crm_connection_not_found, crm_resource_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_connection_not_found" | "crm_resource_not_found";
-                    };
-                };
-            };
-            /** @description Payload Too Large: internal_error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Too Many Requests: rate_limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Internal Server Error: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: database_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "database_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    crmImportsCreate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                 *       "segmentId": "seg-5000"
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreateCrmImportDto"];
-            };
-        };
-        responses: {
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "segmentId": "example",
-                     *       "status": "pending",
-                     *       "progress": 0,
-                     *       "total": 1,
-                     *       "read": 1,
-                     *       "imported": 1,
-                     *       "duplicates": 1,
-                     *       "invalid": 1,
-                     *       "pages": 1,
-                     *       "error": "example",
+                     *       "subject": "example",
+                     *       "htmlBody": "example",
+                     *       "textBody": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "isDefault": true,
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
-                     *       "startedAt": "2026-01-15T09:30:00.000Z",
-                     *       "finishedAt": "2026-01-15T09:30:00.000Z"
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["CrmImportResponse"];
-                };
-            };
-            /** @description Bad Request: internal_error, invalid_body, campaign_not_in_draft, crm_connection_not_active, invalid_credentials */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "campaign_not_in_draft" | "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials";
-                    };
-                };
-            };
-            /** @description Unauthorized: unauthorized, invalid_api_key */
-            401: {
-                headers: {
-                    /** @description Bearer */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "invalid_api_key" | "unauthorized";
-                    };
-                };
-            };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
-            /** @description Not Found: crm_connection_not_found, campaign_not_found, crm_resource_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "campaign_not_found" | "crm_connection_not_found" | "crm_resource_not_found";
-                    };
-                };
-            };
-            /** @description Payload Too Large: internal_error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Too Many Requests: rate_limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Internal Server Error: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: database_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "database_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    crmImportsGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                importId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *       "segmentId": "example",
-                     *       "status": "pending",
-                     *       "progress": 0,
-                     *       "total": 1,
-                     *       "read": 1,
-                     *       "imported": 1,
-                     *       "duplicates": 1,
-                     *       "invalid": 1,
-                     *       "pages": 1,
-                     *       "error": "example",
-                     *       "createdAt": "2026-01-15T09:30:00.000Z",
-                     *       "startedAt": "2026-01-15T09:30:00.000Z",
-                     *       "finishedAt": "2026-01-15T09:30:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CrmImportResponse"];
+                    "application/json": components["schemas"]["EmailTemplateResponse"];
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */
@@ -20659,15 +22026,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not Found: campaign_not_found, crm_import_not_found */
-            404: {
+            /** @description Conflict: name_taken */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_found" | "crm_import_not_found";
+                        error?: "name_taken";
                     };
                 };
             };
@@ -20725,12 +22092,12 @@ export interface operations {
             };
         };
     };
-    crmWebhooksReceive: {
+    emailTemplatesGet: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                connectionId: string;
+                id: string;
             };
             cookie?: never;
         };
@@ -20743,18 +22110,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "received": 1,
-                     *       "delivered": 1,
-                     *       "deferred": 1,
-                     *       "duplicates": 1,
-                     *       "invalid": 1,
-                     *       "orders": 1
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "subject": "example",
+                     *       "htmlBody": "example",
+                     *       "textBody": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["CrmWebhookReceiptResponse"];
+                    "application/json": components["schemas"]["EmailTemplateResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, webhooks_not_supported, invalid_credentials */
+            /** @description Bad Request: internal_error, invalid_body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20762,11 +22138,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials" | "webhooks_not_supported";
+                        error?: "internal_error" | "invalid_body";
                     };
                 };
             };
-            /** @description Unauthorized: unauthorized */
+            /** @description Unauthorized: unauthorized, invalid_api_key */
             401: {
                 headers: {
                     /** @description Bearer */
@@ -20776,11 +22152,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "unauthorized";
+                        error?: "invalid_api_key" | "unauthorized";
                     };
                 };
             };
-            /** @description Not Found: crm_connection_not_found */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20788,7 +22176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_connection_not_found";
+                        error?: "template_not_found";
                     };
                 };
             };
@@ -20804,6 +22192,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
             /** @description Internal Server Error: internal_error */
             500: {
                 headers: {
@@ -20816,7 +22218,609 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailTemplatesRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    emailTemplatesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring offer",
+                 *       "subject": "A spring offer for {{1}}",
+                 *       "htmlBody": "<p>Hi {{1}}</p>",
+                 *       "textBody": "Hi {{1}}"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateEmailTemplateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "subject": "example",
+                     *       "htmlBody": "example",
+                     *       "textBody": "example",
+                     *       "bindings": [
+                     *         {
+                     *           "placeholder": 1,
+                     *           "source": "CONTACT_FIELD",
+                     *           "value": "name"
+                     *         }
+                     *       ],
+                     *       "isDefault": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmailTemplateResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: template_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "template_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: name_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "name_taken";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignAssistFromBrief: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FromBriefFormDoc"];
+                /** @example {} */
+                "application/json": components["schemas"]["FromBriefFormDoc"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       },
+                     *       "proposal": {
+                     *         "name": "example",
+                     *         "goal": "example",
+                     *         "description": "example",
+                     *         "agentPromptOutline": [
+                     *           "example"
+                     *         ],
+                     *         "extractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "example",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "metrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BriefDraftResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, upload_error, brief_required, agent_archived */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "agent_not_found" | "brief_required" | "internal_error" | "invalid_body" | "upload_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error, file_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "file_too_large" | "internal_error";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_brief_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_brief_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: brief_unusable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "brief_unusable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: upload_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "upload_failed";
+                    };
+                };
+            };
+            /** @description Bad Gateway: suggestion_failed */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -20824,19 +22828,488 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                        error?: "suggestion_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
                     };
                 };
             };
         };
     };
-    commerceList: {
+    campaignAssistSuggestMetricPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "qualified",
+                 *       "label": "Qualified lead",
+                 *       "allowedValues": [
+                 *         "yes",
+                 *         "no",
+                 *         "unclear"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SuggestMetricPromptDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "prompt": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetricPromptResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: rewrite_too_long */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rewrite_too_long";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: suggestion_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "suggestion_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignChatSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "How many leads were reached?"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChatMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The answer (JSON), or the answer streamed as server-sent events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "reply": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "seq": 1,
+                     *         "role": "user",
+                     *         "content": "example",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z"
+                     *       },
+                     *       "messagesLeft": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatReplyResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, empty_message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "empty_message" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited, message_limit_reached */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "message_limit_reached" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: chat_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chat_failed" | "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignChatSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "userMessageCount": 1,
+                     *       "messageLimit": 1,
+                     *       "messages": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "seq": 1,
+                     *           "role": "user",
+                     *           "content": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatSessionResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsList: {
         parameters: {
             query?: {
-                /** @description 1-based page; else 400 invalid_params */
-                page?: number;
-                /** @description Orders per page, 1–100; else 400 invalid_params */
+                offset?: number;
                 limit?: number;
+                /** @description Only this campaign’s calls */
+                campaignId?: string;
             };
             header?: never;
             path?: never;
@@ -20854,164 +23327,32 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *           "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
-                     *           "externalId": "example",
-                     *           "name": "#1001",
-                     *           "email": "example",
-                     *           "phone": "example",
-                     *           "currency": "USD",
-                     *           "totalValue": 0,
-                     *           "financialStatus": "example",
-                     *           "fulfillmentStatus": "example",
-                     *           "cod": true,
-                     *           "orderedAt": "2026-01-15T09:30:00.000Z",
-                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "kind": "campaign",
+                     *           "status": "example",
+                     *           "outcome": "example",
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "transcript": "example",
+                     *           "recordingUrl": "example",
+                     *           "analysisStatus": "PENDING",
+                     *           "extraction": {},
+                     *           "evaluation": {},
+                     *           "translations": [
+                     *             {
+                     *               "language": "fr",
+                     *               "text": "example",
+                     *               "createdAt": "2026-01-15T09:30:00.000Z"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
-                     *       "page": 1,
-                     *       "limit": 1,
-                     *       "total": 0
+                     *       "total": 1
                      *     }
                      */
-                    "application/json": components["schemas"]["CommerceOrdersPage"];
-                };
-            };
-            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_params */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error" | "invalid_body" | "invalid_params" | "invalid_query";
-                    };
-                };
-            };
-            /** @description Unauthorized: unauthorized, invalid_api_key */
-            401: {
-                headers: {
-                    /** @description Bearer */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "invalid_api_key" | "unauthorized";
-                    };
-                };
-            };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
-            /** @description Payload Too Large: internal_error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Too Many Requests: rate_limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "rate_limited";
-                    };
-                };
-            };
-            /** @description Internal Server Error: internal_error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "internal_error";
-                    };
-                };
-            };
-            /** @description Service Unavailable: database_unavailable */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "database_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    commerceSummary: {
-        parameters: {
-            query?: {
-                /** @description The window in days, 0 < days ≤ 365; else 400 invalid_query */
-                days?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "orders": 0,
-                     *       "ordersWithPhone": 0,
-                     *       "ordersNotified": 0,
-                     *       "attempted": 0,
-                     *       "delivered": 0,
-                     *       "read": 0,
-                     *       "failed": 0,
-                     *       "clicks": 0,
-                     *       "replies": 0,
-                     *       "spend": 0,
-                     *       "costPerNotifiedOrder": 0,
-                     *       "medianMinutesToFirstUpdate": 0,
-                     *       "optOuts": 0,
-                     *       "shippedNotified": 0,
-                     *       "notifiedValue": 0,
-                     *       "totalValue": 0,
-                     *       "codOrders": 0,
-                     *       "currencies": [
-                     *         "example"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["OrderUpdatesSummaryResponse"];
+                    "application/json": components["schemas"]["SpeechCallListResponse"];
                 };
             };
             /** @description Bad Request: internal_error, invalid_body, invalid_query */
@@ -21040,7 +23381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21048,19 +23389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
-                    };
-                };
-            };
-            /** @description Not Found: crm_connection_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"] & {
-                        /** @enum {string} */
-                        error?: "crm_connection_not_found";
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -21099,6 +23428,466 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "kind": "campaign",
+                     *       "status": "example",
+                     *       "outcome": "example",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "analysisStatus": "PENDING",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "translations": [
+                     *         {
+                     *           "language": "fr",
+                     *           "text": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechCallResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "fr"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TranslateTranscriptDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "language": "fr",
+                     *       "text": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "callId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TranslationResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_transcript */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_transcript";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "provider_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsAnalyse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "kind": "campaign",
+                     *       "status": "example",
+                     *       "outcome": "example",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "analysisStatus": "PENDING",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "translations": [
+                     *         {
+                     *           "language": "fr",
+                     *           "text": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechCallResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_extraction_data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_extraction_data";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: analysis_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "analysis_failed";
                     };
                 };
             };

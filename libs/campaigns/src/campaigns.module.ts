@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
+import { MessagingCoreModule } from '@outreach/messaging';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { ApiLeadContactStore, ApiLeadIntake } from './application/api-lead-intake.service';
@@ -27,6 +28,7 @@ import {
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
 import { CrmContactIntake } from './application/crm-contact-intake.service';
+import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
@@ -40,12 +42,8 @@ import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
-import {
-  CrmDirectoryBinding,
-  NoEmailReadiness,
-  NoWhatsappReadiness,
-  NoWorkflowDirectory,
-} from './infrastructure/unconfigured-channels.adapters';
+import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
+import { CrmDirectoryBinding, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
 
 const applicationServices = [
   CampaignTypesService,
@@ -59,11 +57,12 @@ const applicationServices = [
   UploadIntake,
   ApiLeadIntake,
   CrmContactIntake,
+  ContactWaitingReasons,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
 @Module({
-  imports: [WorkspacesCoreModule, BillingModule, AgentsCoreModule, TelephonyCoreModule],
+  imports: [WorkspacesCoreModule, BillingModule, AgentsCoreModule, TelephonyCoreModule, MessagingCoreModule],
   providers: [
     ...applicationServices,
     { provide: CampaignRepository, useClass: SqlCampaignRepository },
@@ -75,9 +74,10 @@ const applicationServices = [
     { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
+    // Messaging's senders and templates (issue 12).
+    { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
+    { provide: EmailReadiness, useClass: MessagingEmailReadiness },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
-    { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
-    { provide: EmailReadiness, useClass: NoEmailReadiness },
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
     CrmDirectoryBinding,
     { provide: CrmDirectory, useExisting: CrmDirectoryBinding },

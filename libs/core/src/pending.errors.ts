@@ -14,10 +14,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   workflow_invalid: { status: 422, message: 'Workflow definition fails validation (details included)' },
   campaign_has_no_journey: { status: 400, message: 'Campaign runs no workflow' },
   workflow_run_not_found: { status: 404, message: 'No run for that lead or run id' },
-  // messaging (WhatsApp, email)
-  template_not_found: { status: 404, also: [400], message: 'Template id not in workspace (400 in order-notification rules)' },
-  template_not_approved: { status: 400, message: 'Template not APPROVED' },
-  contact_opted_out: { status: 409, message: 'Contact opted out of messages' },
   // inbound and live campaign operations
   inbound_did_unavailable: { status: 400, message: 'Inbound number missing, not assigned, or carrier disabled' },
   inbound_did_has_no_agent: { status: 400, message: 'Number has no ACTIVE INBOUND agent' },
@@ -33,15 +29,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
   // crm and commerce (the crm module owns the rest: libs/crm/src/crm.errors.ts)
   template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
-  // AI assist (briefs, suggestions, chat)
-  suggestion_failed: { status: 502, message: 'AI suggestion generation failed' },
-  rewrite_too_long: { status: 422, message: 'POST /campaigns/suggest-metric-prompt produced a prompt over 5,000 chars' },
-  unsupported_brief_type: { status: 415, message: 'Brief not PDF, TXT or Markdown' },
-  brief_required: { status: 400, message: 'No brief text and no file content' },
-  brief_unusable: { status: 422, message: 'No campaign could be drafted from the brief' },
-  empty_message: { status: 400, message: 'Blank chat message' },
-  message_limit_reached: { status: 429, message: 'Chat session hit its message cap' },
-  chat_failed: { status: 500, message: 'Chat send failed (also invalid input on non-stream POST /campaigns/:id/chat)' },
   // knowledge (documents, knowledge bases, chatbots, dictionaries)
   dictionary_not_found: { status: 404, message: 'Dictionary not found' },
   document_not_found: { status: 404, message: 'Document not found' },
@@ -51,7 +38,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   knowledge_base_not_found: { status: 404, message: 'Knowledge base not found or not owned' },
   knowledge_base_in_use: { status: 409, message: 'Attached to a live chatbot' },
   rotation_conflict: { status: 409, message: 'Another key rotation won the race' },
-  session_not_found: { status: 404, message: 'Chat session not found (sid)' },
   document_too_large: { status: 413, message: 'KB document over size limit' },
   empty_document: { status: 400, message: 'KB document empty' },
   unsupported_document_type: { status: 415, message: 'KB document type unsupported' },
@@ -59,8 +45,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   document_storage_failed: { status: 502, message: 'Storing failed' },
   document_ingest_unavailable: { status: 502, message: 'Could not be queued for processing' },
   kb_document_not_found: { status: 404, message: 'KB document not found (docId)' },
-  // speech calls
-  no_transcript: { status: 400, message: 'Call has no transcript to translate' },
 });
 
 declare module './error-registry' {

@@ -8,6 +8,7 @@ import {
   NewContact,
 } from '../application/campaigns.ports';
 import { withIsoDates } from '../application/iso-dates';
+import { recipientLocaleOf } from '../domain/recipient-locale';
 import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
@@ -29,12 +30,14 @@ export class SqlContactRepository extends ContactRepository {
    */
   async insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number> {
     if (contacts.length === 0) return 0;
+    // The recipient's zone and holiday region, derived once here from the primary number (decisions.md 28.2).
+    const locales = contacts.map((c) => recipientLocaleOf(c.phone));
     const rows: Array<{ inserted: number }> = await this.tx.manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS t(phone, alt, name, fields, ord)
+         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::text[]) WITH ORDINALITY AS t(phone, alt, name, fields, zone, region, ord)
        ), inserted AS (
-         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields'])})
-         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields', 'recipientZone', 'recipientRegion'])})
+         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields, zone, region
            FROM input ORDER BY ord
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
          RETURNING 1
@@ -49,6 +52,8 @@ export class SqlContactRepository extends ContactRepository {
         contacts.map((c) => c.altPhones.join(' ')),
         contacts.map((c) => c.name),
         contacts.map((c) => JSON.stringify(c.fields)),
+        locales.map((l) => l.zone),
+        locales.map((l) => l.region),
       ],
     );
     return rows[0].inserted;

@@ -1,13 +1,27 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { CreditStatus, WalletBalance } from '@outreach/billing';
-import { CampaignExecution, ExecutionCampaign, hasVoiceLeg, numberToDial } from '@outreach/campaigns';
+import {
+  CampaignExecution,
+  dialScheduleOf,
+  dialWindowAt,
+  ExecutionCampaign,
+  hasVoiceLeg,
+  localeKey,
+  nextContactOpening,
+  nextDialOpening,
+  numberToDial,
+  RecipientLocale,
+  recipientClosureAt,
+  RecipientRules,
+  recipientRulesOf,
+  startOfNextLocalDay,
+} from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
 import { freeSlots } from '../domain/dispatch-slots';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
@@ -29,6 +43,8 @@ export type DispatchState =
   /** Paused by the service: no caller id of the campaign is on an enabled carrier. */
   | 'paused'
   | 'outside_window'
+  /** Every contact due now is outside its recipient's hours or on a holiday (decisions.md 28.4). */
+  | 'outside_recipient_hours'
   | 'daily_cap_reached'
   | 'dispatched';
 
@@ -40,17 +56,6 @@ export interface DispatchReport {
   doNotCall: number;
   /** When the dispatcher asked to be woken next (null: by an event only). */
   nextWakeAt: Date | null;
-}
-
-export function dialScheduleOf(campaign: ExecutionCampaign): DialSchedule {
-  return {
-    timezone: campaign.timezone,
-    dailyWindowStart: campaign.settings.dailyWindowStart,
-    dailyWindowEnd: campaign.settings.dailyWindowEnd,
-    dialDays: campaign.settings.dialDays,
-    scheduledStartAt: campaign.scheduledStartAt,
-    scheduledEndAt: campaign.scheduledEndAt,
-  };
 }
 
 /**
@@ -82,6 +87,11 @@ export class DispatchCampaign {
 
   private readonly logger = new Logger('DispatchCampaign');
   private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
+  /**
+   * A campaign's recipient locales with work left, keyed by campaign, contact count and runningSince: a new
+   * contact or a restart changes the key; a single contact retried waits at most the TTL.
+   */
+  private readonly locales = new ShortLivedCache<RecipientLocale[]>(15_000);
 
   /** Runs per campaign in this process: at most one running and one waiting to start. */
   private readonly runs = new CoalescedRuns<DispatchReport>();
@@ -137,6 +147,9 @@ export class DispatchCampaign {
     }
 
     const settings = campaign.settings;
+    // Recipient-local hours and holidays (decisions.md 28.4): only contacts whose locale is open now are claimed.
+    const rules = recipientRulesOf(settings);
+    const openLocales = rules ? await this.openLocales(campaign, rules, now) : null;
     const workspace = await this.workspaces.get(campaign.workspaceId);
     const agent = campaign.agentId ? await this.agents.find(campaign.workspaceId, campaign.agentId) : null;
     const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
@@ -145,6 +158,8 @@ export class DispatchCampaign {
     let claimed = 0;
     let doNotCall = 0;
     let capReached = false;
+    /** No free line in the last round: contacts wait for a line, not for their recipients. */
+    let linesFull = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await this.uow.run(async () => {
         await this.execution.lockWorkspace(campaign.workspaceId);
@@ -159,12 +174,13 @@ export class DispatchCampaign {
           capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
           limit = Math.min(limit, Math.max(0, capLeft));
         }
-        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0 };
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, linesFull: capLeft > 0 };
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
           cooldownMs: settings.cooldownMinutes * 60_000,
           deadlineAt,
+          openLocales,
         });
         if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
@@ -189,6 +205,7 @@ export class DispatchCampaign {
       claimed += result.dialing;
       doNotCall += result.blocked;
       capReached = result.capReached;
+      linesFull = result.linesFull === true;
       if (result.blocked === 0) break;
     }
 
@@ -206,11 +223,32 @@ export class DispatchCampaign {
       const opening = nextDialOpening(schedule, startOfNextLocalDay(campaign.timezone, now));
       return report('daily_cap_reached', await this.wakeAt(campaign, opening, now), claimed, doNotCall);
     }
-    if (work.pending || work.inFlight) {
-      return report('dispatched', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
-    }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
+    const tick = new Date(now.getTime() + this.config.dispatchTickMs);
+    if (rules && !linesFull) {
+      // Nothing was claimed: when every contact due now waits for its recipient's hours, sleep until the
+      // earliest opening among them (or the next retry not yet due; the tick while attempts are in flight),
+      // never a tick loop.
+      const openings = (await this.execution.dueLocales(campaignId, now)).map((l) => nextContactOpening(schedule, rules, l, now));
+      if (openings.length > 0 && openings.every((o) => o === null || o.getTime() > now.getTime())) {
+        const nextRetryAt = await this.execution.nextRetryAfter(campaignId, now);
+        const laterRetry = nextRetryAt ? nextDialOpening(schedule, nextRetryAt) : null;
+        const wake = earliest([...openings, laterRetry, work.inFlight ? tick : null]);
+        return report('outside_recipient_hours', await this.wakeAt(campaign, wake, now), claimed, doNotCall);
+      }
+    }
+    if (work.pending || work.inFlight) {
+      return report('dispatched', await this.wakeAt(campaign, tick, now), claimed, doNotCall);
+    }
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  /** The keys of the campaign's recipient locales open at `now` (the campaign's own window is open). */
+  private async openLocales(campaign: ExecutionCampaign, rules: RecipientRules, now: Date): Promise<string[]> {
+    const count = await this.execution.contactCount(campaign.id);
+    const key = `${campaign.id}:${count}:${campaign.runningSince?.getTime() ?? ''}`;
+    const locales = await this.locales.get(key, () => this.execution.recipientLocales(campaign.id));
+    return locales.filter((l) => recipientClosureAt(rules, l, campaign.timezone, now) === null).map(localeKey);
   }
 
   private async hasUsableCallerId(campaign: ExecutionCampaign): Promise<boolean> {
@@ -228,4 +266,11 @@ export class DispatchCampaign {
     await this.scheduler.wakeIn(campaign.id, Math.max(0, wake.getTime() - now.getTime()));
     return wake;
   }
+}
+
+/** The earliest of the instants given (nulls ignored); null when none. */
+function earliest(instants: ReadonlyArray<Date | null>): Date | null {
+  let first: Date | null = null;
+  for (const at of instants) if (at && (first === null || at.getTime() < first.getTime())) first = at;
+  return first;
 }

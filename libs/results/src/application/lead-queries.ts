@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiLeadIntake } from '@outreach/campaigns';
+import { ApiLeadIntake, ContactWaitingReasons, WaitingReason } from '@outreach/campaigns';
 import { AppError } from '@outreach/core';
 import { LeadKeyStore, ResultStore } from './results.ports';
 
@@ -16,6 +16,10 @@ export interface LeadView {
   attempts: number;
   lastOutcome: string | null;
   lastAttemptAt: string | null;
+  /** When the lead is expected to be tried next, or null (decisions.md 28.5). */
+  nextAttemptAt: string | null;
+  /** Why the lead is not being called now, or null (in flight, final, or due and waiting for a line). */
+  waitingReason: WaitingReason | null;
   /** The result's id once the lead is final and its result is written. */
   resultId: string | null;
   createdAt: string;
@@ -29,6 +33,7 @@ export class LeadQueries {
     private readonly intake: ApiLeadIntake,
     private readonly keys: LeadKeyStore,
     private readonly results: ResultStore,
+    private readonly waiting: ContactWaitingReasons,
   ) {}
 
   async get(workspaceId: string, campaignId: string, leadId: string): Promise<LeadView> {
@@ -40,6 +45,7 @@ export class LeadQueries {
     if (!contact) throw notFound();
     const key = await this.keys.firstForLead(leadId);
     if (!key || key.campaignId !== campaignId || key.workspaceId !== workspaceId) throw notFound();
+    const [waiting] = await this.waiting.of(campaignId, [contact]);
     return {
       id: contact.id,
       campaignId,
@@ -51,6 +57,8 @@ export class LeadQueries {
       attempts: contact.attempts,
       lastOutcome: contact.lastOutcome,
       lastAttemptAt: contact.lastAttemptAt,
+      nextAttemptAt: waiting.nextAttemptAt,
+      waitingReason: waiting.waitingReason,
       resultId: await this.results.idForLead(leadId),
       createdAt: contact.createdAt,
       updatedAt: contact.updatedAt,

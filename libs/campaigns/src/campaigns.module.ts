@@ -27,6 +27,7 @@ import {
   WorkflowDirectory,
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
+import { CrmContactIntake } from './application/crm-contact-intake.service';
 import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
@@ -42,7 +43,7 @@ import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.st
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
-import { NoCrmDirectory, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
+import { CrmDirectoryBinding, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
 
 const applicationServices = [
   CampaignTypesService,
@@ -55,6 +56,7 @@ const applicationServices = [
   ContactImporter,
   UploadIntake,
   ApiLeadIntake,
+  CrmContactIntake,
   ContactWaitingReasons,
 ];
 
@@ -77,9 +79,10 @@ const applicationServices = [
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
-    { provide: CrmDirectory, useClass: NoCrmDirectory },
+    CrmDirectoryBinding,
+    { provide: CrmDirectory, useExisting: CrmDirectoryBinding },
   ],
-  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
+  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory, CrmDirectoryBinding],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

@@ -27,11 +27,17 @@ describe('API logs (GET /campaigns/{id}/api-logs)', () => {
 
   it('every /v1 request naming the campaign: route, status, error code, latency, key, request id; newest first', async () => {
     const c = await runningApiCampaign(t, ws.key, ws.workspaceId); // start went through /campaigns/{id}/start: not /v1
+    // A log is written once its response is sent (res 'finish'): each request waits for its log
+    // before the next one, so "newest first" is the order the requests were made in.
     const ok = await pushLead(t, ws.key, c.id, { idempotencyKey: 'a', phone: '+14155552671' });
     expect(ok.status).toBe(201);
+    await logsOf(c.id, 1);
     await pushLead(t, ws.key, c.id, { idempotencyKey: 'a', phone: '+14155552672' }); // 422 reused
+    await logsOf(c.id, 2);
     await t.http.get(`/v1/campaigns/${c.id}`).set(bearer(ws.key)).set('X-Request-Id', 'req-42');
+    await logsOf(c.id, 3);
     await t.http.post(`/v1/campaigns/${c.id}/pause`).set(bearer(ws.key));
+    await logsOf(c.id, 4);
     await pushLead(t, ws.key, c.id, { idempotencyKey: 'b', phone: '+14155552673' }); // 409 not accepting
     await t.http.get(`/campaigns/${c.id}/leads`).set(bearer(ws.key)); // not /v1: not logged
 

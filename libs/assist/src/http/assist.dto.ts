@@ -24,7 +24,11 @@ const Optional = () => ValidateIf((_object, value) => value !== undefined);
 // ---- briefs ------------------------------------------------------------------------------------
 
 /** POST /campaigns/from-brief: the form fields (multipart) or the JSON body. */
+/** The brief as a multipart form or JSON; `file` is read by the upload interceptor, documented here only. */
 export class FromBriefDto {
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'The brief: PDF, plain text or Markdown (.pdf, .txt, .md); multipart only' })
+  file?: unknown;
+
   @ApiPropertyOptional({ maxLength: BRIEF_CHARS_STORED, description: 'The brief as text (with a file: notes appended to its text)' })
   @Optional()
   @IsString()
@@ -36,13 +40,6 @@ export class FromBriefDto {
   @IsString()
   @Length(1, 64)
   agentId?: string;
-}
-
-/** The multipart form as the document shows it (the file is read by the upload interceptor, not the DTO). */
-export class FromBriefFormDoc {
-  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'The brief: PDF, plain text or Markdown (.pdf, .txt, .md)' }) file?: unknown;
-  @ApiPropertyOptional({ maxLength: BRIEF_CHARS_STORED, description: 'The brief as text (with a file: notes appended to its text)' }) briefText?: string;
-  @ApiPropertyOptional({ minLength: 1, maxLength: 64, description: 'Voice agent of the draft (400 agent_not_found when unknown)' }) agentId?: string;
 }
 
 export class ProposedExtractionKeyResponse {

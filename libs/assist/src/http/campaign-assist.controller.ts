@@ -5,7 +5,7 @@ import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireScope } from 
 import type { Request } from 'express';
 import { BriefDraft, DraftCampaignFromBrief } from '../application/briefs/draft-campaign-from-brief.use-case';
 import { SuggestMetricPrompt } from '../application/suggestions/suggest-metric-prompt.use-case';
-import { BriefDraftResponse, FromBriefDto, FromBriefFormDoc, MetricPromptResponse, SuggestMetricPromptDto } from './assist.dto';
+import { BriefDraftResponse, FromBriefDto, MetricPromptResponse, SuggestMetricPromptDto } from './assist.dto';
 
 /** Campaign drafting help: a campaign from a brief, a metric prompt from a metric. */
 @Controller('campaigns')
@@ -38,7 +38,7 @@ export class CampaignAssistController {
       '(file, briefText, agentId) or JSON (briefText, agentId).',
   })
   @ApiConsumes('multipart/form-data', 'application/json')
-  @ApiBody({ type: FromBriefFormDoc })
+  @ApiBody({ type: FromBriefDto })
   @ApiCreatedResponse({ type: BriefDraftResponse })
   fromBrief(@CurrentPrincipal() p: Principal, @Body() body: FromBriefDto, @Req() req: Request): Promise<BriefDraft> {
     const file = req.file ? { buffer: req.file.buffer, fileName: req.file.originalname, mimeType: req.file.mimetype } : undefined;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { AgentsWorkerModule } from '@outreach/agents';
+import { CampaignsWorkerModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
@@ -15,6 +16,7 @@ import { ExportsWorkerModule } from '@outreach/exports';
   imports: [
     PlatformModule.forRoot({ role: 'worker', configDefaults: WORKER_CONFIG_DEFAULTS }),
     AgentsWorkerModule,
+    CampaignsWorkerModule,
     EngineWorkerModule,
     CallsAnalysisWorkerModule,
     CallEventsModule,

@@ -26,6 +26,7 @@ import {
   WorkflowDirectory,
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
+import { ContactTimeline, ContactTimelineStore } from './application/contact-timeline';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
@@ -38,6 +39,8 @@ import { SqlCampaignPhoneNumberRepository, SqlContactRepository } from './infras
 import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
+import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.store';
+import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import {
   NoCrmDirectory,
@@ -57,6 +60,7 @@ const applicationServices = [
   ContactImporter,
   UploadIntake,
   ApiLeadIntake,
+  ContactTimeline,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
@@ -73,6 +77,7 @@ const applicationServices = [
     { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
+    { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
     { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
     { provide: EmailReadiness, useClass: NoEmailReadiness },
@@ -101,3 +106,10 @@ export class CampaignsCoreModule implements OnModuleInit {
   exports: [CampaignsCoreModule],
 })
 export class CampaignsModule {}
+
+/** The worker side: the contact timelines' retention (decisions.md 29.3). */
+@Module({
+  imports: [CampaignsCoreModule],
+  providers: [TimelineHousekeeping],
+})
+export class CampaignsWorkerModule {}

@@ -8,8 +8,10 @@ import { CampaignPauseReason1763700009300 } from './infrastructure/migrations/17
 import { CampaignRunningSince1763700009400 } from './infrastructure/migrations/1763700009400-campaign-running-since';
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
+import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
 
-export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
+export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
+export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
 export { CampaignExecution } from './application/campaign-execution.service';
@@ -28,6 +30,9 @@ export { CampaignTypesService } from './application/campaign-types.service';
 export { CampaignViews, CampaignView } from './application/campaign-views';
 export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
+export { ContactTimeline, TimelineEntry, TimelineEventView, TimelinePage } from './application/contact-timeline';
+export { TimelinePageResponse, TimelineQueryDto } from './http/dto/timeline.dto';
+export { SKIP_REASONS, SkipReason, TIMELINE_EVENT_TYPES, TimelineEventType } from './domain/contact-timeline';
 export { UploadIntake } from './application/upload-intake.service';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
@@ -45,4 +50,4 @@ export { calleeName } from './domain/callee-name';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactTimeline1763700009810]);

@@ -1,7 +1,7 @@
 import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { CampaignDraft } from '../domain/campaign.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
-import { aCampaign, InMemoryCampaignRepository, InMemoryContactRepository } from '../testing';
+import { aCampaign, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../testing';
 import { CampaignContacts } from './campaign-contacts.service';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
 
@@ -42,7 +42,7 @@ function setup(status: CampaignStatus = 'DRAFT', draft: Partial<CampaignDraft> =
   const importer = new RecordingImporter(contacts);
   const outbox = new RecordingOutbox();
   const uow = new RollbackUnitOfWork([campaigns, contacts, jobsRollback(outbox)]);
-  const service = new CampaignContacts(campaigns, contacts, importer as unknown as ContactImporter, outbox, uow);
+  const service = new CampaignContacts(campaigns, contacts, importer as unknown as ContactImporter, outbox, uow, inMemoryTimeline({ uow, clock }));
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status, draft }));
   return { clock, contacts, campaigns, importer, outbox, uow, service };
 }

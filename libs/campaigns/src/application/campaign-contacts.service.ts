@@ -6,6 +6,7 @@ import { ContactStatus } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository, ContactRepository, ContactView } from './campaigns.ports';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
+import { ContactTimeline, TimelinePage } from './contact-timeline';
 
 /** Contacts of a campaign: JSON additions (DRAFT), the leads listing, and retrying a FAILED contact. */
 @Injectable()
@@ -16,6 +17,7 @@ export class CampaignContacts {
     private readonly importer: ContactImporter,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
+    private readonly timelines: ContactTimeline,
   ) {}
 
   async add(workspaceId: string, campaignId: string, inputs: readonly ContactInput[]): Promise<ImportSummary & { contactCount: number }> {
@@ -39,6 +41,18 @@ export class CampaignContacts {
     const campaign = await this.campaigns.findById(workspaceId, campaignId);
     if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
     return this.contacts.list(campaignId, query);
+  }
+
+  /**
+   * A contact's timeline, oldest first (decisions.md 29.3): 404 campaign_not_found, then
+   * contact_not_found (unknown, malformed, another campaign's); a bad cursor → 400 invalid_cursor.
+   */
+  async timeline(workspaceId: string, campaignId: string, contactId: string, query: { cursor?: string; limit: number }): Promise<TimelinePage> {
+    const campaign = await this.campaigns.findById(workspaceId, campaignId);
+    if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
+    const contact = await this.contacts.findById(campaignId, contactId);
+    if (!contact) throw new AppError('contact_not_found', { message: `no contact ${contactId} in campaign ${campaignId}` });
+    return this.timelines.page(contactId, query);
   }
 
   /** The `retry` transition (FAILED → PENDING) with fresh attempts, on a campaign that has started and is not finished. */

@@ -74,6 +74,11 @@ export abstract class CampaignExecutionRepository {
    * FOR UPDATE SKIP LOCKED, marking them IN_PROGRESS.
    */
   abstract claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]>;
+  /**
+   * Ids of up to `limit` contacts due now, in claim order (due retries first, then PENDING by
+   * upload order), without claiming them: those a block (window, cap, budget…) keeps waiting.
+   */
+  abstract dueIds(campaignId: string, now: Date, limit: number): Promise<string[]>;
   abstract dialsOn(campaignId: string, day: string): Promise<number>;
   abstract addDials(campaignId: string, day: string, count: number): Promise<void>;
   abstract work(campaignId: string): Promise<CampaignWork>;

@@ -51,6 +51,11 @@ export class CampaignExecution {
     return this.execution.claimDue(campaignId, input);
   }
 
+  /** Up to `limit` contacts due now, in claim order, left as they are (for their timeline's skip events). */
+  dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
+    return this.execution.dueIds(campaignId, now, limit);
+  }
+
   dialsOn(campaignId: string, day: string): Promise<number> {
     return this.execution.dialsOn(campaignId, day);
   }

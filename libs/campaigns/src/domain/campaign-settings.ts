@@ -40,6 +40,11 @@ export interface CampaignSettings {
   circuitBreakerWindow: number;
   /** …of which more than this percentage carrier failures pauses it (`circuit_open`); 100 never trips. */
   circuitBreakerFailurePercent: number;
+  /**
+   * Spend guard (decisions.md 29.1): the most this campaign's ledger debits may add up to, minor
+   * units of the workspace currency; dispatch stops before they would pass it. Null: no budget.
+   */
+  budgetMinor: number | null;
   dailyMessageCap: number | null;
 
   retryCount: number;
@@ -97,6 +102,7 @@ export const DEFAULT_CAMPAIGN_SETTINGS: Readonly<CampaignSettings> = Object.free
   dailyMessageCap: null,
   circuitBreakerWindow: 40,
   circuitBreakerFailurePercent: 50,
+  budgetMinor: null,
 
   retryCount: 2,
   cooldownMinutes: 60,

@@ -125,6 +125,30 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return [...retries, ...pending].map((row) => CC.fromRow(row, CLAIMED));
   }
 
+  async dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    // Two reads on the claim's own indexes (retry_due_idx, status_idx), in the claim's order.
+    const retryParams: unknown[] = [campaignId, now, limit];
+    const retries: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.c.id} FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), retryParams)} AND ${CC.c.nextAttemptAt} <= $2
+        ORDER BY ${CC.c.nextAttemptAt}, ${CC.c.seq} LIMIT $3`,
+      retryParams,
+    );
+    const left = limit - retries.length;
+    const pendingParams: unknown[] = [campaignId, left];
+    const pending: Row[] =
+      left <= 0
+        ? []
+        : await this.tx.manager.query(
+            `SELECT ${CC.c.id} FROM ${CC.name}
+              WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claim'), pendingParams)}
+              ORDER BY ${CC.c.seq} LIMIT $2`,
+            pendingParams,
+          );
+    return [...retries, ...pending].map((row) => CC.fromRow(row, ['id']).id);
+  }
+
   async dialsOn(campaignId: string, day: string): Promise<number> {
     const rows: Row[] = await this.tx.manager.query(
       `SELECT ${DD.select(undefined, ['dials'])} FROM ${DD.name} WHERE ${DD.c.campaignId} = $1 AND ${DD.c.day} = $2::date`,

@@ -88,6 +88,15 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     this.dials.set(`${campaignId}/${day}`, (this.dials.get(`${campaignId}/${day}`) ?? 0) + count);
   }
 
+  async dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
+    const contacts = this.ofCampaign(campaignId);
+    const retries = contacts
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= now.getTime())
+      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq);
+    const pending = contacts.filter((c) => allowedFrom('claim').includes(c.status));
+    return [...retries, ...pending].slice(0, Math.max(0, limit)).map((c) => c.id);
+  }
+
   async work(campaignId: string): Promise<CampaignWork> {
     const contacts = this.ofCampaign(campaignId);
     const retryTimes = contacts

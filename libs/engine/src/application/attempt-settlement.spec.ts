@@ -80,9 +80,9 @@ describe('AttemptSettlement', () => {
       nextAttemptAt: null,
       attemptDeadlineAt: null,
     });
-    // 61 s = 2 started minutes at 10.
+    // 61 s = 2 started minutes at 10, counted against the campaign's budget (decisions.md 29.1).
     expect(bed.debits.debits).toEqual([
-      { workspaceId: ENGINE_WS, amountMinor: 20, kind: 'call', reference: attempt.callId, description: 'Call to +14155551001: completed, 2 min' },
+      { workspaceId: ENGINE_WS, amountMinor: 20, kind: 'call', reference: attempt.callId, campaignId: CID, description: 'Call to +14155551001: completed, 2 min' },
     ]);
     expect(bed.outbox.jobs).toEqual([analyseCallJob(attempt.callId)]);
     expect(bed.scheduler.wakeNows).toEqual([CID]);

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
-import { CreditStatus, WalletBalance } from '@outreach/billing';
-import { CampaignExecution, ExecutionCampaign, hasVoiceLeg, numberToDial } from '@outreach/campaigns';
+import { CampaignSpend, CreditStatus, Tariffs, WalletBalance } from '@outreach/billing';
+import { CampaignExecution, ContactTimeline, ExecutionCampaign, hasVoiceLeg, numberToDial, SkipReason } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
@@ -9,6 +9,7 @@ import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
 import { freeSlots } from '../domain/dispatch-slots';
+import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/spend-guard';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler } from './engine.ports';
@@ -18,6 +19,8 @@ import { ShortLivedCache } from './short-lived-cache';
 const FALLBACK_MAX_CALL_SECS = 600;
 /** Claim rounds per run when do-not-call contacts used up the slots of a round. */
 const MAX_ROUNDS = 5;
+/** Due contacts given a `skipped` timeline event per run when a block keeps them waiting (decisions.md 29.3). */
+export const SKIP_EVENTS_PER_RUN = 500;
 /** Why the service pauses a campaign none of whose caller ids can place a call (decisions.md 13.13). */
 export const NO_USABLE_CALLER_ID = 'no_usable_caller_id';
 
@@ -30,6 +33,8 @@ export type DispatchState =
   | 'paused'
   | 'outside_window'
   | 'daily_cap_reached'
+  /** The budget fits no more calls while some are in flight: their endings wake it (decisions.md 29.1). */
+  | 'budget_reached'
   | 'dispatched';
 
 export interface DispatchReport {
@@ -78,6 +83,9 @@ export class DispatchCampaign {
     private readonly scheduler: DispatchScheduler,
     private readonly direct: DirectEnqueue,
     private readonly config: AppConfig,
+    private readonly spend: CampaignSpend,
+    private readonly tariffs: Tariffs,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
@@ -115,6 +123,7 @@ export class DispatchCampaign {
     // A positive balance is the common case (one query); at or below zero an active trial may still allow spending.
     const { balanceMinor } = await this.wallet.get(campaign.workspaceId);
     if (balanceMinor <= 0 && !(await this.credit.canSpend(campaign.workspaceId, now))) {
+      await this.skipDue(campaignId, now, 'credit_exhausted', null);
       await this.execution.exhaustCredit(campaign.workspaceId);
       return report('credit_exhausted');
     }
@@ -122,6 +131,7 @@ export class DispatchCampaign {
     const schedule = dialScheduleOf(campaign);
     const window = dialWindowAt(schedule, now);
     if (!window.open) {
+      await this.skipDue(campaignId, now, 'outside_campaign_window', window.nextOpening);
       return report('outside_window', await this.wakeAt(campaign, window.nextOpening, now));
     }
 
@@ -141,10 +151,13 @@ export class DispatchCampaign {
     const agent = campaign.agentId ? await this.agents.find(campaign.workspaceId, campaign.agentId) : null;
     const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
     const deadlineAt = new Date(now.getTime() + (maxCallSecs + this.config.reaperGraceSeconds) * 1000);
+    // The spend guard's price of one call at most (decisions.md 29.1); read only for a campaign with a budget.
+    const perCallMax = settings.budgetMinor === null ? 0 : perCallMaxMinor((await this.tariffs.rates(campaign.workspaceId)).voiceMinuteMinor, maxCallSecs);
 
     let claimed = 0;
     let doNotCall = 0;
     let capReached = false;
+    let budgetReached = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await this.uow.run(async () => {
         await this.execution.lockWorkspace(campaign.workspaceId);
@@ -159,14 +172,22 @@ export class DispatchCampaign {
           capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
           limit = Math.min(limit, Math.max(0, capLeft));
         }
-        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0 };
+        let budgetLeft = Number.POSITIVE_INFINITY;
+        if (settings.budgetMinor !== null) {
+          // In flight first, then the spend: an attempt settled in between is counted twice, never missed.
+          const inFlight = load.find((l) => l.campaignId === campaignId)?.inFlight ?? 0;
+          const spentMinor = await this.spend.spentMinor(campaignId);
+          budgetLeft = callsWithinBudget({ budgetMinor: settings.budgetMinor, spentMinor, inFlight, perCallMaxMinor: perCallMax });
+          limit = Math.min(limit, budgetLeft);
+        }
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0 };
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
           cooldownMs: settings.cooldownMinutes * 60_000,
           deadlineAt,
         });
-        if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false };
+        if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
         const listed = await this.dnc.blockedAmong(
           campaign.workspaceId,
@@ -176,11 +197,13 @@ export class DispatchCampaign {
         const dialing = contacts.filter((c) => !listed.has(numberToDial(c)));
         const ended = await this.execution.numberListed(blocked);
         await this.execution.addDials(campaignId, window.localDay, dialing.length);
+        await this.timeline.skipped(blocked.map((c) => c.id), 'do_not_call', null);
+        await this.timeline.claimed(dialing.map((c) => ({ id: c.id, attempt: c.attempts })));
         const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
         // Do-not-call API leads are final without a call: their result is written too.
         const results = campaign.source === 'API' ? ended.map((c) => leadFinalJob(c.id)) : [];
         await this.outbox.enqueue(...jobs, ...results);
-        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, jobs };
+        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, budgetReached: dialing.length >= budgetLeft, jobs };
       });
       if (result.jobs?.length) {
         // Committed: start the attempts now rather than at the relay's next poll (the outbox rows remain the guarantee).
@@ -189,7 +212,25 @@ export class DispatchCampaign {
       claimed += result.dialing;
       doNotCall += result.blocked;
       capReached = result.capReached;
+      budgetReached = result.budgetReached;
       if (result.blocked === 0) break;
+    }
+
+    // The budget fits no more calls (decisions.md 29.1): once the calls in flight have ended (their
+    // debits are then known), a campaign with work left pauses with pauseReason budget_reached.
+    if (budgetReached && claimed === 0) {
+      const work = await this.execution.work(campaignId);
+      if (work.inFlight) {
+        return report('budget_reached', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
+      }
+      if (work.pending || work.nextRetryAt !== null) {
+        await this.skipDue(campaignId, now, 'budget_reached', null);
+        if (await this.execution.pauseForService(campaignId, BUDGET_REACHED)) {
+          this.logger.warn(`campaign ${campaignId} paused: ${BUDGET_REACHED}`);
+          return report('paused', null, claimed, doNotCall);
+        }
+        return report('not_running', null, claimed, doNotCall);
+      }
     }
 
     if (claimed > 0 && !capReached) {
@@ -204,6 +245,7 @@ export class DispatchCampaign {
     }
     if (capReached) {
       const opening = nextDialOpening(schedule, startOfNextLocalDay(campaign.timezone, now));
+      await this.skipDue(campaignId, now, 'daily_cap', opening);
       return report('daily_cap_reached', await this.wakeAt(campaign, opening, now), claimed, doNotCall);
     }
     if (work.pending || work.inFlight) {
@@ -211,6 +253,20 @@ export class DispatchCampaign {
     }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  /**
+   * The contacts a block keeps waiting get a `skipped` timeline event: the first SKIP_EVENTS_PER_RUN
+   * due, in claim order (those the run would have dialled). The timeline writes one only when a
+   * contact's reason changes, so a dispatcher meeting the same block on every tick adds nothing.
+   * Best effort: the timeline never stops dispatch.
+   */
+  private async skipDue(campaignId: string, now: Date, reason: SkipReason, until: Date | null): Promise<void> {
+    try {
+      await this.timeline.skipped(await this.execution.dueIds(campaignId, now, SKIP_EVENTS_PER_RUN), reason, until);
+    } catch (error) {
+      this.logger.warn(`campaign ${campaignId}: skip events (${reason}) not recorded: ${(error as Error).message}`);
+    }
   }
 
   private async hasUsableCallerId(campaign: ExecutionCampaign): Promise<boolean> {

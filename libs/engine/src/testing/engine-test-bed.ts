@@ -5,7 +5,7 @@ import { CallLog } from '@outreach/calls';
 import { CampaignExecution } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
-import { FixedCreditStatus, FixedTariffs, FixedWalletBalance, RecordingWalletDebits } from '../../../billing/src/testing';
+import { FixedCreditStatus, FixedTariffs, FixedWalletBalance, RecordedCampaignSpend, RecordingWalletDebits } from '../../../billing/src/testing';
 import { InMemoryCallRepository } from '../../../calls/src/testing';
 import {
   aCampaign,
@@ -13,6 +13,7 @@ import {
   InMemoryCampaignPhoneNumbers,
   InMemoryCampaignRepository,
   InMemoryContactRepository,
+  inMemoryTimeline,
 } from '../../../campaigns/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
 import { jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
@@ -66,11 +67,13 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const settlements = new RecordingSettlementQueue();
   const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120, callPollIntervalMs: 15_000 } as AppConfig;
 
-  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
-  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config);
+  const timeline = inMemoryTimeline({ uow, clock });
+  const spend = new RecordedCampaignSpend(debits);
+  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline);
+  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);
   const polls = new RecordingCallPolls();
   const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline);
   const poll = new PollCall(callLog, voice, endings, config, clock);
   const callEvents = new EngineCallEvents(voice.events, callLog, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
@@ -105,6 +108,8 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     callLog,
     debits,
     tariffs,
+    timeline,
+    spend,
     credit,
     wallet,
     workspaces,

@@ -1,5 +1,5 @@
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
 import { RecordingOutbox } from '../../../platform/src/testing';
 import { aLeadResult, InMemoryLeadKeyStore, InMemoryResultStore } from '../testing';
 import { LeadQueries } from './lead-queries';
@@ -11,7 +11,7 @@ const CID = 'c-1';
 function setup() {
   const contacts = new InMemoryContactRepository(() => NOW);
   const campaigns = new InMemoryCampaignRepository(contacts);
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox());
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox(), inMemoryTimeline());
   const keys = new InMemoryLeadKeyStore();
   const results = new InMemoryResultStore();
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status: 'RUNNING', draft: { source: 'API' } }));
@@ -21,7 +21,7 @@ function setup() {
     keys.seed({ campaignId, idempotencyKey: 'k-1', workspaceId, leadId: contact.id, lead: { phone: '+14155550100', name: 'Ann', fields: { plan: 'gold', n: 3 } } });
     return contact;
   };
-  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results), lead };
+  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results, inMemoryTimeline()), lead };
 }
 
 describe('LeadQueries (use case, ports faked)', () => {

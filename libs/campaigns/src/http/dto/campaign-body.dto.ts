@@ -311,6 +311,22 @@ export class CampaignFieldsDto {
   @Max(100)
   circuitBreakerFailurePercent?: number;
 
+  // Issue 17 (not a contract bound): the spend guard (decisions.md 29.1)
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 1_000_000_000_000,
+    description:
+      'Budget in minor units of the workspace currency: dispatch stops before the campaign\'s ledger debits would pass it, ' +
+      'and the campaign pauses with pauseReason budget_reached; null = no budget',
+  })
+  @Nullable()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000_000)
+  budgetMinor?: number | null;
+
   // #35 array of 1-7 elements each 0-6
   @ApiPropertyOptional({ type: [Number], minItems: 1, maxItems: 7, description: 'Days calls are placed, 0 = Sunday … 6 = Saturday' })
   @Optional()

@@ -104,6 +104,7 @@ export class CampaignResponse {
   @ApiProperty({ type: 'integer', nullable: true }) dailyDialCap: number | null;
   @ApiProperty({ type: 'integer' }) circuitBreakerWindow: number;
   @ApiProperty({ type: 'integer' }) circuitBreakerFailurePercent: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Spend guard in minor units; null = no budget' }) budgetMinor: number | null;
   @ApiProperty({ type: 'integer' }) contactCount: number;
   @ApiProperty({ type: 'integer' }) receivedCalls: number;
   @ApiProperty({ type: 'integer', isArray: true }) retryDelaysMinutes: number[];

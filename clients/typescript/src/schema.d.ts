@@ -611,6 +611,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/contacts/{contactId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A contact's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook */
+        get: operations["campaignContactsTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/contacts/{contactId}/retry": {
         parameters: {
             query?: never;
@@ -938,6 +955,23 @@ export interface paths {
         };
         /** A pushed lead, live: status, attempts, and the result id once final */
         get: operations["leadsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{campaignId}/leads/{leadId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lead's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook */
+        get: operations["leadsTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1740,6 +1774,8 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
+            budgetMinor?: number | null;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -1935,6 +1971,8 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Spend guard in minor units; null = no budget */
+            budgetMinor: number | null;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2041,6 +2079,8 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Spend guard in minor units; null = no budget */
+            budgetMinor: number | null;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2141,6 +2181,8 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
+            budgetMinor?: number | null;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2302,6 +2344,25 @@ export interface components {
         LeadsResponse: {
             items: components["schemas"]["ContactResponse"][];
             total: number;
+        };
+        TimelineEventResponse: {
+            /**
+             * @description message_* types are reserved for the message legs and not written yet
+             * @enum {string}
+             */
+            type: "created" | "claimed" | "skipped" | "attempt_started" | "attempt_ended" | "retry_scheduled" | "message_sent" | "message_delivered" | "message_replied" | "result_emitted" | "webhook_delivered";
+            /** Format: date-time */
+            at: string;
+            /** @description By type — created: source; claimed: attempt; skipped: reason (outside_campaign_window, outside_recipient_hours, holiday, daily_cap, do_not_call, opted_out, circuit_open, budget_reached, credit_exhausted), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; retry_scheduled: at, why; result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        TimelinePageResponse: {
+            /** @description Oldest first; the newest 200 events of the contact are kept */
+            items: components["schemas"]["TimelineEventResponse"][];
+            /** @description null: no more pages */
+            nextCursor: string | null;
         };
         CampaignPhoneNumbersResponse: {
             phoneNumbers: components["schemas"]["PhoneNumberResponse"][];
@@ -8007,6 +8068,7 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "budgetMinor": 1,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8280,6 +8342,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -8580,6 +8643,7 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "budgetMinor": 1,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8840,6 +8904,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9122,6 +9187,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9564,6 +9630,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9851,6 +9918,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10138,6 +10206,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10420,6 +10489,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10678,6 +10748,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10941,6 +11012,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11228,6 +11300,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11510,6 +11583,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11780,6 +11854,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12055,6 +12130,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12342,6 +12418,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12906,6 +12983,146 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignContactsTimeline: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "type": "created",
+                     *           "at": "2026-01-15T09:30:00.000Z",
+                     *           "detail": {}
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimelinePageResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, contact_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "contact_not_found";
                     };
                 };
             };
@@ -15987,6 +16204,146 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, lead_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    leadsTimeline: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "type": "created",
+                     *           "at": "2026-01-15T09:30:00.000Z",
+                     *           "detail": {}
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimelinePageResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };

@@ -7,6 +7,7 @@ process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
+import { ContactTimeline, TimelineHousekeeping } from '@outreach/campaigns';
 import { Clock, FixedClock } from '@outreach/platform';
 import { expectError } from '../campaigns/campaign-helpers';
 import { pushLead, runningApiCampaign } from '../results/results-helpers';
@@ -133,4 +134,32 @@ describe('lead timeline', () => {
     expect(await countEvents()).toBe(before);
     expect((await leadTimeline(campaign.id, leadId)).body.items).toEqual(events);
   }, 90_000);
+  it('on Postgres: keeps the newest 200 events per contact, skips only on a change, and the worker forgets events past TIMELINE_RETENTION_DAYS', async () => {
+    const campaign = await runningApiCampaign(t, ws.key, ws.workspaceId, { timezone: 'UTC', dailyWindowStart: '09:00', dailyWindowEnd: '18:00' });
+    const a = (await pushLead(t, ws.key, campaign.id, { idempotencyKey: `a-${Date.now()}`, phone: sandboxNumber(2, 7) })).body.id as string;
+    const b = (await pushLead(t, ws.key, campaign.id, { idempotencyKey: `b-${Date.now()}`, phone: sandboxNumber(3, 7) })).body.id as string;
+    await waitFor('both skips', async () => [...(await types(campaign.id, a)), ...(await types(campaign.id, b))], (ts) => ts.filter((x) => x === 'skipped').length === 2);
+    const timeline = t.get(ContactTimeline);
+
+    // The same reason and end: nothing new; another end: one event each.
+    expect(await timeline.skipped([a, b], 'outside_campaign_window', OPENING)).toBe(0);
+    expect(await timeline.skipped([a, a, b], 'daily_cap', OPENING)).toBe(2);
+
+    for (let i = 0; i < 205; i++) await timeline.record({ contactId: a, type: 'claimed', detail: { attempt: i + 1 } });
+    const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM contact_timeline_events WHERE contact_id = $1`, [a]);
+    expect(n).toBe(200);
+    const page = await leadTimeline(campaign.id, a, '?limit=1');
+    expect(page.body.items[0]).toMatchObject({ type: 'claimed', detail: { attempt: 6 } });
+    expect(await types(campaign.id, b)).toEqual(['created', 'skipped', 'skipped']);
+
+    // 30 days later (the default retention) nothing is old enough; a day more and b's events go.
+    clock.set(new Date(PUSHED_AT.getTime() + 30 * 86_400_000));
+    expect((await worker.get(TimelineHousekeeping).run()).timelineEventsPurged).toBe(0);
+    await timeline.record({ contactId: a, type: 'claimed', detail: { attempt: 206 } });
+    clock.set(new Date(PUSHED_AT.getTime() + 31 * 86_400_000));
+    // a: the 206th event pushed the 6th out, so 199 old ones (7th to 205th) go; b: its 3.
+    expect((await worker.get(TimelineHousekeeping).run()).timelineEventsPurged).toBe(199 + 3);
+    expect((await leadTimeline(campaign.id, b)).body).toEqual({ items: [], nextCursor: null });
+    expect((await leadTimeline(campaign.id, a)).body.items.map((e: Event) => e.detail)).toEqual([{ attempt: 206 }]);
+  }, 60_000);
 });

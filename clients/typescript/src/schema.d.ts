@@ -2353,7 +2353,7 @@ export interface components {
             type: "created" | "claimed" | "skipped" | "attempt_started" | "attempt_ended" | "retry_scheduled" | "message_sent" | "message_delivered" | "message_replied" | "result_emitted" | "webhook_delivered";
             /** Format: date-time */
             at: string;
-            /** @description By type — created: source; claimed: attempt; skipped: reason (outside_campaign_window, outside_recipient_hours, holiday, daily_cap, do_not_call, opted_out, circuit_open, budget_reached, credit_exhausted), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; retry_scheduled: at, why; result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode */
+            /** @description By type — created: source; claimed: attempt; skipped: reason (outside_campaign_window, outside_recipient_hours, holiday, daily_cap, do_not_call, opted_out, circuit_open, budget_reached, credit_exhausted), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; retry_scheduled: at, why (the outcome retried, incomplete_call, or next_number: an alternate number); result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode */
             detail: {
                 [key: string]: unknown;
             };

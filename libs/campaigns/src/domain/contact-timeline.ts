@@ -14,7 +14,7 @@ export const TIMELINE_EVENT_TYPES = [
   'attempt_started',
   /** The call ended (detail: attempt, callId, outcome, status: where the contact went). */
   'attempt_ended',
-  /** Another attempt is due later (detail: at, why). */
+  /** Another attempt is due later (detail: at, why: the outcome retried, incomplete_call, or next_number). */
   'retry_scheduled',
   /** Reserved for the message legs (issue 12): not written yet. */
   'message_sent',

@@ -1,10 +1,13 @@
 import { AppConfig, FixedClock, UnitOfWork } from '@outreach/core';
-import { RollbackUnitOfWork } from '../../../platform/src/testing';
+import { Rollbackable, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { ContactTimeline, ContactTimelineStore } from '../application/contact-timeline';
 import { SkipReason, TIMELINE_EVENTS_PER_CONTACT, TimelineEvent } from '../domain/contact-timeline';
 
-/** contact_timeline_events and contact_waits in memory, with the store's rules (per-contact bound, wait changes). */
-export class InMemoryContactTimelineStore extends ContactTimelineStore {
+/**
+ * contact_timeline_events and contact_waits in memory, with the store's rules (per-contact bound,
+ * wait changes); a RollbackUnitOfWork participant, so a failed transaction leaves no event.
+ */
+export class InMemoryContactTimelineStore extends ContactTimelineStore implements Rollbackable {
   readonly events: Array<{ seq: number; event: TimelineEvent }> = [];
   readonly waits = new Map<string, { reason: SkipReason; until: Date | null }>();
   private seq = 0;
@@ -43,6 +46,17 @@ export class InMemoryContactTimelineStore extends ContactTimelineStore {
     const old = this.events.filter((r) => r.event.at.getTime() < before.getTime()).slice(0, limit);
     for (const r of old) this.events.splice(this.events.indexOf(r), 1);
     return old.length;
+  }
+
+  snapshot(): unknown {
+    return { events: this.events.map((r) => ({ ...r })), waits: new Map(this.waits) };
+  }
+
+  restore(state: unknown): void {
+    const saved = state as { events: InMemoryContactTimelineStore['events']; waits: InMemoryContactTimelineStore['waits'] };
+    this.events.splice(0, this.events.length, ...saved.events);
+    this.waits.clear();
+    for (const [id, wait] of saved.waits) this.waits.set(id, wait);
   }
 
   /** The types of a contact's events, in order. */

@@ -13,6 +13,7 @@ import {
   InMemoryCampaignPhoneNumbers,
   InMemoryCampaignRepository,
   InMemoryContactRepository,
+  InMemoryContactTimelineStore,
   inMemoryTimeline,
 } from '../../../campaigns/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
@@ -49,7 +50,8 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const executionRepo = new InMemoryCampaignExecutionRepository(campaigns, contacts);
   const outbox = new RecordingOutbox();
   const calls = new InMemoryCallRepository();
-  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, jobsRollback(outbox)]);
+  const timelineStore = new InMemoryContactTimelineStore();
+  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, timelineStore, jobsRollback(outbox)]);
   const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock, outbox);
   const callLog = new CallLog(calls, uow, clock);
   const debits = new RecordingWalletDebits();
@@ -67,7 +69,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const settlements = new RecordingSettlementQueue();
   const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120, callPollIntervalMs: 15_000 } as AppConfig;
 
-  const timeline = inMemoryTimeline({ uow, clock });
+  const timeline = inMemoryTimeline({ store: timelineStore, uow, clock });
   const spend = new RecordedCampaignSpend(debits);
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline);
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);

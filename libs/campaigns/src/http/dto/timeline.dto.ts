@@ -35,7 +35,7 @@ export class TimelineEventResponse {
       'By type — created: source; claimed: attempt; skipped: reason (' +
       SKIP_REASONS.join(', ') +
       '), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; ' +
-      'retry_scheduled: at, why; result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode',
+      'retry_scheduled: at, why (the outcome retried, incomplete_call, or next_number: an alternate number); result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode',
   })
   detail: Record<string, unknown>;
 }

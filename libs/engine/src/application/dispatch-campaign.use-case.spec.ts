@@ -315,6 +315,11 @@ describe('DispatchCampaign', () => {
       expect(report).toEqual({ state: 'budget_reached', claimed: 0, doNotCall: 0, nextWakeAt: new Date(ENGINE_NOW.getTime() + 2000) });
       expect((await bed.execution.campaign(CID))!.status).toBe('RUNNING');
       expect(attemptJobs()).toHaveLength(2);
+      // The three left wait for the budget: one event each, however often the dispatcher looks.
+      await bed.dispatch.execute(CID);
+      const skips = bed.timeline.recorded.events.filter((r) => r.event.type === 'skipped');
+      expect(skips).toHaveLength(3);
+      expect(skips.every((r) => r.event.detail.reason === 'budget_reached')).toBe(true);
     });
 
     it('with nothing in flight and no call fitting pauses the campaign (budget_reached), its contacts untouched', async () => {

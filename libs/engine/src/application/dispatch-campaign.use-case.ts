@@ -216,15 +216,16 @@ export class DispatchCampaign {
       if (result.blocked === 0) break;
     }
 
-    // The budget fits no more calls (decisions.md 29.1): once the calls in flight have ended (their
-    // debits are then known), a campaign with work left pauses with pauseReason budget_reached.
+    // The budget fits no more calls (decisions.md 29.1): the contacts left wait for it; once the
+    // calls in flight have ended (their debits are then known), a campaign with work left pauses
+    // with pauseReason budget_reached.
+    if (budgetReached) await this.skipDue(campaignId, now, 'budget_reached', null);
     if (budgetReached && claimed === 0) {
       const work = await this.execution.work(campaignId);
       if (work.inFlight) {
         return report('budget_reached', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
       }
       if (work.pending || work.nextRetryAt !== null) {
-        await this.skipDue(campaignId, now, 'budget_reached', null);
         if (await this.execution.pauseForService(campaignId, BUDGET_REACHED)) {
           this.logger.warn(`campaign ${campaignId} paused: ${BUDGET_REACHED}`);
           return report('paused', null, claimed, doNotCall);

@@ -22,15 +22,16 @@ export interface TimelineEntry {
 }
 
 export abstract class ContactTimelineStore {
-  /** Appends the events and drops each contact's events beyond the newest TIMELINE_EVENTS_PER_CONTACT. */
-  abstract append(events: readonly TimelineEvent[]): Promise<void>;
+  /**
+   * Appends the events and drops each contact's events beyond the newest TIMELINE_EVENTS_PER_CONTACT;
+   * `endWaitsOf`: contacts that wait no more (claimed), whose next skip is recorded whatever its reason.
+   */
+  abstract append(events: readonly TimelineEvent[], options?: { endWaitsOf?: readonly string[] }): Promise<void>;
   /**
    * Sets the contacts' waiting reason to (reason, until); returns the contacts whose reason or end
    * changed (those get a `skipped` event), leaving the others alone.
    */
   abstract changeWait(contactIds: readonly string[], reason: SkipReason, until: Date | null, at: Date): Promise<string[]>;
-  /** The contacts wait no more (claimed): their next skip is recorded whatever its reason. */
-  abstract clearWait(contactIds: readonly string[]): Promise<void>;
   /** Events of the contact after position `afterSeq`, oldest first, at most `limit`. */
   abstract page(contactId: string, afterSeq: string | null, limit: number): Promise<Array<{ seq: string; event: TimelineEvent }>>;
   /** Deletes up to `limit` events older than `before`; returns how many. */
@@ -80,10 +81,13 @@ export class ContactTimeline {
   /** The dispatcher took these contacts for an attempt: they no longer wait. */
   claimed(contacts: ReadonlyArray<{ id: string; attempt: number }>): Promise<void> {
     if (contacts.length === 0) return Promise.resolve();
-    return this.uow.run(async () => {
-      await this.store.clearWait(contacts.map((c) => c.id));
-      await this.record(...contacts.map((c) => ({ contactId: c.id, type: 'claimed' as const, detail: { attempt: c.attempt } })));
-    });
+    const now = this.clock.now();
+    return this.uow.run(() =>
+      this.store.append(
+        contacts.map((c) => ({ contactId: c.id, type: 'claimed' as const, detail: { attempt: c.attempt }, at: now })),
+        { endWaitsOf: contacts.map((c) => c.id) },
+      ),
+    );
   }
 
   /**

@@ -14,19 +14,34 @@ export class SqlContactTimelineStore extends ContactTimelineStore {
     super();
   }
 
-  async append(events: readonly TimelineEvent[]): Promise<void> {
+  /**
+   * One statement: the insert, the trim of each contact's older events and (for a claim) the end of
+   * their waits. The trim runs on the statement's snapshot, which does not hold the new rows, so
+   * each contact keeps TIMELINE_EVENTS_PER_CONTACT − (its new events) of the older ones: at most one
+   * walk of that many entries of its (contact_id, seq) index.
+   */
+  async append(events: readonly TimelineEvent[], options: { endWaitsOf?: readonly string[] } = {}): Promise<void> {
     if (events.length === 0) return;
     await this.tx.manager.query(
-      `INSERT INTO ${E.name} (${e.contactId}, ${e.type}, ${e.occurredAt}, ${e.detail})
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::jsonb[]) ORDER BY 1`,
-      [events.map((x) => x.contactId), events.map((x) => x.type), events.map((x) => x.at), events.map((x) => JSON.stringify(x.detail))],
-    );
-    // Keep each contact's newest events only: a walk of at most that many index entries per contact.
-    await this.tx.manager.query(
-      `DELETE FROM ${E.name} WHERE ${e.seq} IN (
-         SELECT old.${e.seq} FROM (SELECT DISTINCT unnest($1::uuid[]) AS id) c
-         CROSS JOIN LATERAL (SELECT ${e.seq} FROM ${E.name} WHERE ${e.contactId} = c.id ORDER BY ${e.seq} DESC OFFSET $2) old)`,
-      [events.map((x) => x.contactId), TIMELINE_EVENTS_PER_CONTACT],
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::jsonb[]) WITH ORDINALITY AS t(contact_id, type, occurred_at, detail, ord)
+       ), inserted AS (
+         INSERT INTO ${E.name} (${e.contactId}, ${e.type}, ${e.occurredAt}, ${e.detail})
+         SELECT contact_id, type, occurred_at, detail FROM input ORDER BY ord
+       ), ended AS (
+         DELETE FROM ${W.name} WHERE ${w.contactId} = ANY($6::uuid[])
+       )
+       DELETE FROM ${E.name} WHERE ${e.seq} IN (
+         SELECT old.${e.seq} FROM (SELECT contact_id, count(*) AS n FROM input GROUP BY contact_id) c
+         CROSS JOIN LATERAL (SELECT ${e.seq} FROM ${E.name} WHERE ${e.contactId} = c.contact_id ORDER BY ${e.seq} DESC OFFSET GREATEST(0, $5 - c.n)) old)`,
+      [
+        events.map((x) => x.contactId),
+        events.map((x) => x.type),
+        events.map((x) => x.at),
+        events.map((x) => JSON.stringify(x.detail)),
+        TIMELINE_EVENTS_PER_CONTACT,
+        options.endWaitsOf ?? [],
+      ],
     );
   }
 
@@ -41,11 +56,6 @@ export class SqlContactTimelineStore extends ContactTimelineStore {
       [contactIds, reason, until, at],
     );
     return rows.map((r) => r.contact_id);
-  }
-
-  async clearWait(contactIds: readonly string[]): Promise<void> {
-    if (contactIds.length === 0) return;
-    await this.tx.manager.query(`DELETE FROM ${W.name} WHERE ${w.contactId} = ANY($1::uuid[])`, [contactIds]);
   }
 
   async page(contactId: string, afterSeq: string | null, limit: number): Promise<Array<{ seq: string; event: TimelineEvent }>> {

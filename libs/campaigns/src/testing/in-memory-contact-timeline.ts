@@ -12,7 +12,8 @@ export class InMemoryContactTimelineStore extends ContactTimelineStore implement
   readonly waits = new Map<string, { reason: SkipReason; until: Date | null }>();
   private seq = 0;
 
-  async append(events: readonly TimelineEvent[]): Promise<void> {
+  async append(events: readonly TimelineEvent[], options: { endWaitsOf?: readonly string[] } = {}): Promise<void> {
+    for (const id of options.endWaitsOf ?? []) this.waits.delete(id);
     for (const event of events) this.events.push({ seq: ++this.seq, event: { ...event } });
     for (const contactId of new Set(events.map((e) => e.contactId))) {
       const mine = this.events.filter((r) => r.event.contactId === contactId);
@@ -29,10 +30,6 @@ export class InMemoryContactTimelineStore extends ContactTimelineStore implement
       changed.push(id);
     }
     return changed;
-  }
-
-  async clearWait(contactIds: readonly string[]): Promise<void> {
-    for (const id of contactIds) this.waits.delete(id);
   }
 
   async page(contactId: string, afterSeq: string | null, limit: number): Promise<Array<{ seq: string; event: TimelineEvent }>> {

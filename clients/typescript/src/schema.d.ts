@@ -1901,7 +1901,7 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
             /**
-             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.
              * @example user
              */
             pauseReason: string | null;
@@ -2009,7 +2009,7 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
             /**
-             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.
              * @example user
              */
             pauseReason: string | null;

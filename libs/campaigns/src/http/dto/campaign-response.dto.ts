@@ -43,7 +43,7 @@ export class CampaignResponse {
   @ApiProperty({
     ...nullableString,
     example: 'user',
-    description: 'Why a PAUSED campaign is paused: `user` (POST …/pause), or the service\'s reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.',
+    description: 'Why a PAUSED campaign is paused: `user` (POST …/pause), or the service\'s reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.',
   })
   pauseReason: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;

@@ -1,4 +1,4 @@
-import { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from '@outreach/campaigns';
+import { CrmDirectory, WorkflowDirectory } from '@outreach/campaigns';
 import { Clock, FixedClock } from '@outreach/platform';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
@@ -6,22 +6,11 @@ import { agentBody, createActiveAgent } from '../support/agent-fixtures';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { addContacts, attachNumber, createCampaign, credit, expectError, readCampaign, workspaceSettings } from './campaign-helpers';
 
-/** Ports to modules not built yet, faked so every start check can be provoked (defaults: "none configured"). */
-class FakeWhatsapp extends WhatsappReadiness {
-  state: { hasSender: boolean; template: 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready' } = {
-    hasSender: false,
-    template: 'missing',
-  };
-  async check() {
-    return this.state;
-  }
-}
-class FakeEmail extends EmailReadiness {
-  state = { hasSender: false, hasTemplate: false };
-  async check() {
-    return this.state;
-  }
-}
+/*
+ * Ports to modules not built yet, faked so every start check can be provoked (defaults: "none
+ * configured"). The WhatsApp and email checks use the messaging module's real senders and templates:
+ * test/messaging/campaign-start.e2e-spec.ts.
+ */
 class FakeWorkflows extends WorkflowDirectory {
   statuses = new Map<string, string>();
   async status(_ws: string, id: string) {
@@ -46,8 +35,6 @@ describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 1
   let t: TestApp;
   let ws: Seeded;
   const clock = new FixedClock(T0);
-  const whatsapp = new FakeWhatsapp();
-  const email = new FakeEmail();
   const workflows = new FakeWorkflows();
   const crm = new FakeCrm();
 
@@ -57,10 +44,6 @@ describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 1
         b
           .overrideProvider(Clock)
           .useValue(clock)
-          .overrideProvider(WhatsappReadiness)
-          .useValue(whatsapp)
-          .overrideProvider(EmailReadiness)
-          .useValue(email)
           .overrideProvider(WorkflowDirectory)
           .useValue(workflows)
           .overrideProvider(CrmDirectory)
@@ -70,8 +53,6 @@ describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 1
   afterAll(() => t.close());
   beforeEach(async () => {
     clock.set(T0);
-    whatsapp.state = { hasSender: false, template: 'missing' };
-    email.state = { hasSender: false, hasTemplate: false };
     workflows.statuses.clear();
     crm.connections.clear();
     await t.reset();
@@ -162,33 +143,20 @@ describe('campaign lifecycle: transitions and start checks (decisions.md 12.1, 1
     await expectUnchanged(c.id, before);
   });
 
-  it('message legs: needs_sender (the default: no WhatsApp module yet), needs_template, not_approved, needs_runtime_context', async () => {
+  it('message legs without a WhatsApp sender: 400 campaign_channel_needs_sender (the messaging module answers; the other codes: test/messaging)', async () => {
     await credit(t, ws.workspaceId);
     const c = await createCampaign(t, ws.key, { channel: 'WHATSAPP', whatsappOutreachTemplateId: 'tpl_1' });
     await addContacts(t, ws.key, c.id, ['+14155552671']);
     const before = await readCampaign(t, ws.key, c.id);
     expectError(await post(`/campaigns/${c.id}/start`), 400, 'campaign_channel_needs_sender');
-    whatsapp.state = { hasSender: true, template: 'missing' };
-    expectError(await post(`/campaigns/${c.id}/start`), 400, 'campaign_channel_needs_template');
-    whatsapp.state = { hasSender: true, template: 'not_approved' };
-    expectError(await post(`/campaigns/${c.id}/start`), 400, 'outreach_template_not_approved');
-    whatsapp.state = { hasSender: true, template: 'needs_runtime_context' };
-    expectError(await post(`/campaigns/${c.id}/start`), 400, 'outreach_template_needs_runtime_context');
     await expectUnchanged(c.id, before);
-    whatsapp.state = { hasSender: true, template: 'ready' };
-    // WHATSAPP has no voice leg: no agent and no numbers needed
-    expect((await post(`/campaigns/${c.id}/start`)).body.status).toBe('RUNNING');
   });
 
-  it('email: needs_email_sender (the default), needs_email_template; custom: needs_workflow', async () => {
+  it('email without a mailbox: needs_email_sender (the messaging module answers); custom: needs_workflow', async () => {
     await credit(t, ws.workspaceId);
     const mail = await createCampaign(t, ws.key, { channel: 'EMAIL' });
     await addContacts(t, ws.key, mail.id, ['+14155552671']);
     expectError(await post(`/campaigns/${mail.id}/start`), 400, 'campaign_channel_needs_email_sender');
-    email.state = { hasSender: true, hasTemplate: false };
-    expectError(await post(`/campaigns/${mail.id}/start`), 400, 'campaign_channel_needs_email_template');
-    email.state = { hasSender: true, hasTemplate: true };
-    expect((await post(`/campaigns/${mail.id}/start`)).status).toBe(200);
 
     const custom = await createCampaign(t, ws.key, { channel: 'CUSTOM' });
     const before = await readCampaign(t, ws.key, custom.id);

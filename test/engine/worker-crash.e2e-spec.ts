@@ -141,32 +141,57 @@ describe('a worker killed mid-campaign', () => {
     expect(wallet.credits - wallet.debits).toBe(wallet.balance);
   }, 180_000);
 
-  it('SIGKILL and restart without the reaper: the new worker takes the dead attempts back within seconds (lease) and settles them from the provider', async () => {
+  // Killed at each state a call can be in (QUEUED: the provider may or may not have it; RINGING;
+  // IN_PROGRESS: answered). The calls last 3 s here so the kill can wait for the state it wants.
+  it.each([
+    ['QUEUED', 1],
+    ['RINGING', 2],
+    ['IN_PROGRESS', 3],
+  ] as const)('SIGKILL with a call %s, restart without the reaper: the new worker takes the dead attempts back within seconds (lease) and settles them from the provider', async (killState, round) => {
     await kill(second, 'SIGTERM'); // the previous test's worker
     second = null;
     const ws = await t.seed({ concurrency: LINES }); // its own wallet
-    const phones = Array.from({ length: CONTACTS }, (_, i) => sandboxNumber(100 + i, i % 10));
+    const phones = Array.from({ length: CONTACTS }, (_, i) => sandboxNumber(100 * round + i, i % 10));
     const { campaignId } = await runnableCampaign(t, ws, {
       phones,
       agent: { maxCallDurationSecs: MAX_CALL_SECS },
       settings: { retryCount: 0 },
     });
     const probe = new EngineProbe(t);
-    const inFlight = async () => {
-      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM calls WHERE campaign_id = $1 AND status = ANY($2)`, [campaignId, LIVE_CALL_STATUSES]);
+
+    const inState = async () => {
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM calls WHERE campaign_id = $1 AND status = $2`, [campaignId, killState]);
       return n as number;
     };
 
-    first = await spawnWorker();
+    first = await spawnChild({ SANDBOX_VOICE_LATENCY_MS: '3000', DISPATCH_TICK_MS: '100', REAPER_GRACE_SECONDS: String(GRACE_SECS) });
     await startCampaign(t, ws, campaignId, { reservedConcurrency: LINES });
-    await waitFor('calls in flight', inFlight, (n) => n >= 3, 30_000);
+    await waitFor(`a call ${killState}`, inState, (n) => n >= 1, 30_000);
     await kill(first, 'SIGKILL');
     first = null;
     const killedAt = Date.now();
     const stuck = (await probe.contacts(campaignId)).filter((c) => c.status === 'IN_PROGRESS').map((c) => c.id);
     expect(stuck.length).toBeGreaterThan(0);
+    // Slot truth at the moment of the crash (decisions.md 16.27): a contact holds a line exactly
+    // while its attempt's call is live (QUEUED, DIALING, RINGING, IN_PROGRESS) or not yet written;
+    // no ended call leaves its contact in flight, and no live call belongs to a settled contact.
+    const held: Array<{ contact_status: string; call_status: string | null }> = await t.dataSource.query(
+      `SELECT cc.status AS contact_status, c.status AS call_status
+         FROM campaign_contacts cc LEFT JOIN calls c ON c.id = cc.current_call_id
+        WHERE cc.campaign_id = $1 AND cc.status = 'IN_PROGRESS'`,
+      [campaignId],
+    );
+    expect(held.filter((r) => r.call_status !== null && !LIVE_CALL_STATUSES.includes(r.call_status as CallStatus))).toEqual([]);
+    const [{ orphans }] = await t.dataSource.query(
+      `SELECT count(*)::int AS orphans FROM calls c JOIN campaign_contacts cc ON cc.id = c.contact_id
+        WHERE c.campaign_id = $1 AND c.status = ANY($2) AND cc.status <> 'IN_PROGRESS'`,
+      [campaignId, LIVE_CALL_STATUSES],
+    );
+    expect(orphans).toBe(0);
+    const byState = held.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.call_status ?? 'not placed']: (acc[r.call_status ?? 'not placed'] ?? 0) + 1 }), {});
+    process.stdout.write(`worker SIGKILL at ${killState}: lines held at the kill by call state ${JSON.stringify(byState)}\n`);
 
-    second = await spawnWorker();
+    second = await spawnChild({ SANDBOX_VOICE_LATENCY_MS: '3000', DISPATCH_TICK_MS: '100', REAPER_GRACE_SECONDS: String(GRACE_SECS) });
     // Every attempt the dead worker held is settled long before the reaper's deadline (60 s + 120 s).
     await waitFor(
       "the dead worker's attempts to be settled",
@@ -175,7 +200,7 @@ describe('a worker killed mid-campaign', () => {
       30_000,
     );
     const recoverySecs = (Date.now() - killedAt) / 1000;
-    process.stdout.write(`worker SIGKILL + restart: the dead worker's ${stuck.length} attempts settled ${recoverySecs.toFixed(1)} s after the kill\n`);
+    process.stdout.write(`worker SIGKILL at ${killState} + restart: the dead worker's ${stuck.length} attempts settled ${recoverySecs.toFixed(1)} s after the kill\n`);
     expect(recoverySecs).toBeLessThan(30);
     await waitFor('the campaign to complete', () => probe.campaignStatus(campaignId), (s) => s === 'COMPLETED', 60_000);
 

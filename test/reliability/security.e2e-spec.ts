@@ -97,7 +97,7 @@ describe('security checks', () => {
 
     const http = () => request(base);
 
-    it('API keys, webhook secrets, function header values and idempotency keys never reach the logs', async () => {
+    it('API keys, webhook secrets, function header values, messaging credentials and idempotency keys never reach the logs', async () => {
       const k = bearer(a.ws.key);
       const idempotencyKey = `idem-secret-${Math.random().toString(36).slice(2)}`;
       const fnSecret = `Bearer logged_fn_secret_${Math.random().toString(36).slice(2)}`;
@@ -127,11 +127,21 @@ describe('security checks', () => {
       const calls = await http().post('/calls/test').set(k).set('Idempotency-Key', idempotencyKey).send({ agentId: a.agentId, toNumber: '+14155550101', fromPhoneNumberId: a.phoneNumberId });
       expect(calls.status).toBeLessThan(500);
 
+      // Messaging credentials (issue 12): a WhatsApp access token and an SMTP password, accepted and refused.
+      const waToken = `EAAG_logged_wa_token_${Math.random().toString(36).slice(2)}`;
+      const smtpPassword = `logged_smtp_pw_${Math.random().toString(36).slice(2)}`;
+      const waCredentials = { accessToken: waToken, phoneNumberId: '1065', businessAccountId: '1022' };
+      const smtp = { host: 'smtp.example.com', port: 587, username: 'u', password: smtpPassword };
+      expect((await http().post('/whatsapp/senders').set(k).send({ phoneNumber: '+14155550143', credentials: waCredentials })).status).toBe(201);
+      expect((await http().post('/whatsapp/senders').set(k).send({ phoneNumber: 'nope', credentials: waCredentials, accessToken: waToken })).status).toBe(400);
+      expect((await http().post('/email/senders').set(k).send({ fromAddress: 'probe@example.com', displayName: 'Probe', smtp })).status).toBe(201);
+      expect((await http().post('/email/senders').set(k).send({ fromAddress: 'nope', displayName: 'Probe', smtp, password: smtpPassword })).status).toBe(400);
+
       await new Promise((r) => setTimeout(r, 300)); // let pino flush
       // The capture works: request lines with their status are there.
       expect(output).toMatch(/"statusCode":201/);
       expect(output).toMatch(/"url":"\/functions"/);
-      for (const secret of [a.ws.key, wrongKey, fnSecret, hook.body.secret, rotated.body.secret, idempotencyKey, a.functionHeaderSecret, a.webhookSecret]) {
+      for (const secret of [a.ws.key, wrongKey, fnSecret, hook.body.secret, rotated.body.secret, idempotencyKey, a.functionHeaderSecret, a.webhookSecret, waToken, smtpPassword]) {
         expect(typeof secret).toBe('string');
         expect(output.includes(secret)).toBe(false);
       }

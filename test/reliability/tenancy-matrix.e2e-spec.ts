@@ -16,6 +16,8 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
  *   :deliveryId → the result's webhook delivery   :orderId → A's recharge (operator credit)
  *   /exports/:id → an export of A's CSV campaign
+ *   /whatsapp/senders/:id, /whatsapp/templates/:id, /email/senders/:id, /email/templates/:id → A's
+ *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -50,6 +52,8 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/dnc/')) return 'not_found';
   if (p.startsWith('/result-webhooks/')) return 'not_found';
   if (p.startsWith('/exports/')) return 'not_found';
+  if (/^\/(whatsapp|email)\/senders\//.test(p)) return 'not_found';
+  if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -65,6 +69,10 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
       if (p.startsWith('/exports/')) return [a.exportId];
+      if (p.startsWith('/whatsapp/senders/')) return [a.whatsappSenderId];
+      if (p.startsWith('/whatsapp/templates/')) return [a.whatsappTemplateId];
+      if (p.startsWith('/email/senders/')) return [a.emailSenderId];
+      if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
       break;
     case 'contactId':
       return [a.contactIds[0]];
@@ -99,6 +107,10 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
+    'PATCH /whatsapp/senders/:id': { phoneDisplay: 'Hijacked' },
+    'PATCH /whatsapp/templates/:id': { footer: 'Hijacked' },
+    'PATCH /email/senders/:id': { displayName: 'Hijacked' },
+    'PATCH /email/templates/:id': { subject: 'Hijacked' },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

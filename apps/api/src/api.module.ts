@@ -12,6 +12,7 @@ import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
+import { MessagingModule, MessagingQueue } from '@outreach/messaging';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -31,8 +32,9 @@ import { ExportsModule, ExportsQueue } from '@outreach/exports';
     CallsModule,
     ResultsModule,
     ExportsModule,
+    MessagingModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

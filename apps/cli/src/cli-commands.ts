@@ -76,6 +76,13 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     },
   },
   {
+    names: ['whatsapp:add-shared'],
+    async load() {
+      const [messaging, addShared] = await Promise.all([import('@outreach/messaging'), import('./commands/whatsapp-add-shared.command')]);
+      return { imports: [messaging.MessagingCoreModule], commands: [addShared.WhatsappAddSharedCommand] };
+    },
+  },
+  {
     names: ['call:set-metric'],
     async load() {
       const [calls, setMetric] = await Promise.all([import('@outreach/calls'), import('./commands/call-set-metric.command')]);

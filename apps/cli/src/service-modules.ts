@@ -9,6 +9,7 @@ import '@outreach/dnc';
 import '@outreach/engine';
 import '@outreach/exports';
 import '@outreach/functions';
+import '@outreach/messaging';
 import '@outreach/notifications';
 import '@outreach/results';
 import '@outreach/telephony';

@@ -7,6 +7,7 @@ import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
+import { MessagingWorkerModule } from '@outreach/messaging';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.
@@ -23,6 +24,7 @@ import { ExportsWorkerModule } from '@outreach/exports';
     ResultsWorkerModule,
     NotificationsWorkerModule,
     ExportsWorkerModule,
+    MessagingWorkerModule,
   ],
 })
 export class WorkerModule {}

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
+import { MessagingCoreModule } from '@outreach/messaging';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { ApiLeadContactStore, ApiLeadIntake } from './application/api-lead-intake.service';
@@ -42,12 +43,8 @@ import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader
 import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.store';
 import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
-import {
-  NoCrmDirectory,
-  NoEmailReadiness,
-  NoWhatsappReadiness,
-  NoWorkflowDirectory,
-} from './infrastructure/unconfigured-channels.adapters';
+import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
+import { NoCrmDirectory, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
 
 const applicationServices = [
   CampaignTypesService,
@@ -65,7 +62,7 @@ const applicationServices = [
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
 @Module({
-  imports: [WorkspacesCoreModule, BillingModule, AgentsCoreModule, TelephonyCoreModule],
+  imports: [WorkspacesCoreModule, BillingModule, AgentsCoreModule, TelephonyCoreModule, MessagingCoreModule],
   providers: [
     ...applicationServices,
     { provide: CampaignRepository, useClass: SqlCampaignRepository },
@@ -78,9 +75,10 @@ const applicationServices = [
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
+    // Messaging's senders and templates (issue 12).
+    { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
+    { provide: EmailReadiness, useClass: MessagingEmailReadiness },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
-    { provide: WhatsappReadiness, useClass: NoWhatsappReadiness },
-    { provide: EmailReadiness, useClass: NoEmailReadiness },
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
     { provide: CrmDirectory, useClass: NoCrmDirectory },
   ],

@@ -14,10 +14,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   workflow_invalid: { status: 422, message: 'Workflow definition fails validation (details included)' },
   campaign_has_no_journey: { status: 400, message: 'Campaign runs no workflow' },
   workflow_run_not_found: { status: 404, message: 'No run for that lead or run id' },
-  // messaging (WhatsApp, email)
-  template_not_found: { status: 404, also: [400], message: 'Template id not in workspace (400 in order-notification rules)' },
-  template_not_approved: { status: 400, message: 'Template not APPROVED' },
-  contact_opted_out: { status: 409, message: 'Contact opted out of messages' },
   // inbound and live campaign operations
   inbound_did_unavailable: { status: 400, message: 'Inbound number missing, not assigned, or carrier disabled' },
   inbound_did_has_no_agent: { status: 400, message: 'Number has no ACTIVE INBOUND agent' },

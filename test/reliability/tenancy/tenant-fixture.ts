@@ -28,6 +28,11 @@ export interface Tenant {
   deliveryId: string;
   rechargeId: string;
   exportId: string;
+  /** Messaging (issue 12): a WhatsApp sender and template, an email sender and template. */
+  whatsappSenderId: string;
+  whatsappTemplateId: string;
+  emailSenderId: string;
+  emailTemplateId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -39,7 +44,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -111,6 +116,24 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   const exported = await t.http.post(`/campaigns/${campaign.id}/exports`).set(k).send({ format: 'CSV', period: 'all_time' });
   ok(exported, 202, 'POST /campaigns/{id}/exports');
 
+  const sender = await t.http
+    .post('/whatsapp/senders')
+    .set(k)
+    .send({ phoneNumber: randomE164(), credentials: { accessToken: `wa_token_${label}`, phoneNumberId: '1065', businessAccountId: '1022' } });
+  ok(sender, 201, 'POST /whatsapp/senders');
+  const template = await t.http
+    .post('/whatsapp/templates')
+    .set(k)
+    .send({ name: `tenant_${label.toLowerCase()}`, language: 'en_US', category: 'UTILITY', body: 'Hi {{1}}', bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'name' }] });
+  ok(template, 201, 'POST /whatsapp/templates');
+  const mailbox = await t.http
+    .post('/email/senders')
+    .set(k)
+    .send({ fromAddress: `tenant-${label.toLowerCase()}@example.com`, displayName: `Tenant ${label}`, smtp: { host: 'smtp.example.com', port: 587, username: 'u', password: `smtp_${label}` } });
+  ok(mailbox, 201, 'POST /email/senders');
+  const mailTemplate = await t.http.post('/email/templates').set(k).send({ name: `Tenant ${label}`, subject: 'Hello', textBody: 'Hi' });
+  ok(mailTemplate, 201, 'POST /email/templates');
+
   return {
     ws,
     agentId,
@@ -132,6 +155,10 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     deliveryId: deliveryItems[0].id,
     rechargeId: rechargeItems[0].orderId,
     exportId: exported.body.id,
+    whatsappSenderId: sender.body.id,
+    whatsappTemplateId: template.body.id,
+    emailSenderId: mailbox.body.id,
+    emailTemplateId: mailTemplate.body.id,
   };
 }
 
@@ -157,5 +184,9 @@ export function tenantIds(x: Tenant): string[] {
     x.deliveryId,
     x.rechargeId,
     x.exportId,
+    x.whatsappSenderId,
+    x.whatsappTemplateId,
+    x.emailSenderId,
+    x.emailTemplateId,
   ];
 }

@@ -125,9 +125,9 @@ export abstract class SpreadsheetReader {
   abstract rows(file: { buffer: Buffer; fileName: string; mimeType: string }): AsyncIterable<string[]>;
 }
 
-// ---- ports to modules not built yet (default adapters answer "none configured") -----------
+// ---- ports to other modules: messaging implements the first two; the others keep a default adapter answering "none configured" until their module is built
 
-/** WhatsApp senders and templates (future whatsapp module). */
+/** WhatsApp senders and templates (the messaging module: a CONNECTED sender and the outreach template). */
 export abstract class WhatsappReadiness {
   abstract check(
     workspaceId: string,
@@ -135,7 +135,7 @@ export abstract class WhatsappReadiness {
   ): Promise<{ hasSender: boolean; template: 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready' }>;
 }
 
-/** Email sender mailboxes and templates (future email module). */
+/** Email sender mailboxes and templates (the messaging module: the workspace's default mailbox and default template). */
 export abstract class EmailReadiness {
   abstract check(workspaceId: string, campaignId: string): Promise<{ hasSender: boolean; hasTemplate: boolean }>;
 }

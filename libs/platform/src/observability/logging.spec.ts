@@ -46,4 +46,15 @@ describe('log lines', () => {
     expect(lines[0]).not.toHaveProperty('traceId');
     expect(lines[1]).toMatchObject({ msg: 'inside', traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', body: { apiKey: '[redacted]' } });
   });
+
+  it('blank out secret fields at the top level and one or two levels down, and keep the rest', () => {
+    const { lines, logger } = capture();
+    logger.info({ apiKey: 'pk_top', job: { token: 't1', id: 'j1' }, err: { config: { password: 'p2', authToken: 'a2', url: 'https://x' } } }, 'secrets');
+    expect(lines[0]).toMatchObject({
+      apiKey: '[redacted]',
+      job: { token: '[redacted]', id: 'j1' },
+      err: { config: { password: '[redacted]', authToken: '[redacted]', url: 'https://x' } },
+    });
+    expect(JSON.stringify(lines[0])).not.toMatch(/pk_top|t1|p2|a2/);
+  });
 });

@@ -5,17 +5,22 @@ import pinoPretty from 'pino-pretty';
 import { AppConfig } from '@outreach/core';
 import { activeTraceFields } from '@outreach/telemetry';
 
-/** Paths pino blanks out wherever they appear: keys and secrets never reach the logs. */
+/** Field names whose values are secrets wherever they appear in a log object. */
+export const SECRET_FIELDS = ['key', 'secret', 'password', 'apiKey', 'token', 'authToken', 'accessToken', 'privateKey', 'credentials', 'authorization'];
+
+/**
+ * Paths pino blanks out: keys and secrets never reach the logs. pino has no recursive wildcard, so
+ * each secret field is listed at the top level and one and two levels down (`{ apiKey }`,
+ * `{ body: { apiKey } }`, `{ err: { config: { apiKey } } }`), beside the request's credential headers.
+ */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["idempotency-key"]',
+  'req.headers["x-twilio-signature"]',
+  'req.headers["x-vapi-secret"]',
   'res.headers["set-cookie"]',
-  '*.key',
-  '*.secret',
-  '*.password',
-  '*.apiKey',
-  '*.token',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
 ];
 
 export type LogFormat = 'pretty' | 'json';

@@ -26,6 +26,13 @@ describe('Workspace', () => {
     expect(() => w.update({ concurrency: 0, currency: 'usd', name: '' }, now)).toThrow(/concurrency.*currency|name.*concurrency/);
   });
 
+  it('applies every change or none: one invalid setting leaves the valid ones unapplied', () => {
+    const w = create();
+    const before = w.toProps();
+    expect(() => w.update({ name: 'Renamed', concurrency: 7, featureChanges: ['+crm'], currency: 'usd' }, new Date(now.getTime() + 1000))).toThrow(/currency/);
+    expect(w.toProps()).toEqual(before);
+  });
+
   it('a deleted workspace stays deleted; unknown statuses are refused', () => {
     const w = create();
     expect(() => w.setStatus('ASLEEP', now)).toThrow(AppError);

@@ -117,36 +117,38 @@ export class Workspace {
     this.props.updatedAt = now;
   }
 
+  /** Applies every change or none: one invalid setting leaves the workspace as it was. */
   update(settings: WorkspaceSettings, now: Date): void {
     const problems: string[] = [];
+    const next: WorkspaceProps = { ...this.props, features: [...this.props.features] };
     if (settings.name !== undefined) {
       const name = settings.name.trim();
       if (name.length < 1 || name.length > 100) problems.push('name must be 1-100 characters');
-      else this.props.name = name;
+      else next.name = name;
     }
     if (settings.concurrency !== undefined) {
       if (!Number.isInteger(settings.concurrency) || settings.concurrency < 1 || settings.concurrency > 10000) {
         problems.push('concurrency must be a whole number from 1 to 10000');
-      } else this.props.concurrency = settings.concurrency;
+      } else next.concurrency = settings.concurrency;
     }
     if (settings.agentQuota !== undefined) {
       if (!Number.isInteger(settings.agentQuota) || settings.agentQuota < 0 || settings.agentQuota > 100000) {
         problems.push('agent quota must be a whole number from 0 to 100000');
-      } else this.props.agentQuota = settings.agentQuota;
+      } else next.agentQuota = settings.agentQuota;
     }
     if (settings.rateLimitPerMinute !== undefined) {
       const limit = settings.rateLimitPerMinute;
       if (limit !== null && (!Number.isInteger(limit) || limit < 1)) problems.push('rate limit must be a positive whole number');
-      else this.props.rateLimitPerMinute = limit;
+      else next.rateLimitPerMinute = limit;
     }
     if (settings.currency !== undefined) {
       if (!/^[A-Z]{3}$/.test(settings.currency)) problems.push('currency must be an ISO 4217 code such as USD');
-      else this.props.currency = settings.currency;
+      else next.currency = settings.currency;
     }
-    if (settings.trialUntil !== undefined) this.props.trialUntil = settings.trialUntil;
-    if (settings.activityFrozen !== undefined) this.props.activityFrozen = settings.activityFrozen;
+    if (settings.trialUntil !== undefined) next.trialUntil = settings.trialUntil;
+    if (settings.activityFrozen !== undefined) next.activityFrozen = settings.activityFrozen;
     if (settings.featureChanges !== undefined) {
-      const features = new Set(this.props.features);
+      const features = new Set(next.features);
       for (const change of settings.featureChanges) {
         const off = change.startsWith('-');
         const name = change.replace(/^[+-]/, '');
@@ -157,10 +159,10 @@ export class Workspace {
         if (off) features.delete(name as WorkspaceFeature);
         else features.add(name as WorkspaceFeature);
       }
-      this.props.features = WORKSPACE_FEATURES.filter((f) => features.has(f));
+      next.features = WORKSPACE_FEATURES.filter((f) => features.has(f));
     }
     if (problems.length > 0) throw new AppError('invalid_request', { message: problems.join('; ') });
-    this.props.updatedAt = now;
+    this.props = { ...next, updatedAt: now };
   }
 
   toProps(): WorkspaceProps {

@@ -1,0 +1,133 @@
+import type { SenderVerification } from '../domain/whatsapp-sender';
+import type { TemplateReview, WhatsappTemplateFields } from '../domain/whatsapp-template';
+
+/**
+ * The messaging channels' provider ports (decisions.md 30.3), shaped like the voice port
+ * (libs/telephony/src/application/voice-provider.port.ts): `send` resolves as soon as the provider
+ * accepted a message, with the provider's id for it; what happens next (delivered, read, replied,
+ * failed, bounced…) arrives later as MessageEvents. The default adapters are the deterministic
+ * sandboxes (infrastructure/sandbox-*.provider.ts); real adapters come with the engine's legs.
+ */
+
+/** The provider took the message: its own id for it. */
+export interface AcceptedMessage {
+  providerMessageId: string;
+}
+
+/** The provider refused a message for now (rate limit, outage): the engine retries it later. */
+export class TransientProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransientProviderError';
+  }
+}
+
+/** Credentials of a workspace's own WhatsApp Business number (sealed at rest). */
+export interface WhatsappCredentials {
+  accessToken: string;
+  phoneNumberId: string;
+  businessAccountId: string;
+}
+
+/** One outbound WhatsApp template message, its placeholders already filled. */
+export interface OutboundWhatsappMessage {
+  /** Our message id: the provider's idempotency handle. */
+  messageId: string;
+  senderId: string;
+  /** E.164 of the sender and the recipient. */
+  from: string;
+  to: string;
+  templateName: string;
+  language: string;
+  /** `{{1}}` → parameters[0] … */
+  parameters: string[];
+  /** Null for a platform-shared sender (the platform's own credentials). */
+  credentials: WhatsappCredentials | null;
+}
+
+export abstract class WhatsappProvider {
+  /** The provider's name in webhook routes and event records (`sandbox`, …). */
+  abstract readonly name: string;
+
+  /** Checks the number can send (and its credentials, for an own number): its verified name and quality rating, or why not. */
+  abstract verifySender(request: { senderId: string; e164: string; credentials: WhatsappCredentials | null }): Promise<SenderVerification>;
+
+  /** Submits a template for review and answers the review's state (PENDING while the provider has not decided). */
+  abstract reviewTemplate(request: { templateId: string; fields: WhatsappTemplateFields }): Promise<TemplateReview>;
+
+  /**
+   * Asks the provider to send and resolves as soon as it accepted the message. Idempotent on
+   * `messageId`. Rejects with TransientProviderError when the provider refused for now (retry), or
+   * another error when it cannot take it at all.
+   */
+  abstract send(message: OutboundWhatsappMessage): Promise<AcceptedMessage>;
+}
+
+/** SMTP credentials of a sender mailbox (sealed at rest). */
+export interface SmtpCredentials {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  secure: boolean;
+}
+
+/** One outbound email, placeholders filled. */
+export interface OutboundEmail {
+  messageId: string;
+  senderId: string;
+  from: { address: string; name: string };
+  replyTo: string | null;
+  to: string;
+  subject: string;
+  html: string | null;
+  text: string | null;
+  /** Null only for tests; a real sender always has them. */
+  credentials: SmtpCredentials | null;
+}
+
+export abstract class EmailProvider {
+  abstract readonly name: string;
+  abstract send(message: OutboundEmail): Promise<AcceptedMessage>;
+}
+
+/**
+ * What a provider reports about a message after accepting it (webhook, or in-process for the
+ * sandbox). `eventId` is the provider's own id of the event (a redelivery carries the same one).
+ */
+export type MessageEvent =
+  | { channel: 'WHATSAPP' | 'EMAIL'; type: 'delivered' | 'read'; provider: string; eventId: string; messageId: string; providerMessageId: string; at: Date }
+  | { channel: 'WHATSAPP'; type: 'replied'; provider: string; eventId: string; messageId: string; providerMessageId: string; at: Date; text: string }
+  | {
+      channel: 'WHATSAPP' | 'EMAIL';
+      type: 'failed' | 'bounced' | 'complained';
+      provider: string;
+      eventId: string;
+      messageId: string;
+      providerMessageId: string;
+      at: Date;
+      /** A permanent failure is not retried. */
+      permanent: boolean;
+      reason: string;
+    };
+
+/**
+ * Where message events go in this process, like VoiceCallEvents: webhooks and in-process
+ * providers deliver here; the modules that own a message's consequences subscribe (the engine's
+ * message legs, later). Events nobody subscribed to are dropped.
+ */
+export class MessageEvents {
+  private readonly subscribers: ((event: MessageEvent) => Promise<void>)[] = [];
+
+  subscribe(handler: (event: MessageEvent) => Promise<void>): void {
+    this.subscribers.push(handler);
+  }
+
+  get hasSubscribers(): boolean {
+    return this.subscribers.length > 0;
+  }
+
+  async deliver(event: MessageEvent): Promise<void> {
+    for (const handle of this.subscribers) await handle(event);
+  }
+}

@@ -1,0 +1,75 @@
+import type { MessageChannel } from '../domain/opt-out';
+import type { EmailSender } from '../domain/email-sender';
+import type { EmailTemplate } from '../domain/email-template';
+import type { WhatsappSender } from '../domain/whatsapp-sender';
+import type { WhatsappTemplate } from '../domain/whatsapp-template';
+import type { SmtpCredentials, WhatsappCredentials } from './message-provider.port';
+
+/** Authenticated encryption of provider credentials at rest; `context` binds a sealed value to its row. */
+export abstract class CredentialSealer {
+  abstract seal(plaintext: string, context: string): string;
+  abstract open(sealed: string, context: string): string;
+}
+
+export abstract class WhatsappSenderRepository {
+  /** Writes the sender (with its credentials, sealed, when given). invalid_request when the workspace has the number already. */
+  abstract insert(sender: WhatsappSender, credentials: WhatsappCredentials | null): Promise<void>;
+  abstract update(sender: WhatsappSender): Promise<void>;
+  abstract delete(workspaceId: string, id: string): Promise<boolean>;
+  abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<WhatsappSender | null>;
+  /** Any workspace's sender: for the worker's jobs. */
+  abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<WhatsappSender | null>;
+  abstract listByWorkspace(workspaceId: string): Promise<WhatsappSender[]>;
+  /** Clears the default flag of the workspace's other senders. */
+  abstract clearDefault(workspaceId: string, exceptId: string): Promise<void>;
+  /** The oldest remaining sender becomes the default when none is. */
+  abstract ensureDefault(workspaceId: string): Promise<void>;
+  abstract countConnected(workspaceId: string): Promise<number>;
+  /** Locks the workspace's senders for a change of the default (serialises concurrent creations). */
+  abstract lockWorkspace(workspaceId: string): Promise<void>;
+  /** Decrypted credentials, for the provider call; never for responses. */
+  abstract revealCredentials(sender: WhatsappSender): Promise<WhatsappCredentials | null>;
+}
+
+export abstract class WhatsappTemplateRepository {
+  /** name_taken when the workspace has a template of that name and language. */
+  abstract insert(template: WhatsappTemplate): Promise<void>;
+  abstract update(template: WhatsappTemplate): Promise<void>;
+  abstract delete(workspaceId: string, id: string): Promise<boolean>;
+  abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<WhatsappTemplate | null>;
+  abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<WhatsappTemplate | null>;
+  abstract listByWorkspace(workspaceId: string): Promise<WhatsappTemplate[]>;
+}
+
+export abstract class EmailSenderRepository {
+  /** invalid_request when the workspace has that From address already. */
+  abstract insert(sender: EmailSender, credentials: SmtpCredentials): Promise<void>;
+  /** Re-seals the credentials when given. */
+  abstract update(sender: EmailSender, credentials?: SmtpCredentials): Promise<void>;
+  abstract delete(workspaceId: string, id: string): Promise<boolean>;
+  abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<EmailSender | null>;
+  abstract listByWorkspace(workspaceId: string): Promise<EmailSender[]>;
+  abstract clearDefault(workspaceId: string, exceptId: string): Promise<void>;
+  abstract ensureDefault(workspaceId: string): Promise<void>;
+  abstract lockWorkspace(workspaceId: string): Promise<void>;
+  abstract revealCredentials(workspaceId: string, id: string): Promise<SmtpCredentials | null>;
+}
+
+export abstract class EmailTemplateRepository {
+  /** name_taken when the workspace has a template of that name. */
+  abstract insert(template: EmailTemplate): Promise<void>;
+  abstract update(template: EmailTemplate): Promise<void>;
+  abstract delete(workspaceId: string, id: string): Promise<boolean>;
+  abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<EmailTemplate | null>;
+  abstract listByWorkspace(workspaceId: string): Promise<EmailTemplate[]>;
+  abstract clearDefault(workspaceId: string, exceptId: string): Promise<void>;
+  abstract ensureDefault(workspaceId: string): Promise<void>;
+  abstract lockWorkspace(workspaceId: string): Promise<void>;
+  abstract hasDefault(workspaceId: string): Promise<boolean>;
+}
+
+export abstract class OptOutRepository {
+  /** Records the opt-out; true when it is new. */
+  abstract record(entry: { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }): Promise<boolean>;
+  abstract isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean>;
+}

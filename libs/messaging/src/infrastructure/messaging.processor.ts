@@ -1,0 +1,28 @@
+import { Processor } from '@nestjs/bullmq';
+import { QueueWorkerHost } from '@outreach/platform';
+import { Job } from 'bullmq';
+import { MessagingJob, MessagingQueue, ReviewTemplatePayload, VerifySenderPayload } from '../application/messaging-jobs';
+import { WhatsappSenders } from '../application/whatsapp-senders';
+import { WhatsappTemplates } from '../application/whatsapp-templates';
+
+/** The `messaging` queue: each job only calls its use case (which is idempotent). */
+@Processor(MessagingQueue.Messaging)
+export class MessagingProcessor extends QueueWorkerHost {
+  constructor(
+    private readonly senders: WhatsappSenders,
+    private readonly templates: WhatsappTemplates,
+  ) {
+    super(MessagingQueue.Messaging);
+  }
+
+  protected async handle(job: Job): Promise<void> {
+    switch (job.name as MessagingJob) {
+      case MessagingJob.VerifySender:
+        return this.senders.verify((job.data as VerifySenderPayload).senderId);
+      case MessagingJob.ReviewTemplate:
+        return this.templates.review((job.data as ReviewTemplatePayload).templateId);
+      default:
+        throw new Error(`messaging queue: no handler for job ${job.name}`);
+    }
+  }
+}

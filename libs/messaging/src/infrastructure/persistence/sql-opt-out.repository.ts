@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid, TransactionHost } from '@outreach/platform';
+import { OptOutRepository } from '../../application/messaging.ports';
+import { MessageChannel } from '../../domain/opt-out';
+import { MESSAGE_OPT_OUTS } from './messaging.tables';
+
+const O = MESSAGE_OPT_OUTS.c;
+
+@Injectable()
+export class SqlOptOutRepository extends OptOutRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async record(entry: { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }): Promise<boolean> {
+    const { sql, params } = MESSAGE_OPT_OUTS.insert(
+      { workspaceId: entry.workspaceId, channel: entry.channel, address: entry.address, source: entry.source, createdAt: entry.at },
+      `ON CONFLICT (${O.workspaceId}, ${O.channel}, ${O.address}) DO NOTHING RETURNING 1 AS inserted`,
+    );
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  async isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean> {
+    if (!isUuid(workspaceId)) return false;
+    const rows: unknown[] = await this.tx.manager.query(
+      `SELECT 1 FROM ${MESSAGE_OPT_OUTS.name} WHERE ${O.workspaceId} = $1 AND ${O.channel} = $2 AND ${O.address} = $3`,
+      [workspaceId, channel, address],
+    );
+    return rows.length > 0;
+  }
+}

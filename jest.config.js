@@ -24,9 +24,15 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|unpdf)/)',
   ],
-  moduleNameMapper,
+  moduleNameMapper: {
+    ...moduleNameMapper,
+    // unpdf's CommonJS build loads PDF.js with a native import(), which jest's VM refuses without
+    // --experimental-vm-modules: tests load its ESM build instead, transformed like the packages above.
+    '^unpdf$': '<rootDir>/node_modules/unpdf/dist/index.mjs',
+    '^unpdf/pdfjs$': '<rootDir>/node_modules/unpdf/dist/pdfjs.mjs',
+  },
   setupFiles: ['<rootDir>/test/support/jest-env.ts'],
   // dist/ is built once, before the workers start (test/support/global-setup.js).
   globalSetup: '<rootDir>/test/support/global-setup.js',

@@ -48,7 +48,7 @@ export async function emptyRedisPrefix(config: AppConfig): Promise<void> {
 
 /**
  * A new workspace with `lines` of concurrency, a provisioned agent, and a VOICE campaign (not
- * started, no contacts) of that source, dialling around the clock in UTC, with one caller id.
+ * started, no contacts) of that source, dialling around the clock in UTC (recipient hours off), with one caller id.
  */
 export async function benchCampaign(
   app: INestApplicationContext,
@@ -66,6 +66,7 @@ export async function benchCampaign(
     timezone: 'UTC',
     dailyWindowStart: '00:00',
     dailyWindowEnd: '00:00',
+    recipientHours: 'off', // around the clock: the benches run at any hour of the recipients' day
     retryCount: 0,
   });
   const number = await app.get(PhoneNumberAdministration).add({ workspaceId: workspace.id, e164: `+1415${200 + randomInt(700)}${String(randomInt(10000)).padStart(4, '0')}` });

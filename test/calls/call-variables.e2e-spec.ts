@@ -40,7 +40,7 @@ describe('variables the voice provider receives', () => {
   /** Runs a campaign over the contacts and answers what the provider received, by number dialled. */
   async function received(settings: Record<string, unknown>, contacts: Array<Record<string, unknown>>): Promise<Map<string, SandboxCallRecord>> {
     const agent = await createActiveAgent(t, ws.key, { name: 'Ava' });
-    const campaign = await createCampaign(t, ws.key, { agentId: agent.id, dailyWindowStart: '00:00', dailyWindowEnd: '00:00', ...settings });
+    const campaign = await createCampaign(t, ws.key, { agentId: agent.id, dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off', ...settings });
     const callerId = randomE164();
     await attachNumber(t, ws.key, ws.workspaceId, campaign.id, callerId);
     const added = await t.http.post(`/campaigns/${campaign.id}/contacts`).set(bearer(ws.key)).send(contacts);

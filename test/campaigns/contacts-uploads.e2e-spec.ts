@@ -286,8 +286,11 @@ describe('contacts: uploads, imports, JSON contacts, leads, retry', () => {
           'nextAttemptAt',
           'phone',
           'phoneIndex',
+          'recipientRegion',
+          'recipientZone',
           'status',
           'updatedAt',
+          'waitingReason',
         ].sort(),
       );
       for (const bad of ['?limit=0', '?limit=501', '?offset=-1', '?status=LOST', '?limit=ten', '?color=red']) {

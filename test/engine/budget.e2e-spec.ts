@@ -85,6 +85,11 @@ describe('campaign budget (spend guard)', () => {
     expect(timeline.status).toBe(200);
     expect(timeline.body.items.map((e: { type: string }) => e.type)).toEqual(['created', 'skipped']);
     expect(timeline.body.items[1].detail).toEqual({ reason: 'budget_reached', until: null });
+    // And the leads listing says so too (decisions.md 28.5): budget_reached, not campaign_paused.
+    const leads = await t.http.get(`/campaigns/${campaignId}/leads`).query({ status: 'PENDING', limit: 100 }).set(bearer(ws.key));
+    expect(leads.status).toBe(200);
+    expect(leads.body.items.length).toBe(waiting.length);
+    expect(leads.body.items.every((l: { waitingReason: string | null; nextAttemptAt: string | null }) => l.waitingReason === 'budget_reached' && l.nextAttemptAt === null)).toBe(true);
 
     // Resuming without more budget pauses again at once and dials nobody.
     expect((await t.http.post(`/campaigns/${campaignId}/resume`).set(bearer(ws.key)).send({})).status).toBe(200);

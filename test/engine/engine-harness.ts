@@ -238,7 +238,7 @@ export class EngineProbe {
   }
 }
 
-/** A VOICE CSV campaign with an ACTIVE agent, one sandbox caller id, the contacts, and credit; not started. */
+/** A VOICE CSV campaign with an ACTIVE agent, one sandbox caller id, the contacts, and credit; not started; dials at any hour. */
 export async function runnableCampaign(
   t: TestApp,
   ws: Seeded,
@@ -250,6 +250,8 @@ export async function runnableCampaign(
     timezone: 'UTC',
     dailyWindowStart: '00:00',
     dailyWindowEnd: '00:00',
+    // Recipient-local hours (on by default) are off unless the test is about them (test/engine/recipient-hours.e2e-spec.ts).
+    recipientHours: 'off',
     ...(options.settings ?? {}),
   });
   await attachNumber(t, ws.key, ws.workspaceId, campaign.id);

@@ -22,6 +22,12 @@ process.env.RATE_LIMIT_PER_MINUTE = '10000000';
 const DOCUMENTED_5XX: Record<string, string[]> = {
   'POST /calls/test': ['sandbox_from_number_not_configured', 'sandbox_from_number_unavailable', 'web_session_not_supported', 'not_supported', 'provider_error'],
   'GET /voices/{id}/preview': ['preview_not_supported'],
+  // AI assist (decisions.md 32): a failing language model, and the contract's 500 for invalid chat input.
+  'POST /campaigns/from-brief': ['suggestion_failed'],
+  'POST /campaigns/suggest-metric-prompt': ['suggestion_failed'],
+  'POST /campaigns/{id}/chat': ['chat_failed'],
+  'POST /speech/calls/{id}/translate': ['provider_error'],
+  'POST /speech/calls/{id}/analyse': ['analysis_failed'],
 };
 
 /** Routes whose error body may name its code `code` instead of `error` (lead push, spec). */

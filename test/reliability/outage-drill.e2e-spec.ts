@@ -118,6 +118,7 @@ describe(`outage drill (${FULL ? 'full' : 'bounded'}): ${PLAN.leads} API leads a
       timezone: 'UTC',
       dailyWindowStart: '00:00',
       dailyWindowEnd: '00:00', // dials around the clock
+      recipientHours: 'off',
     });
     await attachNumber(t, ws.key, ws.workspaceId, campaign.id);
     await credit(t, ws.workspaceId, 10_000_000);

@@ -18,6 +18,8 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   /exports/:id → an export of A's CSV campaign
  *   /whatsapp/senders/:id, /whatsapp/templates/:id, /email/senders/:id, /email/templates/:id → A's
  *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
+ *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
+ *   :sid → a chat session about A's CSV campaign
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -45,6 +47,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/v1/results/')) return 'result_not_found';
   if (/^\/(v1\/)?campaigns\//.test(p)) return 'campaign_not_found';
   if (p.startsWith('/calls/')) return 'call_not_found';
+  if (p.startsWith('/speech/calls/')) return 'call_not_found';
   if (p.startsWith('/functions/')) return 'function_not_found';
   if (p.startsWith('/credits/recharges/')) return 'recharge_not_found';
   if (/^\/(v1\/)?agents\//.test(p)) return 'not_found';
@@ -66,7 +69,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/functions/')) return [a.functionId];
       if (p.startsWith('/campaign-types/')) return [a.campaignTypeId];
       if (/^\/(v1\/)?campaigns\//.test(p)) return [a.campaignId, a.apiCampaignId];
-      if (p.startsWith('/calls/')) return [a.callId];
+      if (p.startsWith('/calls/') || p.startsWith('/speech/calls/')) return [a.callId];
       if (p.startsWith('/result-webhooks/')) return [a.webhookId];
       if (p.startsWith('/exports/')) return [a.exportId];
       if (p.startsWith('/whatsapp/senders/')) return [a.whatsappSenderId];
@@ -90,6 +93,8 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       return [a.deliveryId];
     case 'orderId':
       return [a.rechargeId];
+    case 'sid':
+      return [a.chatSessionId];
   }
   throw new Error(`cannot fill :${name} of ${route.method} ${p}: map it to a resource in the tenancy matrix`);
 }
@@ -111,6 +116,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PATCH /whatsapp/templates/:id': { footer: 'Hijacked' },
     'PATCH /email/senders/:id': { displayName: 'Hijacked' },
     'PATCH /email/templates/:id': { subject: 'Hijacked' },
+    'POST /campaigns/:id/chat': { message: 'What does A have?' },
+    'POST /speech/calls/:id/translate': { language: 'fr' },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

@@ -13,6 +13,7 @@ import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
 import { MessagingModule, MessagingQueue } from '@outreach/messaging';
+import { AssistModule } from '@outreach/assist';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -33,6 +34,7 @@ import { MessagingModule, MessagingQueue } from '@outreach/messaging';
     ResultsModule,
     ExportsModule,
     MessagingModule,
+    AssistModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
     QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging]),
   ],

@@ -2,6 +2,7 @@
 // configuration keys), so `migrate` applies the whole schema. One line per module; a command
 // other than migrate loads only the module it uses (cli-commands.ts).
 import '@outreach/agents';
+import '@outreach/assist';
 import '@outreach/billing';
 import '@outreach/calls';
 import '@outreach/campaigns';

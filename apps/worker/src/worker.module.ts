@@ -8,6 +8,8 @@ import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
 import { MessagingWorkerModule } from '@outreach/messaging';
+// No jobs of its own: loaded for its migrations, error codes and configuration keys.
+import '@outreach/assist';
 
 /**
  * The background process: the outbox relay and every module's BullMQ processors.

@@ -1387,6 +1387,157 @@ export interface paths {
         patch: operations["emailTemplatesUpdate"];
         trace?: never;
     };
+    "/campaigns/from-brief": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draft a campaign from a brief: a PDF, text or Markdown file (multipart "file") or briefText
+         * @description The model proposes the name, goal, description, extraction keys and evaluation metrics of a DRAFT VOICE/CSV campaign (briefText, briefFileName and briefUploadedAt set) and an outline for the agent prompt. Send multipart/form-data (file, briefText, agentId) or JSON (briefText, agentId).
+         */
+        post: operations["campaignAssistFromBrief"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/suggest-metric-prompt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest the evaluation prompt of a metric (for a saved campaign by campaignId, or the draft being edited)
+         * @description A prompt over 5,000 characters is refused with 422 rewrite_too_long; a failing model answers 502 suggestion_failed.
+         */
+        post: operations["campaignAssistSuggestMetricPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask about the campaign (its own figures ground the answer); Accept: text/event-stream streams the answer
+         * @description JSON: 200 ChatReplyResponse. With Accept: text/event-stream, server-sent events `session` {sessionId}, `token` {content} (one per token), then `done` (a ChatReplyResponse) or `error` {error, message}; nothing is stored unless `done` is sent. A session takes at most CHAT_MESSAGE_LIMIT messages (429 message_limit_reached). Invalid input answers 500 chat_failed (the contract's rule for the non-streaming POST); blank messages 400 empty_message.
+         */
+        post: operations["campaignChatSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/chat/sessions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chat session of the campaign with its messages, oldest first */
+        get: operations["campaignChatSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace calls as speech calls, newest first (offset/limit with total; filter campaignId) */
+        get: operations["speechCallsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One speech call: transcript, analysis and translations (404 call_not_found) */
+        get: operations["speechCallsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate the transcript into a language (kept: asking again answers the stored translation)
+         * @description 400 no_transcript when the call has none; 502 provider_error (with upstreamStatus) when the language model fails.
+         */
+        post: operations["speechCallsTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/speech/calls/{id}/analyse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse the call now (extraction and evaluation, the calls module's analysis); an analysed call answers its analysis
+         * @description 400 no_extraction_data: no transcript, the call has not ended, or nothing to extract; 502 analysis_failed (upstreamStatus) when the provider fails.
+         */
+        post: operations["speechCallsAnalyse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1941,6 +2092,24 @@ export interface components {
             circuitBreakerFailurePercent: number;
             /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
             budgetMinor?: number | null;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2138,6 +2307,13 @@ export interface components {
             circuitBreakerFailurePercent: number;
             /** @description Spend guard in minor units; null = no budget */
             budgetMinor: number | null;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2246,6 +2422,13 @@ export interface components {
             circuitBreakerFailurePercent: number;
             /** @description Spend guard in minor units; null = no budget */
             budgetMinor: number | null;
+            /** @description Recipient-local calling hours, or "off" */
+            recipientHours: "off" | {
+                start: string;
+                end: string;
+            };
+            /** @description No calls on the recipient's public holidays */
+            skipHolidays: boolean;
             contactCount: number;
             receivedCalls: number;
             retryDelaysMinutes: number[];
@@ -2348,6 +2531,24 @@ export interface components {
             circuitBreakerFailurePercent: number;
             /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
             budgetMinor?: number | null;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
             /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
             dialDays?: number[];
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
@@ -2494,13 +2695,25 @@ export interface components {
             attempts: number;
             /** Format: date-time */
             lastAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contact is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
             nextAttemptAt: string | null;
+            /**
+             * @description Why the contact is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "budget_reached" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             lastOutcome: string | null;
             /** @description The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one */
             phoneIndex: number;
             /** @description The number on which a person answered (phone or an alternate); null until one did */
             connectedPhone: string | null;
+            /** @description The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies) */
+            recipientZone: string | null;
+            /** @description Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown */
+            recipientRegion: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2828,6 +3041,16 @@ export interface components {
             lastOutcome: string | null;
             /** Format: date-time */
             lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the lead is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description Why the lead is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
+             * @enum {string|null}
+             */
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "budget_reached" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             /**
              * Format: uuid
              * @description Set once the lead is final and its result written
@@ -3428,6 +3651,170 @@ export interface components {
             bindings?: components["schemas"]["VariableBindingDto"][];
             /** @description The default template is what an EMAIL campaign sends (the first template always is) */
             isDefault?: boolean;
+        };
+        FromBriefFormDoc: {
+            /**
+             * Format: binary
+             * @description The brief: PDF, plain text or Markdown (.pdf, .txt, .md)
+             */
+            file?: string;
+            /** @description The brief as text (with a file: notes appended to its text) */
+            briefText?: string;
+            /** @description Voice agent of the draft (400 agent_not_found when unknown) */
+            agentId?: string;
+        };
+        ProposedExtractionKeyResponse: {
+            name: string;
+            type: string;
+            description: string;
+        };
+        ProposedMetricResponse: {
+            key: string;
+            label: string;
+            allowedValues: string[];
+            prompt: string;
+        };
+        CampaignProposalResponse: {
+            name: string;
+            goal: string;
+            description: string | null;
+            /** @description Steps for the voice agent's prompt (agents own prompts: write them into the agent) */
+            agentPromptOutline: string[];
+            extractionKeys: components["schemas"]["ProposedExtractionKeyResponse"][];
+            metrics: components["schemas"]["ProposedMetricResponse"][];
+        };
+        BriefDraftResponse: {
+            /** @description The DRAFT campaign created from the brief */
+            campaign: components["schemas"]["CampaignResponse"];
+            /** @description What the model proposed */
+            proposal: components["schemas"]["CampaignProposalResponse"];
+        };
+        MetricPromptDraftDto: {
+            name?: string;
+            goal?: string;
+            description?: string;
+            /** @description Agent of the campaign being edited (400 agent_not_found when unknown) */
+            agentId?: string;
+        };
+        SuggestMetricPromptDto: {
+            /**
+             * Format: uuid
+             * @description A saved campaign to write for (404 campaign_not_found when unknown)
+             */
+            campaignId?: string;
+            /** @example qualified */
+            key: string;
+            /** @example Qualified lead */
+            label: string;
+            /**
+             * @example [
+             *       "yes",
+             *       "no",
+             *       "unclear"
+             *     ]
+             */
+            allowedValues: string[];
+            /** @description The campaign being edited, not saved yet */
+            draft?: components["schemas"]["MetricPromptDraftDto"];
+        };
+        MetricPromptResponse: {
+            prompt: string;
+        };
+        ChatMessageResponse: {
+            /** Format: uuid */
+            id: string;
+            seq: number;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ChatReplyResponse: {
+            /** Format: uuid */
+            sessionId: string;
+            /** @description The assistant's answer */
+            reply: components["schemas"]["ChatMessageResponse"];
+            /** @description User messages the session may still take (fair-use cap) */
+            messagesLeft: number;
+        };
+        ChatMessageDto: {
+            /**
+             * @description Blank: 400 empty_message
+             * @example How many leads were reached?
+             */
+            message: string;
+            /** @description Continue this session (404 session_not_found); a new session without it */
+            sessionId?: string;
+        };
+        ChatSessionResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaignId: string;
+            userMessageCount: number;
+            messageLimit: number;
+            messages: components["schemas"]["ChatMessageResponse"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SpeechTranslationResponse: {
+            /** @example fr */
+            language: string;
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SpeechCallResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaignId: string | null;
+            /** Format: uuid */
+            agentId: string | null;
+            /** @enum {string} */
+            kind: "campaign" | "test";
+            status: string;
+            outcome: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+            durationMs: number | null;
+            transcript: string | null;
+            recordingUrl: string | null;
+            /** @enum {string} */
+            analysisStatus: "PENDING" | "DONE" | "FAILED" | "SKIPPED";
+            extraction: {
+                [key: string]: unknown;
+            } | null;
+            evaluation: {
+                [key: string]: string;
+            } | null;
+            translations: components["schemas"]["SpeechTranslationResponse"][];
+        };
+        SpeechCallListResponse: {
+            items: components["schemas"]["SpeechCallResponse"][];
+            /** @description Calls matching the filter, over all pages */
+            total: number;
+        };
+        TranslateTranscriptDto: {
+            /**
+             * @description BCP 47 language tag
+             * @example fr
+             */
+            language: string;
+        };
+        TranslationResponse: {
+            /** @example fr */
+            language: string;
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            callId: string;
         };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
@@ -8484,6 +8871,8 @@ export interface operations {
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
                      *           "budgetMinor": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -8758,6 +9147,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9059,6 +9450,8 @@ export interface operations {
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
                      *           "budgetMinor": 1,
+                     *           "recipientHours": "off",
+                     *           "skipHolidays": true,
                      *           "contactCount": 1,
                      *           "receivedCalls": 1,
                      *           "retryDelaysMinutes": [
@@ -9320,6 +9713,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -9603,6 +9998,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10046,6 +10443,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10334,6 +10733,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10622,6 +11023,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -10905,6 +11308,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11164,6 +11569,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11428,6 +11835,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11716,6 +12125,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -11999,6 +12410,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12270,6 +12683,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12546,6 +12961,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -12834,6 +13251,8 @@ export interface operations {
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
                      *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
                      *       "contactCount": 1,
                      *       "receivedCalls": 1,
                      *       "retryDelaysMinutes": [
@@ -13338,9 +13757,12 @@ export interface operations {
                      *           "attempts": 1,
                      *           "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "waitingReason": "campaign_not_started",
                      *           "lastOutcome": "example",
                      *           "phoneIndex": 0,
                      *           "connectedPhone": "example",
+                     *           "recipientZone": "example",
+                     *           "recipientRegion": "example",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
                      *           "updatedAt": "2026-01-15T09:30:00.000Z"
                      *         }
@@ -13626,9 +14048,12 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
                      *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "lastOutcome": "example",
                      *       "phoneIndex": 0,
                      *       "connectedPhone": "example",
+                     *       "recipientZone": "example",
+                     *       "recipientRegion": "example",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"
                      *     }
@@ -16602,6 +17027,8 @@ export interface operations {
                      *       "attempts": 1,
                      *       "lastOutcome": "example",
                      *       "lastAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *       "waitingReason": "campaign_not_started",
                      *       "resultId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "updatedAt": "2026-01-15T09:30:00.000Z"
@@ -22432,6 +22859,1393 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignAssistFromBrief: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FromBriefFormDoc"];
+                /** @example {} */
+                "application/json": components["schemas"]["FromBriefFormDoc"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       },
+                     *       "proposal": {
+                     *         "name": "example",
+                     *         "goal": "example",
+                     *         "description": "example",
+                     *         "agentPromptOutline": [
+                     *           "example"
+                     *         ],
+                     *         "extractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "example",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "metrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BriefDraftResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, upload_error, brief_required, agent_archived */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "agent_not_found" | "brief_required" | "internal_error" | "invalid_body" | "upload_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error, file_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "file_too_large" | "internal_error";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_brief_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_brief_type";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: brief_unusable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "brief_unusable";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: upload_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "upload_failed";
+                    };
+                };
+            };
+            /** @description Bad Gateway: suggestion_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "suggestion_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignAssistSuggestMetricPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "qualified",
+                 *       "label": "Qualified lead",
+                 *       "allowedValues": [
+                 *         "yes",
+                 *         "no",
+                 *         "unclear"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SuggestMetricPromptDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "prompt": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MetricPromptResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: rewrite_too_long */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rewrite_too_long";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: suggestion_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "suggestion_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignChatSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "How many leads were reached?"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChatMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The answer (JSON), or the answer streamed as server-sent events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "reply": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "seq": 1,
+                     *         "role": "user",
+                     *         "content": "example",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z"
+                     *       },
+                     *       "messagesLeft": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatReplyResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, empty_message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "empty_message" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited, message_limit_reached */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "message_limit_reached" | "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: chat_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chat_failed" | "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignChatSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "userMessageCount": 1,
+                     *       "messageLimit": 1,
+                     *       "messages": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "seq": 1,
+                     *           "role": "user",
+                     *           "content": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatSessionResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsList: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Only this campaign’s calls */
+                campaignId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "kind": "campaign",
+                     *           "status": "example",
+                     *           "outcome": "example",
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "durationMs": 1,
+                     *           "transcript": "example",
+                     *           "recordingUrl": "example",
+                     *           "analysisStatus": "PENDING",
+                     *           "extraction": {},
+                     *           "evaluation": {},
+                     *           "translations": [
+                     *             {
+                     *               "language": "fr",
+                     *               "text": "example",
+                     *               "createdAt": "2026-01-15T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechCallListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "kind": "campaign",
+                     *       "status": "example",
+                     *       "outcome": "example",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "analysisStatus": "PENDING",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "translations": [
+                     *         {
+                     *           "language": "fr",
+                     *           "text": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechCallResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "fr"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TranslateTranscriptDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "language": "fr",
+                     *       "text": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "callId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TranslationResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_transcript */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_transcript";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "provider_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    speechCallsAnalyse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "agentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "kind": "campaign",
+                     *       "status": "example",
+                     *       "outcome": "example",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "durationMs": 1,
+                     *       "transcript": "example",
+                     *       "recordingUrl": "example",
+                     *       "analysisStatus": "PENDING",
+                     *       "extraction": {},
+                     *       "evaluation": {},
+                     *       "translations": [
+                     *         {
+                     *           "language": "fr",
+                     *           "text": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechCallResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_extraction_data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_extraction_data";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: call_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "call_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: analysis_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "analysis_failed";
                     };
                 };
             };

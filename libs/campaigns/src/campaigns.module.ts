@@ -28,6 +28,7 @@ import {
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
 import { ContactTimeline, ContactTimelineStore } from './application/contact-timeline';
+import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
@@ -58,6 +59,7 @@ const applicationServices = [
   UploadIntake,
   ApiLeadIntake,
   ContactTimeline,
+  ContactWaitingReasons,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */

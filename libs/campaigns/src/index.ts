@@ -8,6 +8,7 @@ import { CampaignPauseReason1763700009300 } from './infrastructure/migrations/17
 import { CampaignRunningSince1763700009400 } from './infrastructure/migrations/1763700009400-campaign-running-since';
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
+import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations/1763700009700-contact-recipient-locale';
 import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
@@ -23,7 +24,8 @@ export {
   ClaimedContact,
   ExecutionCampaign,
 } from './application/campaign-execution.ports';
-export { CampaignContacts } from './application/campaign-contacts.service';
+export { CampaignContacts, ExplainedContactView } from './application/campaign-contacts.service';
+export { ContactWaitingReasons, LeadWaiting, WaitingContactView } from './application/contact-waiting.service';
 export { CampaignLeadReader, LeadContact, LeadContactFilter } from './application/campaign-lead-reader';
 export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 export { CampaignTypesService } from './application/campaign-types.service';
@@ -34,6 +36,8 @@ export { ContactTimeline, TimelineEntry, TimelineEventView, TimelinePage } from 
 export { TimelinePageResponse, TimelineQueryDto } from './http/dto/timeline.dto';
 export { SKIP_REASONS, SkipReason, TIMELINE_EVENT_TYPES, TimelineEventType } from './domain/contact-timeline';
 export { UploadIntake } from './application/upload-intake.service';
+export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
+export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
@@ -50,4 +54,18 @@ export { calleeName } from './domain/callee-name';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactTimeline1763700009810]);
+export { DialSchedule, DialWindowState, dialWindowAt, nextDialOpening, startOfNextLocalDay } from './domain/dial-window';
+export { isPublicHoliday, RecipientLocale, recipientLocaleOf } from './domain/recipient-locale';
+export {
+  DEFAULT_RECIPIENT_HOURS,
+  localeKey,
+  nextContactOpening,
+  nextRecipientOpening,
+  RecipientClosure,
+  recipientClosureAt,
+  RecipientHoursSetting,
+  RecipientRules,
+  recipientRulesOf,
+} from './domain/recipient-hours';
+export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810]);

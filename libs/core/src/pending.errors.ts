@@ -42,15 +42,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   invalid_mapping_source: { status: 400, message: 'Field mapping source invalid' },
   crm_import_not_found: { status: 404, message: 'CRM import not found' },
   template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
-  // AI assist (briefs, suggestions, chat)
-  suggestion_failed: { status: 502, message: 'AI suggestion generation failed' },
-  rewrite_too_long: { status: 422, message: 'POST /campaigns/suggest-metric-prompt produced a prompt over 5,000 chars' },
-  unsupported_brief_type: { status: 415, message: 'Brief not PDF, TXT or Markdown' },
-  brief_required: { status: 400, message: 'No brief text and no file content' },
-  brief_unusable: { status: 422, message: 'No campaign could be drafted from the brief' },
-  empty_message: { status: 400, message: 'Blank chat message' },
-  message_limit_reached: { status: 429, message: 'Chat session hit its message cap' },
-  chat_failed: { status: 500, message: 'Chat send failed (also invalid input on non-stream POST /campaigns/:id/chat)' },
   // knowledge (documents, knowledge bases, chatbots, dictionaries)
   dictionary_not_found: { status: 404, message: 'Dictionary not found' },
   document_not_found: { status: 404, message: 'Document not found' },
@@ -60,7 +51,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   knowledge_base_not_found: { status: 404, message: 'Knowledge base not found or not owned' },
   knowledge_base_in_use: { status: 409, message: 'Attached to a live chatbot' },
   rotation_conflict: { status: 409, message: 'Another key rotation won the race' },
-  session_not_found: { status: 404, message: 'Chat session not found (sid)' },
   document_too_large: { status: 413, message: 'KB document over size limit' },
   empty_document: { status: 400, message: 'KB document empty' },
   unsupported_document_type: { status: 415, message: 'KB document type unsupported' },
@@ -68,8 +58,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   document_storage_failed: { status: 502, message: 'Storing failed' },
   document_ingest_unavailable: { status: 502, message: 'Could not be queued for processing' },
   kb_document_not_found: { status: 404, message: 'KB document not found (docId)' },
-  // speech calls
-  no_transcript: { status: 400, message: 'Call has no transcript to translate' },
 });
 
 declare module './error-registry' {

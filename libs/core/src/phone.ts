@@ -48,3 +48,14 @@ export function isKnownCallingCode(code: string): boolean {
 export function isExcelMangledPhone(text: string): boolean {
   return EXCEL_SCIENTIFIC_NOTATION.test(text.trim());
 }
+
+/**
+ * The country (ISO 3166-1 alpha-2) of an E.164 number and its national significant number, or null
+ * when the number is not valid. For shared calling codes (+1, +7, +44 …) the country comes from
+ * the number's own leading digits (+1 212 → US, +1 613 → CA).
+ */
+export function phoneCountry(e164: string): { country: string; nationalNumber: string } | null {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed || !parsed.isValid() || !parsed.country) return null;
+  return { country: parsed.country, nationalNumber: parsed.nationalNumber };
+}

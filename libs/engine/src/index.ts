@@ -16,6 +16,7 @@ export {
 } from './application/engine-jobs';
 export { CampaignsProcessor, AttemptsProcessor } from './infrastructure/engine.processors';
 export { EngineMaintenance } from './infrastructure/engine-maintenance';
-export { DialSchedule, dialWindowAt, nextDialOpening } from './domain/dial-window';
+// The dial window moved to the campaigns domain (lead views read it too); re-exported for existing importers.
+export { DialSchedule, dialWindowAt, nextDialOpening } from '@outreach/campaigns';
 export { nextStep, RetrySettings } from './domain/retry-policy';
 export { freeSlots } from './domain/dispatch-slots';

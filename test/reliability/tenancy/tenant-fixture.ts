@@ -33,6 +33,8 @@ export interface Tenant {
   whatsappTemplateId: string;
   emailSenderId: string;
   emailTemplateId: string;
+  /** A chat session about the CSV campaign (one question, one answer). */
+  chatSessionId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -133,6 +135,8 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   ok(mailbox, 201, 'POST /email/senders');
   const mailTemplate = await t.http.post('/email/templates').set(k).send({ name: `Tenant ${label}`, subject: 'Hello', textBody: 'Hi' });
   ok(mailTemplate, 201, 'POST /email/templates');
+  const chat = await t.http.post(`/campaigns/${campaign.id}/chat`).set(k).send({ message: `How is tenant ${label} doing?` });
+  ok(chat, 200, 'POST /campaigns/{id}/chat');
 
   return {
     ws,
@@ -159,6 +163,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     whatsappTemplateId: template.body.id,
     emailSenderId: mailbox.body.id,
     emailTemplateId: mailTemplate.body.id,
+    chatSessionId: chat.body.sessionId,
   };
 }
 
@@ -188,5 +193,6 @@ export function tenantIds(x: Tenant): string[] {
     x.whatsappTemplateId,
     x.emailSenderId,
     x.emailTemplateId,
+    x.chatSessionId,
   ];
 }

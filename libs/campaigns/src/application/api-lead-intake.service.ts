@@ -25,7 +25,10 @@ export const API_LEAD_CONTACT_FIELDS = [
   'attempts',
   'lastOutcome',
   'lastAttemptAt',
+  'nextAttemptAt',
   'connectedPhone',
+  'recipientZone',
+  'recipientRegion',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;

@@ -7,6 +7,10 @@ import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository, ContactRepository, ContactView } from './campaigns.ports';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
 import { ContactTimeline, TimelinePage } from './contact-timeline';
+import { ContactWaitingReasons, LeadWaiting } from './contact-waiting.service';
+
+/** A contact as its views show it: the stored view plus why it waits and when it is tried next (decisions.md 28.5). */
+export type ExplainedContactView = ContactView & LeadWaiting;
 
 /** Contacts of a campaign: JSON additions (DRAFT), the leads listing, and retrying a FAILED contact. */
 @Injectable()
@@ -18,6 +22,7 @@ export class CampaignContacts {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly timelines: ContactTimeline,
+    private readonly waiting: ContactWaitingReasons,
   ) {}
 
   async add(workspaceId: string, campaignId: string, inputs: readonly ContactInput[]): Promise<ImportSummary & { contactCount: number }> {
@@ -37,10 +42,11 @@ export class CampaignContacts {
     workspaceId: string,
     campaignId: string,
     query: { offset: number; limit: number; status?: ContactStatus },
-  ): Promise<{ items: ContactView[]; total: number }> {
+  ): Promise<{ items: ExplainedContactView[]; total: number }> {
     const campaign = await this.campaigns.findById(workspaceId, campaignId);
     if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
-    return this.contacts.list(campaignId, query);
+    const page = await this.contacts.list(campaignId, query);
+    return { items: await this.explain(campaignId, page.items), total: page.total };
   }
 
   /**
@@ -56,8 +62,8 @@ export class CampaignContacts {
   }
 
   /** The `retry` transition (FAILED → PENDING) with fresh attempts, on a campaign that has started and is not finished. */
-  async retry(workspaceId: string, campaignId: string, contactId: string): Promise<ContactView> {
-    return this.uow.run(async () => {
+  async retry(workspaceId: string, campaignId: string, contactId: string): Promise<ExplainedContactView> {
+    const contact = await this.uow.run(async () => {
       const campaign = await this.requireForUpdate(workspaceId, campaignId);
       const contact = await this.contacts.findById(campaignId, contactId);
       if (!contact) throw new AppError('contact_not_found', { message: `no contact ${contactId} in campaign ${campaignId}` });
@@ -69,6 +75,12 @@ export class CampaignContacts {
       }
       return (await this.contacts.findById(campaignId, contactId))!;
     });
+    return (await this.explain(campaignId, [contact]))[0];
+  }
+
+  private async explain(campaignId: string, contacts: readonly ContactView[]): Promise<ExplainedContactView[]> {
+    const waiting = await this.waiting.of(campaignId, contacts);
+    return contacts.map((c, i) => ({ ...c, ...waiting[i] }));
   }
 
   private async requireForUpdate(workspaceId: string, campaignId: string): Promise<Campaign> {

@@ -1,6 +1,7 @@
 import { CampaignProps } from '../domain/campaign.aggregate';
 import { ContactRecord } from '../domain/contact';
 import { ContactStatus } from '../domain/contact-state-machine';
+import { RecipientLocale } from '../domain/recipient-locale';
 
 /**
  * What the execution engine reads of a campaign: its whole record, read through the campaigns
@@ -55,6 +56,19 @@ export interface AttemptOutcomeUpdate {
   connectedPhone: string | null;
 }
 
+/** What a claim takes: see CampaignExecutionRepository.claimDue. */
+export interface ClaimInput {
+  now: Date;
+  limit: number;
+  cooldownMs: number;
+  deadlineAt: Date;
+  /**
+   * Recipient hours (decisions.md 28.4): only contacts whose locale key (`localeKey`) is one of
+   * these — the locales open now. Absent or null: any contact.
+   */
+  openLocales?: readonly string[] | null;
+}
+
 /** How much work a campaign has left. */
 export interface CampaignWork {
   pending: boolean;
@@ -73,12 +87,21 @@ export abstract class CampaignExecutionRepository {
    * PENDING in upload order — whose last attempt ended at least `cooldownMs` ago, with
    * FOR UPDATE SKIP LOCKED, marking them IN_PROGRESS.
    */
-  abstract claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]>;
+  abstract claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]>;
   /**
    * Ids of up to `limit` contacts due now, in claim order (due retries first, then PENDING by
    * upload order), without claiming them: those a block (window, cap, budget…) keeps waiting.
+   * With `locales` (locale keys, as `localeKey`): only contacts of those recipient locales.
    */
-  abstract dueIds(campaignId: string, now: Date, limit: number): Promise<string[]>;
+  abstract dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]>;
+  /** How many contacts the campaign has (its sharded count: one cheap read). */
+  abstract contactCount(campaignId: string): Promise<number>;
+  /** The distinct recipient locales among the campaign's contacts with work left (PENDING, RETRY_SCHEDULED). */
+  abstract recipientLocales(campaignId: string): Promise<RecipientLocale[]>;
+  /** The earliest scheduled retry due after `now` (retry_due_idx), or null. */
+  abstract nextRetryAfter(campaignId: string, now: Date): Promise<Date | null>;
+  /** The distinct recipient locales among the contacts due at `now` (PENDING, or RETRY_SCHEDULED due by then). */
+  abstract dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]>;
   abstract dialsOn(campaignId: string, day: string): Promise<number>;
   abstract addDials(campaignId: string, day: string, count: number): Promise<void>;
   abstract work(campaignId: string): Promise<CampaignWork>;

@@ -10,9 +10,11 @@ import {
   CampaignExecutionRepository,
   CampaignLoad,
   CampaignWork,
+  ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
 } from './campaign-execution.ports';
+import { RecipientLocale } from '../domain/recipient-locale';
 import { CampaignPhoneNumberRepository, CampaignRepository } from './campaigns.ports';
 
 /**
@@ -47,13 +49,31 @@ export class CampaignExecution {
     return this.execution.workspaceLoad(workspaceId);
   }
 
-  claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]> {
+  claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]> {
     return this.execution.claimDue(campaignId, input);
   }
 
   /** Up to `limit` contacts due now, in claim order, left as they are (for their timeline's skip events). */
-  dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
-    return this.execution.dueIds(campaignId, now, limit);
+  dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    return this.execution.dueIds(campaignId, now, limit, locales);
+  }
+
+  contactCount(campaignId: string): Promise<number> {
+    return this.execution.contactCount(campaignId);
+  }
+
+  /** The distinct recipient locales among the campaign's contacts with work left (decisions.md 28.4). */
+  recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
+    return this.execution.recipientLocales(campaignId);
+  }
+
+  nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    return this.execution.nextRetryAfter(campaignId, now);
+  }
+
+  /** The distinct recipient locales among the contacts due at `now`. */
+  dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
+    return this.execution.dueLocales(campaignId, now);
   }
 
   dialsOn(campaignId: string, day: string): Promise<number> {

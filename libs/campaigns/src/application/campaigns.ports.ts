@@ -65,6 +65,8 @@ export const CONTACT_VIEW_FIELDS = [
   'lastOutcome',
   'phoneIndex',
   'connectedPhone',
+  'recipientZone',
+  'recipientRegion',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;

@@ -1,3 +1,5 @@
+import { DEFAULT_RECIPIENT_HOURS, RecipientHoursSetting } from './recipient-hours';
+
 /**
  * How a campaign runs: caps, windows, retries, follow-ups, messaging. Bounds are enforced at the
  * edge (the update DTO, decisions.md 13.3, 13.8); this is the stored shape with its defaults. The execution
@@ -46,6 +48,10 @@ export interface CampaignSettings {
    */
   budgetMinor: number | null;
   dailyMessageCap: number | null;
+  /** Recipient-local calling hours (decisions.md 28.1): "off", or HH:MM–HH:MM in each recipient's zone. */
+  recipientHours: RecipientHoursSetting;
+  /** No calls on the recipient region's public holidays (recipient-local day; decisions.md 28.3). */
+  skipHolidays: boolean;
 
   retryCount: number;
   cooldownMinutes: number;
@@ -103,6 +109,8 @@ export const DEFAULT_CAMPAIGN_SETTINGS: Readonly<CampaignSettings> = Object.free
   circuitBreakerWindow: 40,
   circuitBreakerFailurePercent: 50,
   budgetMinor: null,
+  recipientHours: { ...DEFAULT_RECIPIENT_HOURS },
+  skipHolidays: false,
 
   retryCount: 2,
   cooldownMinutes: 60,

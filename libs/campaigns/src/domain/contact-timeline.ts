@@ -31,9 +31,9 @@ export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 export const SKIP_REASONS = [
   /** The campaign's daily window or dial days (campaign timezone); until = the next opening. */
   'outside_campaign_window',
-  /** Reserved: the recipient's local hours (issue 17, compliance; another change wires it). */
+  /** Outside the recipient's own hours (recipientHours, decisions.md 28.4); until = the contact's locale's next opening. */
   'outside_recipient_hours',
-  /** Reserved: a public holiday in the recipient's region. */
+  /** A public holiday in the recipient's region (skipHolidays); until = the contact's locale's next opening. */
   'holiday',
   /** The campaign's dailyDialCap is used up; until = the next local day's opening. */
   'daily_cap',

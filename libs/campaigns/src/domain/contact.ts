@@ -32,6 +32,10 @@ export interface ContactRecord {
   phoneFirstAttempt: number;
   /** The number on which a person answered (transferred or completed), null until one did. */
   connectedPhone: string | null;
+  /** The recipient's IANA zone, derived from the primary number at creation; null: unknown, the campaign's zone applies (decisions.md 28.2). */
+  recipientZone: string | null;
+  /** Whose public holidays apply ("JP", "US-NY"); null when unknown. */
+  recipientRegion: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,9 +3,8 @@ import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, 
 import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { toPhoneNumberResponse, PhoneNumberResponse } from '@outreach/telephony';
 import type { Request } from 'express';
-import { CampaignContacts } from '../application/campaign-contacts.service';
+import { CampaignContacts, ExplainedContactView } from '../application/campaign-contacts.service';
 import { CampaignPhoneNumbers } from '../application/campaign-phone-numbers.service';
-import { ContactView } from '../application/campaigns.ports';
 import { TimelinePage } from '../application/contact-timeline';
 import { UploadIntake, UploadResult } from '../application/upload-intake.service';
 import {
@@ -66,7 +65,7 @@ export class CampaignContactsController {
   @Raises('campaign_not_found')
   @ApiOperation({ summary: 'The campaign contacts, oldest first (offset/limit, optional status filter)' })
   @ApiOkResponse({ type: LeadsResponse })
-  leads(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() query: LeadsQueryDto): Promise<{ items: ContactView[]; total: number }> {
+  leads(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() query: LeadsQueryDto): Promise<{ items: ExplainedContactView[]; total: number }> {
     return this.contacts.leads(p.workspaceId, id, { offset: query.offset ?? 0, limit: query.limit ?? 50, status: query.status });
   }
 
@@ -92,7 +91,7 @@ export class CampaignContactsController {
   @Raises('campaign_not_found', 'contact_not_found', ...refusalsOf('retryContact'), 'contact_not_failed')
   @ApiOperation({ summary: 'Send a FAILED contact back to PENDING with fresh attempts' })
   @ApiOkResponse({ type: ContactResponse })
-  retry(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('contactId') contactId: string): Promise<ContactView> {
+  retry(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('contactId') contactId: string): Promise<ExplainedContactView> {
     return this.contacts.retry(p.workspaceId, id, contactId);
   }
 

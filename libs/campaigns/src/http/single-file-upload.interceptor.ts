@@ -14,6 +14,8 @@ import { Observable } from 'rxjs';
 @Injectable()
 export class SingleFileUploadInterceptor implements NestInterceptor {
   private readonly handler: RequestHandler;
+  /** The file may be left out (and the request may be JSON instead): OptionalFileUploadInterceptor. */
+  protected readonly fileOptional: boolean = false;
 
   constructor(private readonly config: AppConfig) {
     this.handler = multer({
@@ -26,12 +28,13 @@ export class SingleFileUploadInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
     if (!req.is('multipart/form-data')) {
+      if (this.fileOptional) return next.handle();
       throw new AppError('no_files', { message: 'send the file as multipart/form-data in a field named "file"' });
     }
     await new Promise<void>((resolve, reject) => {
       this.handler(req, res, (error?: unknown) => (error ? reject(this.translate(error)) : resolve()));
     });
-    if (!req.file) throw new AppError('file_required', { message: 'the multipart request has no "file" field with a file' });
+    if (!req.file && !this.fileOptional) throw new AppError('file_required', { message: 'the multipart request has no "file" field with a file' });
     return next.handle();
   }
 
@@ -47,4 +50,14 @@ export class SingleFileUploadInterceptor implements NestInterceptor {
       ? new AppError('upload_error', { message: `malformed multipart request (${message}): send a single "file" field` })
       : new AppError('upload_failed');
   }
+}
+
+/**
+ * The same reading, limits and codes for routes where the file is one way among others to send
+ * the input (POST /campaigns/from-brief: a file, or briefText): a multipart request may carry no
+ * file, and a JSON request passes through untouched.
+ */
+@Injectable()
+export class OptionalFileUploadInterceptor extends SingleFileUploadInterceptor {
+  protected override readonly fileOptional: boolean = true;
 }

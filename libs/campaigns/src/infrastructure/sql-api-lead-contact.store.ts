@@ -9,6 +9,7 @@ import {
   ApiLeadContactView,
 } from '../application/api-lead-intake.service';
 import { withIsoDates } from '../application/iso-dates';
+import { recipientLocaleOf } from '../domain/recipient-locale';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
@@ -36,10 +37,11 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
    * it sees the existing row only when the insert did not happen.
    */
   async insertOrFind(workspaceId: string, campaignId: string, c: ApiLeadContactInput): Promise<{ id: string; created: boolean }> {
+    const locale = recipientLocaleOf(c.phone);
     const rows: Array<{ id: string; created: boolean }> = await this.tx.manager.query(
       `WITH ins AS (
-         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'name', 'fields'])})
-         VALUES ($1, $2, $3, $4, $5::jsonb)
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'name', 'fields', 'recipientZone', 'recipientRegion'])})
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
          RETURNING ${CC.c.id}
        ), counted AS (
@@ -49,7 +51,7 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
        UNION ALL
        SELECT ${CC.c.id} AS id, false AS created FROM ${CC.name}
         WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $3 AND NOT EXISTS (SELECT 1 FROM ins)`,
-      [campaignId, workspaceId, c.phone, c.name, CC.param('fields', c.fields)],
+      [campaignId, workspaceId, c.phone, c.name, CC.param('fields', c.fields), locale.zone, locale.region],
     );
     if (rows[0]) return rows[0];
     // The insert waited for a concurrent one of the same phone and then skipped: that row

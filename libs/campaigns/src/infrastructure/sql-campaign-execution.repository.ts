@@ -7,9 +7,12 @@ import {
   CampaignExecutionRepository,
   CampaignLoad,
   CampaignWork,
+  ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
 } from '../application/campaign-execution.ports';
+import { RecipientLocale } from '../domain/recipient-locale';
+import { CONTACT_COUNT_OF_C } from './contact-count.sql';
 import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf } from '../domain/contact-state-machine';
 import { statusIn } from './contact-status.sql';
 import { CAMPAIGN_PROPS, CAMPAIGNS } from './persistence/campaign.table';
@@ -18,6 +21,9 @@ import { CAMPAIGN_DAILY_DIALS as DD } from './persistence/campaign-daily-dial.ta
 import { RESERVATION_LOCK_NAMESPACE } from './sql-campaign.repository';
 
 type Row = Record<string, unknown>;
+
+/** A contact's locale key in SQL, as `localeKey` (domain/recipient-hours.ts) writes it: "<zone>|<region>", "" for unknown. */
+const LOCALE_KEY = `(COALESCE(${CC.c.recipientZone}, '') || '|' || COALESCE(${CC.c.recipientRegion}, ''))`;
 
 const CLAIMED: ReadonlyArray<keyof ClaimedContact> = ['id', 'phone', 'altPhones', 'phoneIndex', 'attempts', 'attemptSeq'];
 
@@ -77,14 +83,17 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     });
   }
 
-  async claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]> {
-    if (input.limit <= 0) return [];
+  async claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]> {
+    if (input.limit <= 0 || input.openLocales?.length === 0) return [];
     const cooledBefore = new Date(input.now.getTime() - input.cooldownMs);
     const attempt = { startedAt: input.now, deadlineAt: input.deadlineAt };
-    const cooled = `(${CC.c.lastAttemptAt} IS NULL OR ${CC.c.lastAttemptAt} <= $3)`;
+    // Recipient hours (decisions.md 28.4): a filter on the same index scan, never an index condition.
+    const open = input.openLocales ? ` AND ${LOCALE_KEY} = ANY($5::text[])` : ` AND $5::text[] IS NULL`;
+    const cooled = `(${CC.c.lastAttemptAt} IS NULL OR ${CC.c.lastAttemptAt} <= $3)${open}`;
+    const openLocales = input.openLocales ? [...input.openLocales] : null;
     // Two statements, each on its own index (retry_due_idx, status_idx), rather than one OR that
     // would sort every due contact on each claim.
-    const retryParams: unknown[] = [campaignId, input.now, cooledBefore, input.limit];
+    const retryParams: unknown[] = [campaignId, input.now, cooledBefore, input.limit, openLocales];
     const retries = await this.tx.manager
       .query(
         claimStatement(
@@ -102,7 +111,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
       )
       .then(rowsOf);
     const left = input.limit - retries.length;
-    const pendingParams: unknown[] = [campaignId, input.now, cooledBefore, left];
+    const pendingParams: unknown[] = [campaignId, input.now, cooledBefore, left, openLocales];
     const pending =
       left <= 0
         ? []
@@ -125,28 +134,78 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return [...retries, ...pending].map((row) => CC.fromRow(row, CLAIMED));
   }
 
-  async dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
-    if (limit <= 0) return [];
+  async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    if (limit <= 0 || locales?.length === 0) return [];
+    const keys = locales ? [...locales] : null;
     // Two reads on the claim's own indexes (retry_due_idx, status_idx), in the claim's order.
-    const retryParams: unknown[] = [campaignId, now, limit];
+    const retryParams: unknown[] = [campaignId, now, limit, keys];
     const retries: Row[] = await this.tx.manager.query(
       `SELECT ${CC.c.id} FROM ${CC.name}
         WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), retryParams)} AND ${CC.c.nextAttemptAt} <= $2
+          AND ($4::text[] IS NULL OR ${LOCALE_KEY} = ANY($4::text[]))
         ORDER BY ${CC.c.nextAttemptAt}, ${CC.c.seq} LIMIT $3`,
       retryParams,
     );
     const left = limit - retries.length;
-    const pendingParams: unknown[] = [campaignId, left];
+    const pendingParams: unknown[] = [campaignId, left, keys];
     const pending: Row[] =
       left <= 0
         ? []
         : await this.tx.manager.query(
             `SELECT ${CC.c.id} FROM ${CC.name}
               WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claim'), pendingParams)}
+                AND ($3::text[] IS NULL OR ${LOCALE_KEY} = ANY($3::text[]))
               ORDER BY ${CC.c.seq} LIMIT $2`,
             pendingParams,
           );
     return [...retries, ...pending].map((row) => CC.fromRow(row, ['id']).id);
+  }
+
+  async contactCount(campaignId: string): Promise<number> {
+    const rows: Array<{ n: number }> = await this.tx.manager.query(
+      `SELECT ${CONTACT_COUNT_OF_C} AS n FROM ${CAMPAIGNS.name} c WHERE c.${CAMPAIGNS.c.id} = $1`,
+      [campaignId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
+    const params: unknown[] = [campaignId];
+    const pending = statusIn(CC.c.status, allowedFrom('claim'), params);
+    const retrying = statusIn(CC.c.status, allowedFrom('claimRetry'), params);
+    const locale = CC.select(undefined, ['recipientZone', 'recipientRegion']);
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT DISTINCT ${locale} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${pending}
+       UNION
+       SELECT DISTINCT ${locale} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${retrying}`,
+      params,
+    );
+    return rows.map(localeOfRow);
+  }
+
+  async nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    const params: unknown[] = [campaignId, now];
+    const rows: Array<{ at: Date | null }> = await this.tx.manager.query(
+      `SELECT min(${CC.c.nextAttemptAt}) AS at FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), params)} AND ${CC.c.nextAttemptAt} > $2`,
+      params,
+    );
+    return rows[0]?.at ?? null;
+  }
+
+  async dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
+    const params: unknown[] = [campaignId, now];
+    const pending = statusIn(CC.c.status, allowedFrom('claim'), params);
+    const retrying = statusIn(CC.c.status, allowedFrom('claimRetry'), params);
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT DISTINCT ${CC.select(undefined, ['recipientZone', 'recipientRegion'])} FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${pending}
+       UNION
+       SELECT DISTINCT ${CC.select(undefined, ['recipientZone', 'recipientRegion'])} FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${retrying} AND ${CC.c.nextAttemptAt} <= $2`,
+      params,
+    );
+    return rows.map(localeOfRow);
   }
 
   async dialsOn(campaignId: string, day: string): Promise<number> {
@@ -286,6 +345,11 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     );
     return rows.map((row) => C.fromRow(row, ['id']).id);
   }
+}
+
+function localeOfRow(row: Row): RecipientLocale {
+  const { recipientZone, recipientRegion } = CC.fromRow(row, ['recipientZone', 'recipientRegion']);
+  return { zone: recipientZone, region: recipientRegion };
 }
 
 /** UPDATE … RETURNING through TypeORM's query() answers [rows, affected]. */

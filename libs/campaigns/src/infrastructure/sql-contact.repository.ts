@@ -9,6 +9,7 @@ import {
   NewContact,
 } from '../application/campaigns.ports';
 import { withIsoDates } from '../application/iso-dates';
+import { recipientLocaleOf } from '../domain/recipient-locale';
 import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
@@ -36,12 +37,14 @@ export class SqlContactRepository extends ContactRepository {
    */
   async insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number> {
     if (contacts.length === 0) return 0;
+    // The recipient's zone and holiday region, derived once here from the primary number (decisions.md 28.2).
+    const locales = contacts.map((c) => recipientLocaleOf(c.phone));
     const rows: Array<{ inserted: number }> = await this.tx.manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS t(phone, alt, name, fields, ord)
+         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::text[]) WITH ORDINALITY AS t(phone, alt, name, fields, zone, region, ord)
        ), inserted AS (
-         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields'])})
-         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields', 'recipientZone', 'recipientRegion'])})
+         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields, zone, region
            FROM input ORDER BY ord
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
          RETURNING ${CC.c.id}
@@ -49,7 +52,7 @@ export class SqlContactRepository extends ContactRepository {
          ${addToContactCount('$1', 'SELECT count(*) FROM inserted')}
        ), created AS (
          INSERT INTO ${TE.name} (${TE.c.contactId}, ${TE.c.type}, ${TE.c.occurredAt}, ${TE.c.detail})
-         SELECT ${CC.c.id}, 'created', $7, jsonb_build_object('source', (SELECT ${C.c.source} FROM ${C.name} WHERE ${C.c.id} = $1))
+         SELECT ${CC.c.id}, 'created', $9, jsonb_build_object('source', (SELECT ${C.c.source} FROM ${C.name} WHERE ${C.c.id} = $1))
            FROM inserted
        )
        SELECT count(*)::int AS inserted FROM inserted`,
@@ -60,6 +63,8 @@ export class SqlContactRepository extends ContactRepository {
         contacts.map((c) => c.altPhones.join(' ')),
         contacts.map((c) => c.name),
         contacts.map((c) => JSON.stringify(c.fields)),
+        locales.map((l) => l.zone),
+        locales.map((l) => l.region),
         this.clock.now(),
       ],
     );

@@ -8,9 +8,12 @@ import {
   CampaignExecutionRepository,
   CampaignLoad,
   CampaignWork,
+  ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
 } from '../application/campaign-execution.ports';
+import { localeKey } from '../domain/recipient-hours';
+import { RecipientLocale } from '../domain/recipient-locale';
 import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf } from '../domain/contact-state-machine';
 import { Rollbackable } from '../../../platform/src/testing';
 import { InMemoryCampaignRepository, InMemoryContactRepository, StoredContact } from './in-memory-campaigns';
@@ -21,7 +24,7 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
   /** Workspaces whose dispatch lock was taken, in order. */
   readonly workspaceLocks: string[] = [];
   /** Every claimDue request, in order (the limit the dispatcher asked for). */
-  readonly claims: Array<{ campaignId: string; now: Date; limit: number; cooldownMs: number; deadlineAt: Date }> = [];
+  readonly claims: Array<{ campaignId: string } & ClaimInput> = [];
 
   constructor(
     private readonly campaigns: InMemoryCampaignRepository,
@@ -55,11 +58,14 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
   }
 
   /** Due retries first (by next_attempt_at, then upload order), then PENDING contacts in upload order; cooled down only. */
-  async claimDue(campaignId: string, input: { now: Date; limit: number; cooldownMs: number; deadlineAt: Date }): Promise<ClaimedContact[]> {
+  async claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]> {
     this.claims.push({ campaignId, ...input });
     if (input.limit <= 0) return [];
     const cooledBefore = input.now.getTime() - input.cooldownMs;
-    const candidates = this.ofCampaign(campaignId).filter((c) => c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore);
+    const open = input.openLocales ? new Set(input.openLocales) : null;
+    const candidates = this.ofCampaign(campaignId).filter(
+      (c) => (c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore) && (!open || open.has(localeKey(localeOf(c)))),
+    );
     const retries = candidates
       .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= input.now.getTime())
       .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq)
@@ -79,6 +85,31 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     return [...retries.map((c) => claim(c, 'claimRetry')), ...pending.map((c) => claim(c, 'claim'))];
   }
 
+  async contactCount(campaignId: string): Promise<number> {
+    return this.ofCampaign(campaignId).length;
+  }
+
+  async recipientLocales(campaignId: string): Promise<RecipientLocale[]> {
+    return distinctLocales(this.ofCampaign(campaignId).filter((c) => allowedFrom('claim').includes(c.status) || allowedFrom('claimRetry').includes(c.status)));
+  }
+
+  async nextRetryAfter(campaignId: string, now: Date): Promise<Date | null> {
+    const times = this.ofCampaign(campaignId)
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) > now.getTime())
+      .map((c) => Date.parse(c.nextAttemptAt!));
+    return times.length ? new Date(Math.min(...times)) : null;
+  }
+
+  async dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]> {
+    return distinctLocales(
+      this.ofCampaign(campaignId).filter(
+        (c) =>
+          allowedFrom('claim').includes(c.status) ||
+          (allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= now.getTime()),
+      ),
+    );
+  }
+
   async dialsOn(campaignId: string, day: string): Promise<number> {
     return this.dials.get(`${campaignId}/${day}`) ?? 0;
   }
@@ -88,8 +119,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     this.dials.set(`${campaignId}/${day}`, (this.dials.get(`${campaignId}/${day}`) ?? 0) + count);
   }
 
-  async dueIds(campaignId: string, now: Date, limit: number): Promise<string[]> {
-    const contacts = this.ofCampaign(campaignId);
+  async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    const only = locales ? new Set(locales) : null;
+    const contacts = this.ofCampaign(campaignId).filter((c) => !only || only.has(localeKey(localeOf(c))));
     const retries = contacts
       .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= now.getTime())
       .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq);
@@ -228,4 +260,14 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     this.dials.clear();
     for (const [k, v] of state as Map<string, number>) this.dials.set(k, v);
   }
+}
+
+function localeOf(c: StoredContact): RecipientLocale {
+  return { zone: c.recipientZone, region: c.recipientRegion };
+}
+
+function distinctLocales(contacts: readonly StoredContact[]): RecipientLocale[] {
+  const byKey = new Map<string, RecipientLocale>();
+  for (const c of contacts) byKey.set(localeKey(localeOf(c)), localeOf(c));
+  return [...byKey.values()];
 }

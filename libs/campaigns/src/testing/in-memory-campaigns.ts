@@ -24,6 +24,7 @@ import {
 import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ContactRecord } from '../domain/contact';
+import { recipientLocaleOf } from '../domain/recipient-locale';
 import { CONTACT_TRANSITIONS, ContactEvent, ContactStatus } from '../domain/contact-state-machine';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
 import { Rollbackable } from '../../../platform/src/testing';
@@ -228,6 +229,7 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       phoneIndex: 0,
       phoneFirstAttempt: 0,
       connectedPhone: null,
+      ...recipientLocaleColumns(contact.phone),
       createdAt: now,
       updatedAt: now,
       ...contact,
@@ -370,7 +372,10 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
       attempts: c.attempts,
       lastOutcome: c.lastOutcome,
       lastAttemptAt: c.lastAttemptAt,
+      nextAttemptAt: c.nextAttemptAt,
       connectedPhone: c.connectedPhone,
+      recipientZone: c.recipientZone,
+      recipientRegion: c.recipientRegion,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
     };
@@ -529,4 +534,10 @@ export class InMemoryCrmDirectory extends CrmDirectory {
   async hasImportInProgress(_workspaceId: string, campaignId: string): Promise<boolean> {
     return this.importsInProgress.has(campaignId);
   }
+}
+
+/** The recipient zone and region the SQL store derives at insert (decisions.md 28.2). */
+function recipientLocaleColumns(phone: string): { recipientZone: string | null; recipientRegion: string | null } {
+  const locale = recipientLocaleOf(phone);
+  return { recipientZone: locale.zone, recipientRegion: locale.region };
 }

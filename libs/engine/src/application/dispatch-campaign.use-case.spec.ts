@@ -383,4 +383,53 @@ describe('DispatchCampaign', () => {
       ]);
     });
   });
+
+  describe('recipient-local hours (decisions.md 28.4)', () => {
+    // ENGINE_NOW, Wednesday 2026-11-18 10:00Z, is 19:00 in Tokyo (open) and 05:00 in New York (closed).
+    const TOKYO = '+81312345675';
+    const NEW_YORK = '+12127363105';
+    const hours = { recipientHours: { start: '08:00', end: '21:00' } } as const;
+
+    it('claims only contacts inside their recipient hours: the claim gets the keys of the open locales', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: hours });
+      const ny = bed.contacts.seed(ENGINE_WS, CID, { phone: NEW_YORK });
+      const tokyo = bed.contacts.seed(ENGINE_WS, CID, { phone: TOKYO });
+
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ state: 'dispatched', claimed: 1 });
+      expect(bed.executionRepo.claims[0].openLocales).toEqual(['Asia/Tokyo|JP']);
+      expect([statusOf(ny.id), statusOf(tokyo.id)]).toEqual(['PENDING', 'IN_PROGRESS']);
+    });
+
+    it('when every due contact waits for its recipient, sleeps until the earliest opening (no tick)', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: hours });
+      bed.contacts.seed(ENGINE_WS, CID, { phone: NEW_YORK });
+      bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155550125' }); // Los Angeles: 02:00, opens at 16:00Z
+
+      const report = await bed.dispatch.execute(CID);
+
+      // 08:00 EST = 13:00Z, before Los Angeles' 16:00Z.
+      expect(report).toEqual({ state: 'outside_recipient_hours', claimed: 0, doNotCall: 0, nextWakeAt: new Date('2026-11-18T13:00:00Z') });
+      expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: 3 * HOUR }]);
+    });
+
+    it('records each waiting contact as skipped outside_recipient_hours until its own opening (decisions.md 29.3)', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: hours });
+      const ny = bed.contacts.seed(ENGINE_WS, CID, { phone: NEW_YORK });
+      const la = bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155550125' });
+
+      await bed.dispatch.execute(CID);
+      await bed.dispatch.execute(CID);
+
+      const detailOf = (id: string) => bed.timeline.recorded.events.filter((r) => r.event.contactId === id).map((r) => r.event.detail);
+      expect(detailOf(ny.id)).toEqual([{ reason: 'outside_recipient_hours', until: '2026-11-18T13:00:00.000Z' }]);
+      expect(detailOf(la.id)).toEqual([{ reason: 'outside_recipient_hours', until: '2026-11-18T16:00:00.000Z' }]);
+    });
+
+    it('with the setting off every contact is claimed, the claim unfiltered', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5 }); // the bed's campaigns have recipient hours off
+      bed.contacts.seed(ENGINE_WS, CID, { phone: NEW_YORK });
+      expect(await bed.dispatch.execute(CID)).toMatchObject({ claimed: 1 });
+      expect(bed.executionRepo.claims[0].openLocales).toBeNull();
+    });
+  });
 });

@@ -1,13 +1,29 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { CampaignSpend, CreditStatus, Tariffs, WalletBalance } from '@outreach/billing';
-import { CampaignExecution, ContactTimeline, ExecutionCampaign, hasVoiceLeg, numberToDial, SkipReason } from '@outreach/campaigns';
+import {
+  CampaignExecution,
+  ContactTimeline,
+  dialScheduleOf,
+  dialWindowAt,
+  ExecutionCampaign,
+  hasVoiceLeg,
+  localeKey,
+  nextContactOpening,
+  nextDialOpening,
+  numberToDial,
+  RecipientLocale,
+  recipientClosureAt,
+  RecipientRules,
+  recipientRulesOf,
+  SkipReason,
+  startOfNextLocalDay,
+} from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { DialSchedule, dialWindowAt, nextDialOpening, startOfNextLocalDay } from '../domain/dial-window';
 import { freeSlots } from '../domain/dispatch-slots';
 import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/spend-guard';
 import { CoalescedRuns } from './coalesced-runs';
@@ -32,6 +48,8 @@ export type DispatchState =
   /** Paused by the service: no caller id of the campaign is on an enabled carrier. */
   | 'paused'
   | 'outside_window'
+  /** Every contact due now is outside its recipient's hours or on a holiday (decisions.md 28.4). */
+  | 'outside_recipient_hours'
   | 'daily_cap_reached'
   /** The budget fits no more calls while some are in flight: their endings wake it (decisions.md 29.1). */
   | 'budget_reached'
@@ -45,17 +63,6 @@ export interface DispatchReport {
   doNotCall: number;
   /** When the dispatcher asked to be woken next (null: by an event only). */
   nextWakeAt: Date | null;
-}
-
-export function dialScheduleOf(campaign: ExecutionCampaign): DialSchedule {
-  return {
-    timezone: campaign.timezone,
-    dailyWindowStart: campaign.settings.dailyWindowStart,
-    dailyWindowEnd: campaign.settings.dailyWindowEnd,
-    dialDays: campaign.settings.dialDays,
-    scheduledStartAt: campaign.scheduledStartAt,
-    scheduledEndAt: campaign.scheduledEndAt,
-  };
 }
 
 /**
@@ -90,6 +97,11 @@ export class DispatchCampaign {
 
   private readonly logger = new Logger('DispatchCampaign');
   private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
+  /**
+   * A campaign's recipient locales with work left, keyed by campaign, contact count and runningSince: a new
+   * contact or a restart changes the key; a single contact retried waits at most the TTL.
+   */
+  private readonly locales = new ShortLivedCache<RecipientLocale[]>(15_000);
 
   /** Runs per campaign in this process: at most one running and one waiting to start. */
   private readonly runs = new CoalescedRuns<DispatchReport>();
@@ -147,6 +159,9 @@ export class DispatchCampaign {
     }
 
     const settings = campaign.settings;
+    // Recipient-local hours and holidays (decisions.md 28.4): only contacts whose locale is open now are claimed.
+    const rules = recipientRulesOf(settings);
+    const openLocales = rules ? await this.openLocales(campaign, rules, now) : null;
     const workspace = await this.workspaces.get(campaign.workspaceId);
     const agent = campaign.agentId ? await this.agents.find(campaign.workspaceId, campaign.agentId) : null;
     const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
@@ -158,6 +173,8 @@ export class DispatchCampaign {
     let doNotCall = 0;
     let capReached = false;
     let budgetReached = false;
+    /** No free line in the last round: contacts wait for a line, not for their recipients. */
+    let linesFull = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await this.uow.run(async () => {
         await this.execution.lockWorkspace(campaign.workspaceId);
@@ -180,12 +197,13 @@ export class DispatchCampaign {
           budgetLeft = callsWithinBudget({ budgetMinor: settings.budgetMinor, spentMinor, inFlight, perCallMaxMinor: perCallMax });
           limit = Math.min(limit, budgetLeft);
         }
-        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0 };
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0, linesFull: capLeft > 0 && budgetLeft > 0 };
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
           cooldownMs: settings.cooldownMinutes * 60_000,
           deadlineAt,
+          openLocales,
         });
         if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
@@ -213,6 +231,7 @@ export class DispatchCampaign {
       doNotCall += result.blocked;
       capReached = result.capReached;
       budgetReached = result.budgetReached;
+      linesFull = result.linesFull === true;
       if (result.blocked === 0) break;
     }
 
@@ -249,10 +268,25 @@ export class DispatchCampaign {
       await this.skipDue(campaignId, now, 'daily_cap', opening);
       return report('daily_cap_reached', await this.wakeAt(campaign, opening, now), claimed, doNotCall);
     }
-    if (work.pending || work.inFlight) {
-      return report('dispatched', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
-    }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
+    const tick = new Date(now.getTime() + this.config.dispatchTickMs);
+    if (rules && !linesFull) {
+      // Nothing was claimed: when every contact due now waits for its recipient's hours, sleep until the
+      // earliest opening among them (or the next retry not yet due; the tick while attempts are in flight),
+      // never a tick loop.
+      const due = (await this.execution.dueLocales(campaignId, now)).map((locale) => ({ locale, opening: nextContactOpening(schedule, rules, locale, now) }));
+      const openings = due.map((d) => d.opening);
+      if (openings.length > 0 && openings.every((o) => o === null || o.getTime() > now.getTime())) {
+        await this.skipClosedRecipients(campaign, rules, due, now);
+        const nextRetryAt = await this.execution.nextRetryAfter(campaignId, now);
+        const laterRetry = nextRetryAt ? nextDialOpening(schedule, nextRetryAt) : null;
+        const wake = earliest([...openings, laterRetry, work.inFlight ? tick : null]);
+        return report('outside_recipient_hours', await this.wakeAt(campaign, wake, now), claimed, doNotCall);
+      }
+    }
+    if (work.pending || work.inFlight) {
+      return report('dispatched', await this.wakeAt(campaign, tick, now), claimed, doNotCall);
+    }
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
   }
 
@@ -262,12 +296,42 @@ export class DispatchCampaign {
    * contact's reason changes, so a dispatcher meeting the same block on every tick adds nothing.
    * Best effort: the timeline never stops dispatch.
    */
-  private async skipDue(campaignId: string, now: Date, reason: SkipReason, until: Date | null): Promise<void> {
+  private async skipDue(campaignId: string, now: Date, reason: SkipReason, until: Date | null, locales?: readonly string[]): Promise<void> {
     try {
-      await this.timeline.skipped(await this.execution.dueIds(campaignId, now, SKIP_EVENTS_PER_RUN), reason, until);
+      await this.timeline.skipped(await this.execution.dueIds(campaignId, now, SKIP_EVENTS_PER_RUN, locales), reason, until);
     } catch (error) {
       this.logger.warn(`campaign ${campaignId}: skip events (${reason}) not recorded: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Every contact due now waits for its recipient (decisions.md 28.4, 29.3): its timeline says why —
+   * outside_recipient_hours or holiday — and until its own locale's next opening. The due locales are
+   * grouped by (reason, opening), one skipDue per group (a handful: the distinct locales due).
+   */
+  private async skipClosedRecipients(
+    campaign: ExecutionCampaign,
+    rules: RecipientRules,
+    due: ReadonlyArray<{ locale: RecipientLocale; opening: Date | null }>,
+    now: Date,
+  ): Promise<void> {
+    const groups = new Map<string, { reason: SkipReason; until: Date | null; locales: string[] }>();
+    for (const { locale, opening } of due) {
+      const reason: SkipReason = recipientClosureAt(rules, locale, campaign.timezone, now) ?? 'outside_recipient_hours';
+      const key = `${reason}|${opening?.getTime() ?? ''}`;
+      const group = groups.get(key) ?? { reason, until: opening, locales: [] };
+      group.locales.push(localeKey(locale));
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) await this.skipDue(campaign.id, now, group.reason, group.until, group.locales);
+  }
+
+  /** The keys of the campaign's recipient locales open at `now` (the campaign's own window is open). */
+  private async openLocales(campaign: ExecutionCampaign, rules: RecipientRules, now: Date): Promise<string[]> {
+    const count = await this.execution.contactCount(campaign.id);
+    const key = `${campaign.id}:${count}:${campaign.runningSince?.getTime() ?? ''}`;
+    const locales = await this.locales.get(key, () => this.execution.recipientLocales(campaign.id));
+    return locales.filter((l) => recipientClosureAt(rules, l, campaign.timezone, now) === null).map(localeKey);
   }
 
   private async hasUsableCallerId(campaign: ExecutionCampaign): Promise<boolean> {
@@ -285,4 +349,11 @@ export class DispatchCampaign {
     await this.scheduler.wakeIn(campaign.id, Math.max(0, wake.getTime() - now.getTime()));
     return wake;
   }
+}
+
+/** The earliest of the instants given (nulls ignored); null when none. */
+function earliest(instants: ReadonlyArray<Date | null>): Date | null {
+  let first: Date | null = null;
+  for (const at of instants) if (at && (first === null || at.getTime() < first.getTime())) first = at;
+  return first;
 }

@@ -87,11 +87,20 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   agents.add({ id: ENGINE_AGENT, workspaceId: ENGINE_WS, name: 'Ava', maxCallDurationSecs: 300 });
   phones.numbers.add({ id: 'number-1', workspaceId: ENGINE_WS, e164: ENGINE_NUMBER });
 
-  /** Stores a campaign (default: RUNNING VOICE/CSV in ENGINE_WS, the bed's agent, its number attached). */
+  /**
+   * Stores a campaign (default: RUNNING VOICE/CSV in ENGINE_WS, the bed's agent, its number attached,
+   * recipient hours off — a test about them turns them on in `draft`).
+   */
   function addCampaign(input: Partial<CampaignInput> & { id: string }) {
     const { draft, ...rest } = input;
     const campaign = campaigns.seed(
-      aCampaign({ workspaceId: ENGINE_WS, status: 'RUNNING', now: clock.now(), ...rest, draft: { agentId: ENGINE_AGENT, ...draft } }),
+      aCampaign({
+        workspaceId: ENGINE_WS,
+        status: 'RUNNING',
+        now: clock.now(),
+        ...rest,
+        draft: { agentId: ENGINE_AGENT, recipientHours: 'off', ...draft },
+      }),
     );
     void attached.attach(campaign.id, 'number-1');
     return campaign.toProps();

@@ -1,6 +1,13 @@
-import { ApiLeadIntake } from '@outreach/campaigns';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
-import { RecordingOutbox } from '../../../platform/src/testing';
+import { ApiLeadIntake, ContactWaitingReasons } from '@outreach/campaigns';
+import {
+  aCampaign,
+  InMemoryApiLeadContactStore,
+  InMemoryCampaignExecutionRepository,
+  InMemoryCampaignRepository,
+  InMemoryContactRepository,
+  inMemoryTimeline,
+} from '../../../campaigns/src/testing';
+import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
 import { aLeadResult, InMemoryLeadKeyStore, InMemoryResultStore } from '../testing';
 import { LeadQueries } from './lead-queries';
 
@@ -21,7 +28,7 @@ function setup() {
     keys.seed({ campaignId, idempotencyKey: 'k-1', workspaceId, leadId: contact.id, lead: { phone: '+14155550100', name: 'Ann', fields: { plan: 'gold', n: 3 } } });
     return contact;
   };
-  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results, inMemoryTimeline()), lead };
+  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results, new ContactWaitingReasons(new InMemoryCampaignExecutionRepository(campaigns, contacts), new FixedClock(NOW)), inMemoryTimeline()), lead };
 }
 
 describe('LeadQueries (use case, ports faked)', () => {
@@ -39,6 +46,9 @@ describe('LeadQueries (use case, ports faked)', () => {
       attempts: 1,
       lastOutcome: 'no_answer',
       lastAttemptAt: null,
+      // 10:00Z is 02:00 in Los Angeles (415): the lead waits for 08:00 there (decisions.md 28.5).
+      nextAttemptAt: '2026-11-21T16:00:00.000Z',
+      waitingReason: 'outside_recipient_hours',
       resultId: null,
       createdAt: NOW.toISOString(),
       updatedAt: NOW.toISOString(),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiLeadIntake, ContactTimeline, TimelinePage } from '@outreach/campaigns';
+import { ApiLeadIntake, ContactTimeline, ContactWaitingReasons, TimelinePage, WaitingReason } from '@outreach/campaigns';
 import { AppError } from '@outreach/core';
 import { LeadKeyStore, ResultStore } from './results.ports';
 
@@ -16,6 +16,10 @@ export interface LeadView {
   attempts: number;
   lastOutcome: string | null;
   lastAttemptAt: string | null;
+  /** When the lead is expected to be tried next, or null (decisions.md 28.5). */
+  nextAttemptAt: string | null;
+  /** Why the lead is not being called now, or null (in flight, final, or due and waiting for a line). */
+  waitingReason: WaitingReason | null;
   /** The result's id once the lead is final and its result is written. */
   resultId: string | null;
   createdAt: string;
@@ -29,11 +33,13 @@ export class LeadQueries {
     private readonly intake: ApiLeadIntake,
     private readonly keys: LeadKeyStore,
     private readonly results: ResultStore,
+    private readonly waiting: ContactWaitingReasons,
     private readonly timelines: ContactTimeline,
   ) {}
 
   async get(workspaceId: string, campaignId: string, leadId: string): Promise<LeadView> {
     const { contact, key } = await this.find(workspaceId, campaignId, leadId);
+    const [waiting] = await this.waiting.of(campaignId, [contact]);
     return {
       id: contact.id,
       campaignId,
@@ -45,6 +51,8 @@ export class LeadQueries {
       attempts: contact.attempts,
       lastOutcome: contact.lastOutcome,
       lastAttemptAt: contact.lastAttemptAt,
+      nextAttemptAt: waiting.nextAttemptAt,
+      waitingReason: waiting.waitingReason,
       resultId: await this.results.idForLead(leadId),
       createdAt: contact.createdAt,
       updatedAt: contact.updatedAt,

@@ -1,7 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WAITING_REASONS } from '@outreach/campaigns';
 import { InvalidBodyStatus } from '@outreach/platform';
 import { IsOptional, IsString, Length, MaxLength, registerDecorator, ValidationOptions } from 'class-validator';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/lead';
+
+const NEXT_ATTEMPT_AT = {
+  nullable: true,
+  type: String,
+  format: 'date-time',
+  description: 'When the lead is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)',
+};
+const WAITING_REASON = {
+  nullable: true,
+  type: String,
+  enum: [...WAITING_REASONS],
+  description: 'Why the lead is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)',
+};
 
 export const MAX_LEAD_FIELDS = 100;
 export const MAX_LEAD_FIELD_NAME = 64;
@@ -102,6 +116,8 @@ export class LeadResponse {
   @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ nullable: true, type: String }) lastOutcome: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastAttemptAt: string | null;
+  @ApiProperty(NEXT_ATTEMPT_AT) nextAttemptAt: string | null;
+  @ApiProperty(WAITING_REASON) waitingReason: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'Set once the lead is final and its result written' }) resultId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

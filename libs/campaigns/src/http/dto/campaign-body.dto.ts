@@ -21,7 +21,8 @@ import {
 } from 'class-validator';
 import { CAMPAIGN_CHANNELS, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
 import { EvaluationMetricDto, CampaignExtractionKeyDto } from './extraction.dto';
-import { IsCallingCode, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
+import { RecipientHoursSetting } from '../../domain/recipient-hours';
+import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const HH_MM_MESSAGE = 'must be a time HH:MM (00:00-23:59)';
@@ -326,6 +327,34 @@ export class CampaignFieldsDto {
   @Min(1)
   @Max(1_000_000_000_000)
   budgetMinor?: number | null;
+
+  // Issue 17 (not a contract bound): recipient-local hours and holidays (decisions.md 28)
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', enum: ['off'] },
+      {
+        type: 'object',
+        required: ['start', 'end'],
+        additionalProperties: false,
+        properties: { start: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '08:00' }, end: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '21:00' } },
+      },
+    ],
+    default: { start: '08:00', end: '21:00' },
+    description:
+      'Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, ' +
+      "derived from its number (else the campaign's timezone), on top of the campaign's window; \"off\" to use only the campaign's window",
+  })
+  @Optional()
+  @IsRecipientHours()
+  recipientHours?: RecipientHoursSetting;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: "No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day",
+  })
+  @Optional()
+  @IsBoolean()
+  skipHolidays?: boolean;
 
   // #35 array of 1-7 elements each 0-6
   @ApiPropertyOptional({ type: [Number], minItems: 1, maxItems: 7, description: 'Days calls are placed, 0 = Sunday … 6 = Saturday' })

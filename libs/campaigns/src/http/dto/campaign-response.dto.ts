@@ -105,6 +105,15 @@ export class CampaignResponse {
   @ApiProperty({ type: 'integer' }) circuitBreakerWindow: number;
   @ApiProperty({ type: 'integer' }) circuitBreakerFailurePercent: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Spend guard in minor units; null = no budget' }) budgetMinor: number | null;
+  @ApiProperty({
+    oneOf: [
+      { type: 'string', enum: ['off'] },
+      { type: 'object', required: ['start', 'end'], properties: { start: { type: 'string', pattern: '^\\d{2}:\\d{2}$' }, end: { type: 'string', pattern: '^\\d{2}:\\d{2}$' } } },
+    ],
+    description: 'Recipient-local calling hours, or "off"',
+  })
+  recipientHours: 'off' | { start: string; end: string };
+  @ApiProperty({ description: "No calls on the recipient's public holidays" }) skipHolidays: boolean;
   @ApiProperty({ type: 'integer' }) contactCount: number;
   @ApiProperty({ type: 'integer' }) receivedCalls: number;
   @ApiProperty({ type: 'integer', isArray: true }) retryDelaysMinutes: number[];

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { WAITING_REASONS } from '../../domain/contact-schedule';
 import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
 import { CampaignExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
 import { IsStringRecord, Optional } from './validators';
@@ -123,7 +124,20 @@ export class ContactResponse {
   @ApiProperty({ enum: CONTACT_STATUSES }) status: string;
   @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) lastAttemptAt: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: 'When the contact is expected to be tried next (now when it is due and waits only for a free line); null when in flight, final, or not known (a paused campaign)',
+  })
+  nextAttemptAt: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: [...WAITING_REASONS],
+    description: 'Why the contact is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)',
+  })
+  waitingReason: string | null;
   @ApiProperty({ type: String, nullable: true }) lastOutcome: string | null;
   @ApiProperty({
     type: 'integer',
@@ -133,6 +147,10 @@ export class ContactResponse {
   phoneIndex: number;
   @ApiProperty({ type: String, nullable: true, description: 'The number on which a person answered (phone or an alternate); null until one did' })
   connectedPhone: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies)" })
+  recipientZone: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown' })
+  recipientRegion: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

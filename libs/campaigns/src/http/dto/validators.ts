@@ -66,3 +66,26 @@ export function IsCallingCode(options?: ValidationOptions) {
       validator: { validate: (value: unknown) => typeof value === 'string' && isKnownCallingCode(value) },
     });
 }
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** `recipientHours`: "off", or exactly {start, end} as HH:MM with start before end (decisions.md 28.1). */
+export function IsRecipientHours(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isRecipientHours',
+      target: object.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be "off" or {start, end} as HH:MM (00:00-23:59) with start before end`, ...options },
+      validator: { validate: (value: unknown) => isRecipientHours(value) },
+    });
+}
+
+export function isRecipientHours(value: unknown): boolean {
+  if (value === 'off') return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value).sort();
+  if (keys.length !== 2 || keys[0] !== 'end' || keys[1] !== 'start') return false;
+  const { start, end } = value as Record<string, unknown>;
+  return typeof start === 'string' && typeof end === 'string' && HH_MM.test(start) && HH_MM.test(end) && start < end;
+}

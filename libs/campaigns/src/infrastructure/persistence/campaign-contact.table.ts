@@ -29,6 +29,8 @@ export const CAMPAIGN_CONTACTS = defineTable<ContactRecord>('campaign_contacts',
   phoneIndex: column.int('phone_index'),
   phoneFirstAttempt: column.int('phone_first_attempt'),
   connectedPhone: column.nullableText('connected_phone'),
+  recipientZone: column.nullableText('recipient_zone'),
+  recipientRegion: column.nullableText('recipient_region'),
   createdAt: column.timestamp('created_at'),
   updatedAt: column.timestamp('updated_at'),
 });

@@ -87,6 +87,7 @@ describe('POST /calls/test', () => {
       attemptNumber: 1,
       durationMs: script.durationMs,
       transcript: script.transcript,
+      providerAnalysis: null, // the sandbox has no analysis of its own
       analysisStatus: 'PENDING',
       metricOverrides: {},
     });
@@ -149,7 +150,9 @@ describe('POST /calls/test', () => {
 
   it('a key stored on a call stays used after its idempotency record expired → 409 idempotency_key_reused', async () => {
     const key = freshKey();
-    expect((await post({ agentId, toNumber: '+14155550108', fromPhoneNumberId: numberId }, key)).status).toBe(201);
+    const first = await post({ agentId, toNumber: '+14155550108', fromPhoneNumberId: numberId }, key);
+    expect(first.status).toBe(201);
+    await ended(first.body.id); // its debit is written with its ending
     await t.dataSource.query(`DELETE FROM idempotency_keys`); // as if the 24 h had passed
     expectError(await post({ agentId, toNumber: '+14155550108', fromPhoneNumberId: numberId }, key), 409, 'idempotency_key_reused');
     expect(await countCalls(t)).toBe(1);
@@ -162,8 +165,9 @@ describe('POST /calls/test', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => post(body, key)));
 
     expect(await countCalls(t)).toBe(1);
-    expect(await debits()).toHaveLength(1);
     const [{ id }] = await t.dataSource.query(`SELECT id FROM calls`);
+    await ended(id); // its debit is written with its ending
+    expect(await debits()).toHaveLength(1);
     for (const res of answers) {
       if (res.status === 201) {
         expect(res.body.id).toBe(id);

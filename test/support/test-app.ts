@@ -113,8 +113,10 @@ export class TestApp {
 
   async reset(): Promise<void> {
     // Calls of the previous case may still be ending: their events would write into the truncation.
-    const voice = this.get(VoiceProvider);
-    if (voice instanceof SandboxVoiceProvider) await voice.drain();
+    // VoiceProvider is the router (decisions.md 27.1) unless a test replaced it; the sandbox is its default.
+    for (const voice of new Set([this.get(VoiceProvider), this.get(SandboxVoiceProvider)])) {
+      if (voice instanceof SandboxVoiceProvider) await voice.drain();
+    }
     await truncateAll(this.dataSource);
   }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../support/cli-process';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
@@ -55,5 +58,31 @@ describe('operator CLI: number:add and carrier:set', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(await numbers()).toEqual([]);
+  }, 60_000);
+
+  it('carrier:configure serves a carrier by a real provider with credentials read from a file: sealed at rest, never printed; missing ones are refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carrier-'));
+    const token = `tok-${Math.random().toString(36).slice(2)}`;
+    const file = join(dir, 'twilio.json');
+    writeFileSync(file, JSON.stringify({ accountSid: 'AC0123', authToken: token }));
+    const configured = await cli(['carrier:configure', '--workspace', ws.workspaceId, '--carrier', 'twilio', '--adapter', 'twilio', '--credentials-file', file]);
+    expect({ code: configured.code, stderr: configured.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(configured.stdout)).toEqual({ workspaceId: ws.workspaceId, carrier: 'twilio', adapter: 'twilio', enabled: true });
+    const [row] = await t.dataSource.query(`SELECT adapter, credentials_sealed FROM telephony_carriers WHERE workspace_id = $1 AND name = 'twilio'`, [ws.workspaceId]);
+    expect(row.adapter).toBe('twilio');
+    expect(row.credentials_sealed).not.toContain(token);
+    expect(Buffer.from(row.credentials_sealed, 'base64').toString('latin1')).not.toContain(token);
+
+    const partial = join(dir, 'partial.json');
+    writeFileSync(partial, JSON.stringify({ accountSid: 'AC0123' }));
+    const refused = await cli(['carrier:configure', '--workspace', ws.workspaceId, '--carrier', 'vapi', '--adapter', 'vapi', '--credentials-file', partial]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('invalid_request');
+    expect(refused.stderr).not.toContain('AC0123');
+
+    const number = JSON.parse((await cli(['number:add', '--workspace', ws.workspaceId, '--e164', '+14155550103', '--carrier', 'twilio'])).stdout);
+    const sync = await cli(['number:sync', '--workspace', ws.workspaceId, '--number', number.id]);
+    expect(sync.code).toBe(1); // Twilio dials any number the account owns: nothing to import
+    expect(sync.stderr).toContain('invalid_request');
   }, 60_000);
 });

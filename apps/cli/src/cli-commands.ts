@@ -65,14 +65,19 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     },
   },
   {
-    names: ['number:add', 'carrier:set'],
+    names: ['number:add', 'number:sync', 'carrier:set', 'carrier:configure'],
     async load() {
-      const [telephony, numberAdd, carrierSet] = await Promise.all([
+      const [telephony, numberAdd, numberSync, carrierSet, carrierConfigure] = await Promise.all([
         import('@outreach/telephony'),
         import('./commands/number-add.command'),
+        import('./commands/number-sync.command'),
         import('./commands/carrier-set.command'),
+        import('./commands/carrier-configure.command'),
       ]);
-      return { imports: [telephony.TelephonyCoreModule], commands: [numberAdd.NumberAddCommand, carrierSet.CarrierSetCommand] };
+      return {
+        imports: [telephony.TelephonyCoreModule],
+        commands: [numberAdd.NumberAddCommand, numberSync.NumberSyncCommand, carrierSet.CarrierSetCommand, carrierConfigure.CarrierConfigureCommand],
+      };
     },
   },
   {

@@ -901,7 +901,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A voice provider's call events (ringing, answered, ended); signed by the provider, no API key */
+        /**
+         * A voice provider's call events (ringing, answered, ended); signed by the provider, no API key
+         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored.
+         */
         post: operations["voiceWebhooksReceive"];
         delete?: never;
         options?: never;
@@ -2895,6 +2898,10 @@ export interface components {
             durationMs: number | null;
             transcript: string | null;
             recordingUrl: string | null;
+            /** @description The voice provider's own post-call analysis as it sent it (e.g. Vapi's summary and successEvaluation); null when it has none */
+            providerAnalysis: {
+                [key: string]: unknown;
+            } | null;
             /** @description Extracted fields by key (null until analysed) */
             extraction: {
                 [key: string]: unknown;
@@ -15806,6 +15813,7 @@ export interface operations {
                      *           "durationMs": 1,
                      *           "transcript": "example",
                      *           "recordingUrl": "example",
+                     *           "providerAnalysis": {},
                      *           "extraction": {},
                      *           "evaluation": {},
                      *           "metricOverrides": {},
@@ -15957,6 +15965,7 @@ export interface operations {
                      *       "durationMs": 1,
                      *       "transcript": "example",
                      *       "recordingUrl": "example",
+                     *       "providerAnalysis": {},
                      *       "extraction": {},
                      *       "evaluation": {},
                      *       "metricOverrides": {},
@@ -16029,7 +16038,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call */
+            /** @description Conflict: idempotency_in_progress, idempotency_key_reused, agent_not_provisioned, do_not_call, phone_number_released_upstream, phone_number_not_synced */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -16039,7 +16048,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused";
+                        error?: "agent_not_provisioned" | "do_not_call" | "idempotency_in_progress" | "idempotency_key_reused" | "phone_number_not_synced" | "phone_number_released_upstream";
                     };
                 };
             };
@@ -16078,6 +16087,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error" | "sandbox_from_number_not_configured";
+                    };
+                };
+            };
+            /** @description Bad Gateway: provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "provider_error";
                     };
                 };
             };
@@ -16132,6 +16153,7 @@ export interface operations {
                      *       "durationMs": 1,
                      *       "transcript": "example",
                      *       "recordingUrl": "example",
+                     *       "providerAnalysis": {},
                      *       "extraction": {},
                      *       "evaluation": {},
                      *       "metricOverrides": {},
@@ -16402,6 +16424,7 @@ export interface operations {
                      *           "durationMs": 1,
                      *           "transcript": "example",
                      *           "recordingUrl": "example",
+                     *           "providerAnalysis": {},
                      *           "extraction": {},
                      *           "evaluation": {},
                      *           "metricOverrides": {},

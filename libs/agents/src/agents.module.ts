@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FunctionsCoreModule } from '@outreach/functions';
 import { workerQueues } from '@outreach/platform';
+import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AgentDirectory } from './application/agent-directory.port';
 import { RepositoryAgentDirectory } from './application/agent-directory';
@@ -19,7 +20,7 @@ import { UpdateAgent } from './application/update-agent.use-case';
 import { VoiceLibrary } from './application/voice-library';
 import { AgentsController, VoicesController } from './http/agents.controller';
 import { AgentsProcessor } from './infrastructure/agents.processor';
-import { SandboxVoiceProvider } from './infrastructure/sandbox-voice-provider';
+import { HostedVoiceProvider } from './infrastructure/hosted-voice-provider';
 import { StaticAgentCatalogue } from './infrastructure/static-agent-catalogue';
 import { SqlAgentRepository } from './infrastructure/persistence/sql-agent.repository';
 
@@ -38,14 +39,14 @@ const useCases = [
 
 /** Core of agents: no controllers, usable by api, worker and cli, and by modules that use agents. */
 @Module({
-  imports: [WorkspacesCoreModule, FunctionsCoreModule],
+  imports: [WorkspacesCoreModule, FunctionsCoreModule, TelephonyCoreModule],
   providers: [
     ...useCases,
     AgentReferenceRegistry,
     { provide: AgentRepository, useClass: SqlAgentRepository },
     { provide: AgentDirectory, useClass: RepositoryAgentDirectory },
     { provide: AgentCatalogue, useClass: StaticAgentCatalogue },
-    { provide: VoiceProvider, useClass: SandboxVoiceProvider },
+    { provide: VoiceProvider, useClass: HostedVoiceProvider },
   ],
   exports: [...useCases, AgentDirectory, AgentReferenceRegistry],
 })

@@ -5,6 +5,7 @@ export * from './calls.config';
 import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-calls';
 import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
 import { CallLifecycle1763700009200 } from './infrastructure/migrations/1763700009200-call-lifecycle';
+import { CallProviderAnalysis1763700010300 } from './infrastructure/migrations/1763700010300-call-provider-analysis';
 
 export { CallsCoreModule } from './calls.module';
 export { ContactCallReader, ContactFinalCall } from './application/contact-call-reader';
@@ -27,4 +28,4 @@ export { OpenAiCallAnalyser, OpenAiAnalyserOptions } from './infrastructure/anal
 export { SandboxCallAnalyser } from './infrastructure/analysis/sandbox-call-analyser';
 export { OverrideCallMetric, OverrideCallMetricInput } from './application/override-call-metric';
 export { PlaceTestCall } from './application/place-test-call';
-export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200]);
+export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300]);

@@ -3,6 +3,7 @@ import { defineMigrations } from '@outreach/platform';
 export * from './telephony.errors';
 export * from './telephony.config';
 import { Telephony1763700002000 } from './infrastructure/migrations/1763700002000-telephony';
+import { RealVoiceProviders1763700009600 } from './infrastructure/migrations/1763700009600-real-voice-providers';
 
 export { TelephonyCoreModule, TelephonyModule } from './telephony.module';
 export { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
@@ -27,4 +28,9 @@ export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxWebhook
 export { SandboxCallRecord, SandboxCallRecords } from './infrastructure/sandbox-call-records';
 export { SandboxScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER } from './domain/phone-number';
-export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000]);
+export { VOICE_ADAPTERS, VoiceAdapterName, VoiceAgentSpec } from './application/carrier-accounts';
+export { VoiceAgentHosting } from './application/voice-provider-router';
+export { WebhookRequest } from './application/voice-webhooks';
+export { twilioSignature, TWILIO_SIGNATURE_HEADER } from './infrastructure/twilio-voice.adapter';
+export { VAPI_SECRET_HEADER } from './infrastructure/vapi-voice.adapter';
+export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000, RealVoiceProviders1763700009600]);

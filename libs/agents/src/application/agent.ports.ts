@@ -1,4 +1,5 @@
 import { Agent } from '../domain/agent.aggregate';
+import type { AgentSettings } from '../domain/agent.types';
 
 export abstract class AgentRepository {
   /** Throws AppError name_taken when the workspace has an agent of that name (any case). */
@@ -18,10 +19,12 @@ export abstract class AgentRepository {
   abstract lockWorkspace(workspaceId: string): Promise<void>;
 }
 
-/** The voice platform that hosts agents at call time. Sandbox by default. */
+/** The voice platform that hosts agents at call time. Sandbox by default; Vapi for a workspace with a Vapi carrier (decisions.md 27.4). */
 export abstract class VoiceProvider {
-  /** Sets the agent up; returns the provider's id for it. Idempotent per agent id. */
-  abstract provision(agent: { id: string; workspaceId: string; name: string; voice: string }): Promise<{ providerAgentId: string }>;
+  /** Sets the agent up (or brings it up to date); returns the provider's id for it. Idempotent per agent id. */
+  abstract provision(agent: { id: string; workspaceId: string; name: string; voice: string; settings: AgentSettings }): Promise<{ providerAgentId: string }>;
+  /** Whether the workspace's agents live at a provider that keeps their config (an edit must be pushed there). */
+  abstract hostsAgents(workspaceId: string): Promise<boolean>;
 }
 
 export interface VoiceEntry {

@@ -28,6 +28,7 @@ export class ProvisionAgent {
       workspaceId: agent.workspaceId,
       name: settings.name,
       voice: settings.voice,
+      settings,
     });
     await this.uow.run(async () => {
       const current = await this.agents.findAnyById(agentId, { lock: true });
@@ -36,5 +37,18 @@ export class ProvisionAgent {
         this.logger.log(`agent ${agentId} provisioned as ${providerAgentId}`);
       }
     });
+  }
+
+  /**
+   * Worker job after an edit (decisions.md 27.4): an ACTIVE agent's current config is pushed to the
+   * provider that hosts it (Vapi: PATCH /assistant/{id}). A PROVISIONING agent is left to its
+   * provisioning, which reads the config when it runs; an archived or deleted one to nobody.
+   */
+  async sync(agentId: string): Promise<void> {
+    if (!isUuid(agentId)) return;
+    const agent = await this.agents.findAnyById(agentId);
+    if (!agent || agent.status !== 'ACTIVE') return;
+    const settings = agent.settings();
+    await this.provider.provision({ id: agent.id, workspaceId: agent.workspaceId, name: settings.name, voice: settings.voice, settings });
   }
 }

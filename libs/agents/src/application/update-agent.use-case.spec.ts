@@ -1,5 +1,5 @@
 import { seedFunction } from '../../../functions/src/testing';
-import { agentsTestbed } from '../testing';
+import { agentsTestbed, RecordingVoiceProvider } from '../testing';
 import { UpdateAgent } from './update-agent.use-case';
 
 /* UpdateAgent: PATCH semantics, reference checks on the changed fields only, refusals store nothing. */
@@ -13,10 +13,12 @@ const FN = 'ffffffff-ffff-4fff-8fff-ffffffffffff';
 describe('UpdateAgent', () => {
   let bed: ReturnType<typeof agentsTestbed>;
   let updateAgent: UpdateAgent;
+  let provider: RecordingVoiceProvider;
 
   beforeEach(async () => {
     bed = agentsTestbed();
-    updateAgent = new UpdateAgent(bed.agents, bed.references, bed.uow, bed.clock);
+    provider = new RecordingVoiceProvider();
+    updateAgent = new UpdateAgent(bed.agents, bed.references, bed.uow, bed.clock, provider, bed.outbox);
     await bed.agents.seed({ id: A1, workspaceId: W1, fields: { name: 'Maya' }, status: 'ACTIVE' });
   });
 
@@ -81,5 +83,16 @@ describe('UpdateAgent', () => {
     await expect(updateAgent.execute(W1, A1, { transferEnabled: true })).rejects.toMatchObject({ code: 'transfer_number_required' });
     await expect(updateAgent.execute(W1, A1, { transferNumber: '12345' })).rejects.toMatchObject({ code: 'invalid_transfer_number' });
     expect(bed.agents.rows.get(A1)).toMatchObject({ transferEnabled: false, transferNumber: null });
+  });
+
+  it('an edit of an ACTIVE agent whose provider keeps agents\' config writes a sync job; none for the sandbox or a refused edit', async () => {
+    await updateAgent.execute(W1, A1, { greeting: 'Hi' });
+    expect(bed.outbox.jobs).toEqual([]);
+    provider.hosting = true;
+    bed.clock.advance(1000);
+    await updateAgent.execute(W1, A1, { greeting: 'Hello' });
+    expect(bed.outbox.jobs).toEqual([
+      { queue: 'agents', name: 'sync', payload: { agentId: A1 }, jobId: `agent-sync-${A1}-${bed.clock.now().getTime()}` },
+    ]);
   });
 });

@@ -15,6 +15,8 @@ export class AgentsProcessor extends QueueWorkerHost {
     switch (job.name as AgentJob) {
       case AgentJob.Provision:
         return this.provision.execute((job.data as ProvisionAgentPayload).agentId);
+      case AgentJob.Sync:
+        return this.provision.sync((job.data as ProvisionAgentPayload).agentId);
       default:
         throw new Error(`agents queue: no handler for job ${job.name}`);
     }

@@ -12,4 +12,8 @@ export class SandboxVoiceProvider extends VoiceProvider {
     const digest = createHash('sha256').update(`sandbox-agent:${agent.id}`).digest('hex');
     return { providerAgentId: `sbx_agent_${digest.slice(0, 24)}` };
   }
+
+  async hostsAgents(): Promise<boolean> {
+    return false;
+  }
 }

@@ -130,9 +130,16 @@ export class RecordingVoiceProvider extends VoiceProvider {
   beforeReply: () => Promise<void> = async () => {};
 
   async provision(agent: { id: string; workspaceId: string; name: string; voice: string }): Promise<{ providerAgentId: string }> {
-    this.requests.push({ ...agent });
+    this.requests.push({ id: agent.id, workspaceId: agent.workspaceId, name: agent.name, voice: agent.voice });
     await this.beforeReply();
     return { providerAgentId: `provider-${agent.id}` };
+  }
+
+  /** Whether hostsAgents answers true (a provider that keeps agents' config). */
+  hosting = false;
+
+  async hostsAgents(): Promise<boolean> {
+    return this.hosting;
   }
 }
 

@@ -39,6 +39,7 @@ export function toCallView(call: Call): CallView {
     durationMs: p.durationMs,
     transcript: p.transcript,
     recordingUrl: p.recordingUrl,
+    providerAnalysis: p.providerAnalysis,
     extraction: p.extraction,
     evaluation: p.evaluation,
     analysisStatus: p.analysisStatus,
@@ -64,6 +65,14 @@ export class CallLog {
     const call = Call.start({ ...input, id: randomUUID(), now: this.clock.now() });
     await this.calls.insert(call);
     return { callId: call.id };
+  }
+
+  /**
+   * Forgets a call the provider refused before taking it (a synchronous route answers the refusal
+   * instead: the request changed nothing, and a retry with its Idempotency-Key can place it).
+   */
+  discard(callId: string): Promise<boolean> {
+    return this.calls.discardQueued(callId);
   }
 
   /**

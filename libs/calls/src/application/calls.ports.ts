@@ -33,6 +33,7 @@ export interface CallView {
   durationMs: number | null;
   transcript: string | null;
   recordingUrl: string | null;
+  providerAnalysis: Record<string, unknown> | null;
   extraction: Record<string, unknown> | null;
   evaluation: Record<string, unknown> | null;
   analysisStatus: AnalysisStatus;
@@ -44,6 +45,8 @@ export abstract class CallRepository {
   abstract insert(call: Call): Promise<void>;
   /** Saves the ending of a call. */
   abstract update(call: Call): Promise<void>;
+  /** Deletes a call the provider never took (still QUEUED, no event applied); false when it is not such a call. */
+  abstract discardQueued(id: string): Promise<boolean>;
   /** The workspace's call; null for unknown, malformed or another workspace's ids. */
   abstract findById(workspaceId: string, id: string): Promise<Call | null>;
   /** Any call by id (the worker knows only ids); `lock` takes the row lock inside a transaction. */

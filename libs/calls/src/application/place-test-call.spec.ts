@@ -87,6 +87,7 @@ describe('PlaceTestCall', () => {
     expect(voice.requests).toEqual([
       {
         callId: call.id,
+        workspaceId: 'w1',
         from: SANDBOX_FROM,
         to: '+14155552671',
         agentId: 'a1',

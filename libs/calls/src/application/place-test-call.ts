@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory, callVariables } from '@outreach/agents';
 import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { DoNotCallList } from '@outreach/dnc';
-import { AppConfig, AppError, Clock, normalisePhone, Outbox, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, ErrorCode, isAppError, normalisePhone, Outbox, UnitOfWork } from '@outreach/core';
 import { isAnswered, PhoneNumberDirectory, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { analyseCallJob } from './analysis/call-analysis.ports';
@@ -34,11 +34,26 @@ export interface PlaceTestCallInput {
  *   workspace not ACTIVE → 402 workspace_not_active; activity frozen → 402 activity_frozen;
  *   no fromPhoneNumberId and no SANDBOX_FROM_NUMBER → 500 sandbox_from_number_not_configured;
  *   destination on the do-not-call list → 409 do_not_call;
- *   wallet ≤ 0 and no active trial → 402 insufficient_credits.
+ *   wallet ≤ 0 and no active trial → 402 insufficient_credits;
+ * then the provider (decisions.md 27.7): the caller id's carrier refuses it → 409
+ * phone_number_released_upstream / phone_number_not_synced / agent_not_provisioned, 400
+ * phone_number_not_in_workspace / invalid_phone; the provider failing (after its retries) → 502
+ * provider_error with upstreamStatus. A refusal discards the QUEUED call: nothing is recorded or
+ * billed, and a retry with the same Idempotency-Key can place it.
  * Idempotency (replay, 409 idempotency_key_reused / idempotency_in_progress) is the route's
  * @Idempotent(); the key is also stored on the call, so a key whose idempotency record has
  * expired still cannot place a second call (409 idempotency_key_reused).
  */
+/** What a real provider's refusal of a test call answers (the call is discarded, decisions.md 27.7). */
+const PROVIDER_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'provider_error',
+  'phone_number_released_upstream',
+  'phone_number_not_synced',
+  'phone_number_not_in_workspace',
+  'agent_not_provisioned',
+  'invalid_phone',
+]);
+
 @Injectable()
 export class PlaceTestCall {
   private readonly logger = new Logger('PlaceTestCall');
@@ -124,9 +139,13 @@ export class PlaceTestCall {
     });
     // Returns once the provider accepted the call (DIALING); its ending arrives as an event (end()).
     try {
-      const placed = await this.voice.placeCall({ callId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables });
+      const placed = await this.voice.placeCall({ callId, workspaceId, from, to, agentId: agent.id, maxDurationSecs: agent.maxCallDurationSecs, variables });
       await this.callLog.progress(callId, 'accepted', { providerCallId: placed.providerCallId });
     } catch (error) {
+      if (isAppError(error) && PROVIDER_REFUSALS.has(error.code)) {
+        await this.callLog.discard(callId);
+        throw error;
+      }
       // The provider could not take the call at all: it ends as a carrier failure (not billed),
       // so the call never stays live and the client sees what happened.
       this.logger.warn({ err: String(error), callId }, 'voice provider could not place the test call');

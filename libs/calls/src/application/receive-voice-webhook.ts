@@ -30,12 +30,15 @@ export class ReceiveVoiceWebhook {
     private readonly clock: Clock,
   ) {}
 
-  async execute(provider: string, headers: Readonly<Record<string, string | undefined>>, rawBody: Buffer | undefined): Promise<{ received: number }> {
+  async execute(
+    provider: string,
+    request: { headers: Readonly<Record<string, string | undefined>>; rawBody: Buffer | undefined; url: string },
+  ): Promise<{ received: number }> {
     const reader = this.readers.find(provider);
     if (!reader) throw new AppError('not_found', { message: `no voice provider "${provider}" sends webhooks here` });
     let events: VoiceCallEvent[];
     try {
-      events = reader.read(headers, rawBody ?? Buffer.alloc(0), this.clock.now());
+      events = await reader.read({ headers: request.headers, rawBody: request.rawBody ?? Buffer.alloc(0), url: request.url }, this.clock.now());
     } catch (error) {
       if (error instanceof WebhookNotAuthentic) throw new AppError('unauthorized', { message: `webhook not authentic: ${error.message}` });
       throw error;

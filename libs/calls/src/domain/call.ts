@@ -32,6 +32,7 @@ export interface CallEnding {
   durationMs: number;
   transcript: string | null;
   recordingUrl: string | null;
+  providerAnalysis?: Record<string, unknown> | null;
 }
 
 /** The outcome whose call counts as FAILED rather than ENDED. */
@@ -57,6 +58,8 @@ export interface CallProps {
   durationMs: number | null;
   transcript: string | null;
   recordingUrl: string | null;
+  /** The provider's own post-call analysis (16.28); ours is extraction + evaluation. */
+  providerAnalysis: Record<string, unknown> | null;
   extraction: Record<string, unknown> | null;
   evaluation: Record<string, unknown> | null;
   analysisStatus: AnalysisStatus;
@@ -113,6 +116,7 @@ export class Call {
       durationMs: null,
       transcript: null,
       recordingUrl: null,
+      providerAnalysis: null,
       extraction: null,
       evaluation: null,
       analysisStatus: 'PENDING',
@@ -177,6 +181,7 @@ export class Call {
       durationMs: Math.round(ending.durationMs),
       transcript,
       recordingUrl: ending.recordingUrl,
+      providerAnalysis: ending.providerAnalysis ?? null,
       // Nothing to extract from or evaluate without a transcript.
       analysisStatus: transcript ? 'PENDING' : 'SKIPPED',
     };

@@ -43,6 +43,13 @@ export class CallResponse {
   @ApiProperty({ type: 'integer', nullable: true }) durationMs: number | null;
   @ApiProperty({ type: String, nullable: true }) transcript: string | null;
   @ApiProperty({ type: String, nullable: true }) recordingUrl: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "The voice provider's own post-call analysis as it sent it (e.g. Vapi's summary and successEvaluation); null when it has none",
+  })
+  providerAnalysis: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'Extracted fields by key (null until analysed)' })
   extraction: Record<string, unknown> | null;
   @ApiProperty({
@@ -95,6 +102,7 @@ export function toCallResponse(call: CallRecord): CallResponse {
     durationMs: call.durationMs,
     transcript: call.transcript,
     recordingUrl: call.recordingUrl,
+    providerAnalysis: call.providerAnalysis,
     extraction: call.extraction,
     evaluation,
     metricOverrides: { ...overrides },

@@ -64,6 +64,9 @@ export class CallsController {
     'insufficient_credits',
     'do_not_call',
     'invalid_phone',
+    'phone_number_released_upstream',
+    'phone_number_not_synced',
+    'provider_error',
   )
   @ApiOperation({
     summary: 'Place a billed test call from an agent to a number (synchronous); Idempotency-Key required',

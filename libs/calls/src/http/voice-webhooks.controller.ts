@@ -17,9 +17,14 @@ export class VoiceWebhooksController {
   @Post('webhooks/voice/:provider')
   @HttpCode(200)
   @Raises('unauthorized', 'not_found')
-  @ApiOperation({ summary: "A voice provider's call events (ringing, answered, ended); signed by the provider, no API key" })
+  @ApiOperation({
+    summary: "A voice provider's call events (ringing, answered, ended); signed by the provider, no API key",
+    description:
+      'provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), ' +
+      'vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored.',
+  })
   @ApiOkResponse({ type: VoiceWebhookResponse })
   receive(@Param('provider') provider: string, @Req() req: RequestWithRawBody): Promise<VoiceWebhookResponse> {
-    return this.webhooks.execute(provider, req.headers as Record<string, string | undefined>, req.rawBody);
+    return this.webhooks.execute(provider, { headers: req.headers as Record<string, string | undefined>, rawBody: req.rawBody, url: req.originalUrl });
   }
 }

@@ -27,6 +27,14 @@ export class SqlCallRepository extends CallRepository {
     }
   }
 
+  async discardQueued(id: string): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `DELETE FROM ${CALLS.name} c WHERE c.id = $1 AND c.status = 'QUEUED' AND NOT EXISTS (SELECT 1 FROM call_events e WHERE e.call_id = c.id) RETURNING c.id`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   async update(call: Call): Promise<void> {
     const { sql, params } = CALLS.update(
       call.toProps(),

@@ -24,6 +24,11 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
     for (const [id, props] of state as Map<string, CallProps>) this.rows.set(id, props);
   }
 
+  async discardQueued(id: string): Promise<boolean> {
+    if (this.rows.get(id)?.status !== 'QUEUED') return false;
+    return this.rows.delete(id);
+  }
+
   async insert(call: Call): Promise<void> {
     const props = call.toProps();
     if (this.rows.has(props.id)) throw new Error(`call ${props.id} exists`);
@@ -93,6 +98,7 @@ export function callRecord(overrides: Partial<CallRecord> = {}): CallRecord {
     durationMs: 55_000,
     transcript: 'Agent: hi',
     recordingUrl: null,
+    providerAnalysis: null,
     extraction: null,
     evaluation: null,
     analysisStatus: 'PENDING',

@@ -49,6 +49,7 @@ describe('ExecuteAttempt', () => {
     const request = bed.voice.requests[0];
     expect(request).toEqual({
       callId: expect.any(String),
+      workspaceId: 'ws-engine',
       from: ENGINE_NUMBER,
       to: PHONE,
       agentId: ENGINE_AGENT,
@@ -149,7 +150,7 @@ describe('ExecuteAttempt', () => {
   it('a job re-run after its worker died, the call ended at the provider: settled with the provider\'s outcome, no second dial', async () => {
     const id = await claimed();
     const callId = await startedByADeadWorker(id);
-    const ended = await bed.voice.next({ callId, from: ENGINE_NUMBER, to: PHONE, agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
+    const ended = await bed.voice.next({ callId, workspaceId: 'w1', from: ENGINE_NUMBER, to: PHONE, agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
     bed.voice.placed.set(callId, ended); // the provider's record
 
     const report = await bed.attempt.execute(id, 1);

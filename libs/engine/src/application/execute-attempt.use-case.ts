@@ -5,7 +5,7 @@ import { CallLog } from '@outreach/calls';
 import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
@@ -133,6 +133,7 @@ export class ExecuteAttempt {
     try {
       ({ providerCallId } = await this.voice.placeCall({
         callId,
+        workspaceId: campaign.workspaceId,
         from,
         to: numberToDial(contact),
         agentId: campaign.agentId,
@@ -140,8 +141,10 @@ export class ExecuteAttempt {
         variables,
       }));
     } catch (error) {
+      // A refusal with the contract's code (phone_number_released_upstream, phone_number_not_synced,
+      // agent_not_provisioned, provider_error after its retries…) is the disposition (decisions.md 27.7).
       this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
-      return this.finish(attempt, this.notPlaced('provider_error'));
+      return this.finish(attempt, this.notPlaced(isAppError(error) ? error.code : 'provider_error'));
     }
     return this.accepted(callId, providerCallId);
   }

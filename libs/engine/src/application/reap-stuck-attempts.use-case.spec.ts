@@ -47,7 +47,7 @@ describe('ReapStuckAttempts', () => {
 
   it('an attempt past its deadline whose call ENDED at the provider: settled with the provider\'s outcome, not failed', async () => {
     const attempt = await stuck('+14155551001', { dialled: true });
-    const ended = await bed.voice.next({ callId: attempt.callId!, from: ENGINE_NUMBER, to: '+14155551001', agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
+    const ended = await bed.voice.next({ callId: attempt.callId!, workspaceId: 'w1', from: ENGINE_NUMBER, to: '+14155551001', agentId: ENGINE_AGENT, maxDurationSecs: 300, variables: {} });
     bed.voice.placed.set(attempt.callId!, ended);
     bed.clock.advance(DEADLINE_MS + 1000);
 

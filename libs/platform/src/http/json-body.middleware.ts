@@ -2,7 +2,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { AppError } from '@outreach/core';
 
 export type RequestWithBodyError = Request & { bodyError?: AppError };
-/** The bytes of a JSON body as received, for routes that verify a signature over them (provider webhooks). */
+/** The bytes of a JSON or form-encoded body as received, for routes that verify a signature over them (provider webhooks). */
 export type RequestWithRawBody = Request & { rawBody?: Buffer };
 
 /**
@@ -35,6 +35,9 @@ export function jsonDepth(value: unknown, stopAt = Number.POSITIVE_INFINITY): nu
   return deepest;
 }
 
+/** Where inbound provider webhooks are routed (form-encoded bodies are read there). */
+export const WEBHOOK_PATH_PREFIX = '/webhooks/';
+
 export function jsonBodyMiddleware(limitBytes: number): RequestHandler {
   const parse = express.json({
     limit: limitBytes,
@@ -43,8 +46,23 @@ export function jsonBodyMiddleware(limitBytes: number): RequestHandler {
       (req as RequestWithRawBody).rawBody = buf;
     },
   });
+  // Form-encoded bodies are read on the provider webhook routes only (Twilio's status callbacks),
+  // keeping their bytes for the signature check; parsed flat (no nested keys), bounded like JSON.
+  // Every other route takes JSON alone, as the contract says.
+  const parseForm = express.urlencoded({
+    limit: limitBytes,
+    extended: false,
+    type: 'application/x-www-form-urlencoded',
+    verify: (req, _res, buf) => {
+      (req as RequestWithRawBody).rawBody = buf;
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
-    parse(req, res, (err?: unknown) => {
+    parse(req, res, (jsonErr?: unknown) => {
+      if (jsonErr || !req.path.startsWith(WEBHOOK_PATH_PREFIX)) return handle(jsonErr);
+      parseForm(req, res, handle);
+    });
+    function handle(err?: unknown): void {
       if (err) {
         const tooLarge = (err as { type?: string }).type === 'entity.too.large';
         (req as RequestWithBodyError).bodyError = tooLarge
@@ -57,6 +75,6 @@ export function jsonBodyMiddleware(limitBytes: number): RequestHandler {
         req.body = undefined;
       }
       next();
-    });
+    }
   };
 }

@@ -1,5 +1,6 @@
 import { FixedClock } from '@outreach/core';
-import { InMemoryCarrierSettings, InMemoryPhoneNumberRepository } from '../testing';
+import { InMemoryCarrierAccounts, InMemoryCarrierSettings, InMemoryPhoneNumberRepository } from '../testing';
+import { CarrierVoiceAdapters } from './voice-provider-router';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './phone-number-administration';
 import { codeOf } from '../../../platform/src/testing';
@@ -21,12 +22,12 @@ describe('PhoneNumberAdministration', () => {
     workspaces.add({ id: W2 });
     carriers = new InMemoryCarrierSettings();
     numbers = new InMemoryPhoneNumberRepository(carriers);
-    admin = new PhoneNumberAdministration(workspaces, numbers, carriers, new FixedClock(now));
+    admin = new PhoneNumberAdministration(workspaces, numbers, carriers, new FixedClock(now), new InMemoryCarrierAccounts(), new CarrierVoiceAdapters([]));
   });
 
   it('adds an E.164 number on the sandbox carrier by default; the view says whether its carrier is enabled', async () => {
     const view = await admin.add({ workspaceId: W1, e164: ' +14155550101 ' });
-    expect(view).toEqual({ id: expect.any(String), workspaceId: W1, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: now.toISOString() });
+    expect(view).toEqual({ id: expect.any(String), workspaceId: W1, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: now.toISOString(), providerNumberId: null });
     const twilio = await admin.add({ workspaceId: W1, e164: '+14155550102', carrier: ' Twilio ', inbound: true });
     expect(twilio).toMatchObject({ carrier: 'twilio', inbound: true });
     expect((await admin.list(W1)).map((n) => n.e164)).toEqual(['+14155550101', '+14155550102']);

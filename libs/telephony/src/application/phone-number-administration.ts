@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@outreach/core';
+import { AppError, Clock } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { normaliseCarrier, PhoneNumber } from '../domain/phone-number';
+import { CarrierAccounts, VOICE_ADAPTERS, VoiceAdapterName } from './carrier-accounts';
 import { CarrierSettingsRepository, PhoneNumberRepository, PhoneNumberView } from './telephony.ports';
+import { CarrierVoiceAdapters } from './voice-provider-router';
+
+/** The credentials each real adapter needs (decisions.md 27.5); others are kept as given (e.g. Twilio's twimlUrl). */
+const REQUIRED_CREDENTIALS: Record<Exclude<VoiceAdapterName, 'sandbox'>, readonly string[]> = {
+  twilio: ['accountSid', 'authToken'],
+  vapi: ['apiKey', 'serverSecret'],
+};
 
 /** Operator actions on numbers and carriers (the CLI's number:add and carrier:set), and the listing. */
 @Injectable()
@@ -13,6 +21,8 @@ export class PhoneNumberAdministration {
     private readonly numbers: PhoneNumberRepository,
     private readonly carriers: CarrierSettingsRepository,
     private readonly clock: Clock,
+    private readonly accounts: CarrierAccounts,
+    private readonly adapters: CarrierVoiceAdapters,
   ) {}
 
   async add(input: { workspaceId: string; e164: string; carrier?: string; inbound?: boolean }): Promise<PhoneNumberView> {
@@ -36,6 +46,51 @@ export class PhoneNumberAdministration {
     const carrier = normaliseCarrier(input.carrier);
     await this.carriers.setEnabled(workspace.id, carrier, input.enabled, this.clock.now());
     return { workspaceId: workspace.id, carrier, enabled: input.enabled };
+  }
+
+  /**
+   * Serves a workspace's carrier by a real provider (or the sandbox again), with its API root and
+   * credentials (sealed at rest; the answer never shows them). A new carrier is enabled; the
+   * operator's switch (setCarrier) of a known one stays as it was.
+   */
+  async configureCarrier(input: {
+    workspaceId: string;
+    carrier: string;
+    adapter: string;
+    baseUrl?: string | null;
+    credentials?: Record<string, unknown> | null;
+  }): Promise<{ workspaceId: string; carrier: string; adapter: VoiceAdapterName; enabled: boolean }> {
+    const workspace = await this.workspaces.get(input.workspaceId);
+    const carrier = normaliseCarrier(input.carrier);
+    const adapter = VOICE_ADAPTERS.find((a) => a === input.adapter);
+    if (!adapter) throw new AppError('invalid_request', { message: `adapter must be one of ${VOICE_ADAPTERS.join(', ')}` });
+    let credentials: Record<string, string> | null = null;
+    if (adapter !== 'sandbox') {
+      const given = input.credentials ?? {};
+      const missing = REQUIRED_CREDENTIALS[adapter].filter((k) => typeof given[k] !== 'string' || given[k] === '');
+      if (missing.length > 0) throw new AppError('invalid_request', { message: `${adapter} credentials need ${missing.join(', ')}` });
+      credentials = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    }
+    if (input.baseUrl && !/^https?:\/\/[^\s]+$/.test(input.baseUrl)) throw new AppError('invalid_request', { message: 'baseUrl must be an http(s) URL' });
+    const { enabled } = await this.accounts.configure({ workspaceId: workspace.id, carrier, adapter, baseUrl: input.baseUrl ?? null, credentials, now: this.clock.now() });
+    return { workspaceId: workspace.id, carrier, adapter, enabled };
+  }
+
+  /**
+   * Imports a number to its carrier's provider (Vapi: POST /phone-number) and keeps the provider's
+   * id for it; until then the provider's calls from it answer phone_number_not_synced.
+   */
+  async syncNumber(input: { workspaceId: string; numberId: string }): Promise<PhoneNumberView> {
+    const [number] = await this.numbers.findByIds(input.workspaceId, [input.numberId]);
+    if (!number) throw new AppError('phone_number_not_found', { message: `no phone number ${input.numberId}` });
+    const account = await this.accounts.find(number.workspaceId, number.carrier);
+    const adapter = account ? this.adapters.get(account.adapter) : null;
+    if (!account || !adapter?.importNumber) {
+      throw new AppError('invalid_request', { message: `the carrier ${number.carrier} has no provider that imports numbers` });
+    }
+    const providerNumberId = await adapter.importNumber(account, number.e164);
+    await this.numbers.setProviderNumberId(number.workspaceId, number.id, providerNumberId);
+    return (await this.numbers.findByIds(number.workspaceId, [number.id]))[0];
   }
 
   list(workspaceId: string): Promise<PhoneNumberView[]> {

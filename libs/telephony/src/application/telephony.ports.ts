@@ -10,6 +10,8 @@ export interface PhoneNumberView {
   carrierEnabled: boolean;
   inbound: boolean;
   createdAt: string;
+  /** The number's id at its carrier's provider once imported there (Vapi's phoneNumberId), else null. Not in API answers. */
+  providerNumberId: string | null;
 }
 
 export abstract class PhoneNumberRepository {
@@ -18,6 +20,9 @@ export abstract class PhoneNumberRepository {
   abstract listByWorkspace(workspaceId: string): Promise<PhoneNumberView[]>;
   /** The workspace's numbers among `ids` (others' and unknown ids are left out). */
   abstract findByIds(workspaceId: string, ids: readonly string[]): Promise<PhoneNumberView[]>;
+  /** The workspace's number with this E.164, or null (a caller id that is not one of its numbers). */
+  abstract findByE164(workspaceId: string, e164: string): Promise<PhoneNumberView | null>;
+  abstract setProviderNumberId(workspaceId: string, id: string, providerNumberId: string): Promise<void>;
 }
 
 export abstract class CarrierSettingsRepository {

@@ -18,6 +18,8 @@ export function isAnswered(outcome: CallOutcome): boolean {
 export interface VoiceCallRequest {
   /** Our Call id: the provider's idempotency handle. */
   callId: string;
+  /** The workspace placing the call: its carrier of `from` picks the adapter (decisions.md 27.1). */
+  workspaceId: string;
   /** E.164 caller id (one of the workspace's numbers). */
   from: string;
   /** E.164 number to dial. */
@@ -40,6 +42,8 @@ export interface VoiceCallResult {
   durationMs: number;
   transcript: string | null;
   recordingUrl: string | null;
+  /** The provider's own post-call analysis, as it sent it (e.g. Vapi's summary and successEvaluation); absent or null when it has none. */
+  providerAnalysis?: Record<string, unknown> | null;
 }
 
 /**

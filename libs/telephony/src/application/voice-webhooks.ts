@@ -51,6 +51,7 @@ export function fromWire(wire: unknown): VoiceCallEvent {
       durationMs: r.durationMs,
       transcript: typeof r.transcript === 'string' ? r.transcript : null,
       recordingUrl: typeof r.recordingUrl === 'string' ? r.recordingUrl : null,
+      providerAnalysis: r.providerAnalysis !== null && typeof r.providerAnalysis === 'object' && !Array.isArray(r.providerAnalysis) ? (r.providerAnalysis as Record<string, unknown>) : null,
     },
   };
 }
@@ -58,14 +59,23 @@ export function fromWire(wire: unknown): VoiceCallEvent {
 /** A webhook whose signature does not verify (or whose body is not an event): nothing of it is used. */
 export class WebhookNotAuthentic extends Error {}
 
+/** An inbound webhook request as received: its headers, the raw body and the path with its query. */
+export interface WebhookRequest {
+  headers: Readonly<Record<string, string | undefined>>;
+  rawBody: Buffer;
+  /** The request's path and query as the client sent it (e.g. `/webhooks/voice/twilio?callId=…`): Twilio signs the full URL. */
+  url: string;
+}
+
 /**
- * One provider's inbound webhooks (decisions.md 16.24): verifies the signature over the raw body
- * before anything else, then reads the provider's events from it. Throws WebhookNotAuthentic for
- * a bad or missing signature, a stale timestamp or a body it cannot read.
+ * One provider's inbound webhooks (decisions.md 16.24, 27): verifies the signature over the raw
+ * body before anything else, then reads the provider's events from it. Rejects with
+ * WebhookNotAuthentic for a bad or missing signature, a stale timestamp or a body it cannot read.
+ * Nothing is written while reading (a real provider's reader only looks up the call's account).
  */
 export abstract class VoiceWebhookReader {
   abstract readonly provider: string;
-  abstract read(headers: Readonly<Record<string, string | undefined>>, rawBody: Buffer, now: Date): VoiceCallEvent[];
+  abstract read(request: WebhookRequest, now: Date): Promise<VoiceCallEvent[]>;
 }
 
 /** Every provider's webhook reader, by the provider's name in the route. */

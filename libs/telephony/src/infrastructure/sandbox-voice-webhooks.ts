@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fromWire, toWire, VoiceWebhookReader, WebhookNotAuthentic } from '../application/voice-webhooks';
+import { fromWire, toWire, VoiceWebhookReader, WebhookNotAuthentic, WebhookRequest } from '../application/voice-webhooks';
 import type { VoiceCallEvent } from '../application/voice-provider.port';
 
 /** The sandbox's signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
@@ -24,7 +24,8 @@ export class SandboxVoiceWebhookReader extends VoiceWebhookReader {
     super();
   }
 
-  read(headers: Readonly<Record<string, string | undefined>>, rawBody: Buffer, now: Date): VoiceCallEvent[] {
+  async read(request: WebhookRequest, now: Date): Promise<VoiceCallEvent[]> {
+    const { headers, rawBody } = request;
     const header = headers[SANDBOX_SIGNATURE_HEADER] ?? '';
     const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
     const t = Number(parts.t);

@@ -57,7 +57,7 @@ describe('sandbox voice provider', () => {
   it('accepts a call at once, then sends its events: ringing, answered, ended with timestamps from the clock; durationMs is the script\'s talk time', async () => {
     const { events, seen, ended } = collector();
     const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords(), events);
-    const request = { callId: 'c1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
+    const request = { callId: 'c1', workspaceId: 'w1', from: '+14155550100', agentId: null, maxDurationSecs: 600, variables: {} };
     expect(await provider.placeCall({ ...request, to: number(7) })).toEqual({ providerCallId: 'sbx_call_c1' });
     const script = sandboxScript(number(7), 600);
     expect(await ended('c1')).toEqual({
@@ -91,7 +91,7 @@ describe('sandbox voice provider', () => {
     const { events, ended } = collector();
     const provider = new SandboxVoiceProvider(new SystemClock(), { sandboxVoiceLatencyMs: 60 } as never, new InMemorySandboxCallRecords(), events);
     const placedAt = Date.now();
-    await provider.placeCall({ callId: 'c3', from: '+14155550100', to: number(5), agentId: null, maxDurationSecs: 600, variables: {} });
+    await provider.placeCall({ callId: 'c3', workspaceId: 'w1', from: '+14155550100', to: number(5), agentId: null, maxDurationSecs: 600, variables: {} });
     const result = await ended('c3');
     const arrivedAt = Date.now();
     expect(arrivedAt - placedAt).toBeGreaterThanOrEqual(55);
@@ -104,7 +104,7 @@ describe('sandbox voice provider', () => {
   it('an event the service refused is delivered again, as a provider redelivers a failed webhook', async () => {
     const { events, seen, ended } = collector(2); // the first two deliveries fail
     const provider = new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: 0 } as never, new InMemorySandboxCallRecords(), events);
-    await provider.placeCall({ callId: 'c4', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} });
+    await provider.placeCall({ callId: 'c4', workspaceId: 'w1', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} });
     expect((await ended('c4')).outcome).toBe('completed');
     for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
     // Redelivered later, so after the ended event: out of order, which the Call's state machine absorbs.
@@ -113,7 +113,7 @@ describe('sandbox voice provider', () => {
   });
 
   describe('the provider\'s record of its calls (decisions.md 16.18)', () => {
-    const request = { callId: 'c9', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} };
+    const request = { callId: 'c9', workspaceId: 'w1', from: '+14155550100', to: number(7), agentId: null, maxDurationSecs: 600, variables: {} };
     const sandbox = (store: InMemorySandboxCallRecords, latencyMs = 0, events = collector().events) =>
       new SandboxVoiceProvider(new FixedClock(T0), { sandboxVoiceLatencyMs: latencyMs } as never, store, events);
 

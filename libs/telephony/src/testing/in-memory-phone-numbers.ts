@@ -12,6 +12,7 @@ import { InMemoryCarrierSettings } from './in-memory-carrier-settings';
  */
 export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
   readonly numbers = new Map<string, PhoneNumberProps>();
+  readonly providerNumberIds = new Map<string, string>();
 
   constructor(readonly carriers: InMemoryCarrierSettings = new InMemoryCarrierSettings()) {
     super();
@@ -22,7 +23,8 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
    * outbound only). `carrierEnabled`, when given, switches its carrier for the workspace.
    */
   add(number: Partial<PhoneNumberView> & { id: string; workspaceId: string; e164: string }): PhoneNumberView {
-    const { carrierEnabled, createdAt, ...rest } = number;
+    const { carrierEnabled, createdAt, providerNumberId, ...rest } = number;
+    if (providerNumberId) this.providerNumberIds.set(rest.id, providerNumberId);
     const props: PhoneNumberProps = { carrier: 'sandbox', inbound: false, ...rest, createdAt: new Date(createdAt ?? '2026-01-01T00:00:00.000Z') };
     this.numbers.set(props.id, props);
     if (carrierEnabled !== undefined) {
@@ -55,6 +57,15 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
     });
   }
 
+  async findByE164(workspaceId: string, e164: string): Promise<PhoneNumberView | null> {
+    const n = [...this.numbers.values()].find((x) => x.workspaceId === workspaceId && x.e164 === e164);
+    return n ? this.view(n) : null;
+  }
+
+  async setProviderNumberId(workspaceId: string, id: string, providerNumberId: string): Promise<void> {
+    if (this.numbers.get(id)?.workspaceId === workspaceId) this.providerNumberIds.set(id, providerNumberId);
+  }
+
   private view(n: PhoneNumberProps): PhoneNumberView {
     return {
       id: n.id,
@@ -64,6 +75,7 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
       carrierEnabled: this.carriers.isEnabled(n.workspaceId, n.carrier),
       inbound: n.inbound,
       createdAt: n.createdAt.toISOString(),
+      providerNumberId: this.providerNumberIds.get(n.id) ?? null,
     };
   }
 }

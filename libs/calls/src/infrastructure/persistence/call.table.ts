@@ -28,6 +28,7 @@ export const CALLS = defineTable<StoredCall>('calls', {
   durationMs: column.nullableInt('duration_ms'),
   transcript: column.nullableText('transcript'),
   recordingUrl: column.nullableText('recording_url'),
+  providerAnalysis: column.json<Record<string, unknown> | null>('provider_analysis'),
   extraction: column.json<Record<string, unknown> | null>('extraction'),
   evaluation: column.json<Record<string, unknown> | null>('evaluation'),
   analysisStatus: column.text<AnalysisStatus>('analysis_status'),

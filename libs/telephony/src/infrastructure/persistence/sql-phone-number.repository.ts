@@ -13,7 +13,7 @@ const C = TELEPHONY_CARRIERS.c;
 
 /** A number with its carrier's switch (no row: enabled). */
 const SELECT_VIEW = `
-  SELECT ${PHONE_NUMBERS.select('n')}, COALESCE(c.${C.enabled}, true) AS carrier_enabled
+  SELECT ${PHONE_NUMBERS.select('n')}, n.provider_number_id, COALESCE(c.${C.enabled}, true) AS carrier_enabled
     FROM ${PHONE_NUMBERS.name} n
     LEFT JOIN ${TELEPHONY_CARRIERS.name} c ON c.${C.workspaceId} = n.${N.workspaceId} AND c.${C.name} = n.${N.carrier}`;
 
@@ -27,6 +27,7 @@ function toView(row: Row): PhoneNumberView {
     carrierEnabled: row.carrier_enabled as boolean,
     inbound: n.inbound,
     createdAt: n.createdAt.toISOString(),
+    providerNumberId: (row.provider_number_id as string | null) ?? null,
   };
 }
 
@@ -64,6 +65,19 @@ export class SqlPhoneNumberRepository extends PhoneNumberRepository {
       [workspaceId, valid],
     );
     return rows.map(toView);
+  }
+
+  async findByE164(workspaceId: string, e164: string): Promise<PhoneNumberView | null> {
+    const rows: Row[] = await this.tx.manager.query(`${SELECT_VIEW} WHERE n.${N.workspaceId} = $1 AND n.${N.e164} = $2`, [workspaceId, e164]);
+    return rows.length === 0 ? null : toView(rows[0]);
+  }
+
+  async setProviderNumberId(workspaceId: string, id: string, providerNumberId: string): Promise<void> {
+    await this.tx.manager.query(`UPDATE ${PHONE_NUMBERS.name} SET provider_number_id = $3 WHERE ${N.workspaceId} = $1 AND ${N.id} = $2`, [
+      workspaceId,
+      id,
+      providerNumberId,
+    ]);
   }
 }
 

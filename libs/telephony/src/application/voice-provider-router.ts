@@ -1,0 +1,152 @@
+import { AppError, isUuid } from '@outreach/core';
+import { CarrierAccount, CarrierAccounts, CarrierVoiceAdapter, ProviderAgents, RealVoiceAdapterName, VoiceAgentSpec, VoiceCallRoutes } from './carrier-accounts';
+import { PhoneNumberRepository } from './telephony.ports';
+import { PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider } from './voice-provider.port';
+import { VoiceWebhookReader, WebhookNotAuthentic, WebhookRequest } from './voice-webhooks';
+
+/** The real providers' adapters, by name. */
+export class CarrierVoiceAdapters {
+  private readonly byName: ReadonlyMap<string, CarrierVoiceAdapter>;
+
+  constructor(readonly all: readonly CarrierVoiceAdapter[]) {
+    this.byName = new Map(all.map((a) => [a.name, a]));
+  }
+
+  get(name: RealVoiceAdapterName): CarrierVoiceAdapter {
+    const adapter = this.byName.get(name);
+    if (!adapter) throw new Error(`no voice adapter ${name}`);
+    return adapter;
+  }
+}
+
+/**
+ * The VoiceProvider every caller uses (decisions.md 27.1): the caller id's carrier picks the
+ * adapter. A number whose workspace carrier is configured for a real provider (Twilio, Vapi) is
+ * dialled through it, with the carrier's credentials; everything else — a sandbox carrier, a
+ * carrier with no adapter configured, the operator's SANDBOX_FROM_NUMBER — goes to the sandbox,
+ * which stays the default. A call placed through a real provider leaves a route (call id →
+ * workspace, carrier, provider call id), written before the provider is asked, so its poll, its
+ * webhooks and a re-run find the account.
+ */
+export class VoiceProviderRouter extends VoiceProvider {
+  readonly name = 'router';
+
+  constructor(
+    private readonly sandbox: VoiceProvider,
+    private readonly adapters: CarrierVoiceAdapters,
+    private readonly accounts: CarrierAccounts,
+    private readonly routes: VoiceCallRoutes,
+    private readonly numbers: PhoneNumberRepository,
+    private readonly agents: ProviderAgents,
+  ) {
+    super();
+  }
+
+  async placeCall(request: VoiceCallRequest): Promise<PlacedCall> {
+    const number = await this.numbers.findByE164(request.workspaceId, request.from);
+    const account = number ? await this.accounts.find(request.workspaceId, number.carrier) : null;
+    if (!number || !account) return this.sandbox.placeCall(request);
+    if (!account.enabled) {
+      throw new AppError('phone_number_not_in_workspace', { message: `the carrier ${account.carrier} of ${number.e164} is disabled for this workspace` });
+    }
+    const adapter = this.adapters.get(account.adapter);
+    if (adapter.needsNumberSync && !number.providerNumberId) {
+      throw new AppError('phone_number_not_synced', { message: `${number.e164} has not been imported to ${adapter.name} yet (operator: number:sync)` });
+    }
+    let providerAgentId: string | null = null;
+    if (adapter.needsAgent) {
+      providerAgentId = request.agentId ? await this.agents.find(request.workspaceId, account.carrier, request.agentId) : null;
+      if (!providerAgentId) throw new AppError('agent_not_provisioned', { message: `the agent is not provisioned at ${adapter.name} yet` });
+    }
+    const route = await this.routes.open({ callId: request.callId, workspaceId: request.workspaceId, carrier: account.carrier, adapter: adapter.name });
+    // Placed before (a re-run): the provider has it, nobody is dialled twice.
+    if (route.providerCallId) return { providerCallId: route.providerCallId };
+    const placed = await adapter.placeCall(account, { ...request, providerNumberId: number.providerNumberId, providerAgentId });
+    await this.routes.accepted(request.callId, placed.providerCallId);
+    return placed;
+  }
+
+  async lookupCall(callId: string): Promise<VoiceCallStatus> {
+    const route = isUuid(callId) ? await this.routes.find(callId) : null;
+    if (!route) return this.sandbox.lookupCall(callId);
+    const account = await this.accounts.find(route.workspaceId, route.carrier);
+    if (!account || account.adapter !== route.adapter) {
+      throw new AppError('provider_error', { message: `the carrier ${route.carrier} that placed call ${callId} is no longer served by ${route.adapter}` });
+    }
+    return this.adapters.get(route.adapter).lookupCall(account, route);
+  }
+}
+
+/**
+ * A real provider's webhooks (decisions.md 27.1): the call they are about is read from the
+ * request (our call id in the callback URL or the call's metadata, else the provider's call id),
+ * its route gives the carrier account, and the adapter verifies the signature with that account's
+ * secret before reading anything else. A call we do not know cannot be verified: refused.
+ */
+export class CarrierWebhookReader extends VoiceWebhookReader {
+  readonly provider: string;
+
+  constructor(
+    private readonly adapter: CarrierVoiceAdapter,
+    private readonly routes: VoiceCallRoutes,
+    private readonly accounts: CarrierAccounts,
+    private readonly publicBaseUrl: string,
+  ) {
+    super();
+    this.provider = adapter.name;
+  }
+
+  async read(request: WebhookRequest): Promise<VoiceCallEvent[]> {
+    const ref = this.adapter.webhookCall(request);
+    const route =
+      ref.callId && isUuid(ref.callId)
+        ? await this.routes.find(ref.callId)
+        : ref.providerCallId
+          ? await this.routes.findByProviderCallId(this.adapter.name, ref.providerCallId)
+          : null;
+    if (!route || route.adapter !== this.adapter.name) throw new WebhookNotAuthentic(`not a call placed through ${this.adapter.name}`);
+    const account = await this.accounts.find(route.workspaceId, route.carrier);
+    if (!account || account.adapter !== this.adapter.name) throw new WebhookNotAuthentic(`the call's carrier is no longer served by ${this.adapter.name}`);
+    return this.adapter.readWebhook(account, route, request, this.publicBaseUrl);
+  }
+}
+
+/**
+ * Agents at the voice-AI platforms that host them (decisions.md 27.4): provisioning an agent
+ * creates (or updates) its assistant at every enabled carrier of the workspace whose adapter hosts
+ * agents (Vapi), and remembers the provider's id per carrier. A provider that fails rejects
+ * (provider_error): the provisioning job is retried and the agent stays PROVISIONING.
+ */
+export class VoiceAgentHosting {
+  constructor(
+    private readonly adapters: CarrierVoiceAdapters,
+    private readonly accounts: CarrierAccounts,
+    private readonly agents: ProviderAgents,
+    private readonly publicBaseUrl: string,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Whether an enabled carrier of the workspace hosts agents (an edited agent must be pushed there). */
+  async hosts(workspaceId: string): Promise<boolean> {
+    for (const adapter of this.adapters.all) {
+      if (adapter.needsAgent && (await this.accounts.listEnabled(workspaceId, adapter.name)).length > 0) return true;
+    }
+    return false;
+  }
+
+  /** The provider's id of the agent at the first carrier that hosts it, or null when none does (the sandbox's turn). */
+  async provision(spec: VoiceAgentSpec): Promise<string | null> {
+    let first: string | null = null;
+    for (const adapter of this.adapters.all) {
+      if (!adapter.needsAgent || !adapter.provisionAgent) continue;
+      const accounts: CarrierAccount[] = await this.accounts.listEnabled(spec.workspaceId, adapter.name);
+      for (const account of accounts) {
+        const existing = await this.agents.find(spec.workspaceId, account.carrier, spec.agentId);
+        const id = await adapter.provisionAgent(account, spec, existing, `${this.publicBaseUrl}/webhooks/voice/${adapter.name}`);
+        await this.agents.save(spec.workspaceId, account.carrier, spec.agentId, id, this.now());
+        first ??= id;
+      }
+    }
+    return first;
+  }
+}

@@ -166,7 +166,13 @@ describe('OpenAPI document (/docs-json)', () => {
   });
 
   it('integers are integer: no `number` left but the fractional members', () => {
-    const fractional = new Set(['FlowPositionDto.x', 'FlowPositionDto.y', 'backgroundAudioVolume', 'defaultVolume', 'PushLeadDto.fields']);
+    const fractional = new Set([
+      'FlowPositionDto.x', 'FlowPositionDto.y', 'backgroundAudioVolume', 'defaultVolume', 'PushLeadDto.fields',
+      // commerce (decisions.md 31.12): money in the currency's major unit, a median in minutes, a window in days
+      'CommerceOrderResponse.totalValue', 'OrderUpdatesSummaryResponse.spend', 'OrderUpdatesSummaryResponse.costPerNotifiedOrder',
+      'OrderUpdatesSummaryResponse.medianMinutesToFirstUpdate', 'OrderUpdatesSummaryResponse.notifiedValue', 'OrderUpdatesSummaryResponse.totalValue',
+      'get /crm/connections/{id}/order-updates/summary days',
+    ]);
     const found: string[] = [];
     const walk = (s: SchemaObject | undefined, where: string, member: string) => {
       if (!s || typeof s !== 'object') return;

@@ -92,6 +92,12 @@ describe('scope matrix over every registered route', () => {
     const pub = routes.filter((r) => r.rule?.kind === 'public');
     expect(pub.map(label)).toEqual(expect.arrayContaining(['GET /health/live', 'GET /health/ready']));
     for (const route of pub) {
+      // A CRM webhook names its connection: an unknown one is 404 (a real one unsigned is 401: test/crm).
+      if (route.path.startsWith('/crm/webhooks/')) {
+        const res = await t.http.post(route.path.replace(':connectionId', '5b0f3f7e-0f2e-4a57-9d4c-8f1f3a2b6c10')).send({ records: [] });
+        if (res.status !== 404 || res.body.error !== 'crm_connection_not_found') wrong.push(`${label(route)} unknown connection: ${res.status} ${String(res.body.error)}`);
+        continue;
+      }
       // A provider webhook has no key but must carry the provider's signature: without one, 401.
       if (route.path.startsWith('/webhooks/')) {
         const res = await t.http.post(route.path.replace(':provider', 'sandbox')).send({ type: 'ended' });

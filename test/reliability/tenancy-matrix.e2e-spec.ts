@@ -20,17 +20,36 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
  *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
  *   :sid → a chat session about A's CSV campaign
+ *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5)   :importId → A's CRM import
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
  *   GET /agents/:id/compiled-prompt — every API key gets 403 prompt_access_forbidden
  *   (both checked below: the same answer for A's id and an unknown id, so nothing is revealed);
- *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts).
+ *   POST /webhooks/voice/:provider — a provider's signed events, no API key (test/calls/voice-webhooks.e2e-spec.ts);
+ *   GET/POST /webhooks/whatsapp/:senderId, POST /webhooks/email/:senderId, GET/POST
+ *   /webhooks/email/unsubscribe/:token — signed by the provider (or the link's own signature), no
+ *   API key; an unknown sender answers 401 like a bad signature, and a sender's reports only touch
+ *   its own messages (test/messaging/messages.e2e-spec.ts).
+ *   POST /crm/webhooks/:connectionId — a CRM's signed events, no API key (test/crm);
+ *   POST /crm/oauth/:slug — every API key gets 403 api_key_not_allowed before anything else.
  * Campaign routes are walked with both A's DRAFT CSV campaign and its RUNNING API campaign, so
  * B cannot pause or stop a live campaign of A either. Every answer is also compared with the
  * answer for a random unknown id: the two must be the same (existence is not revealed).
  */
-const NOT_TENANT_SCOPED = ['GET /voices/:id/preview', 'PUT /calls/:id/metrics/:key', 'GET /agents/:id/compiled-prompt', 'POST /webhooks/voice/:provider'];
+const NOT_TENANT_SCOPED = [
+  'GET /voices/:id/preview',
+  'PUT /calls/:id/metrics/:key',
+  'GET /agents/:id/compiled-prompt',
+  'POST /webhooks/voice/:provider',
+  'GET /webhooks/whatsapp/:senderId',
+  'POST /webhooks/whatsapp/:senderId',
+  'POST /webhooks/email/:senderId',
+  'GET /webhooks/email/unsubscribe/:token',
+  'POST /webhooks/email/unsubscribe/:token',
+  'POST /crm/webhooks/:connectionId',
+  'POST /crm/oauth/:slug',
+];
 
 /**
  * Routes whose spec answers an unknown id with something other than a 404: B on A's resource
@@ -57,6 +76,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/exports/')) return 'not_found';
   if (/^\/(whatsapp|email)\/senders\//.test(p)) return 'not_found';
   if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
+  if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -76,7 +96,12 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/whatsapp/templates/')) return [a.whatsappTemplateId];
       if (p.startsWith('/email/senders/')) return [a.emailSenderId];
       if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
+      if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
       break;
+    case 'importId':
+      return [a.crmImportId];
+    case 'segmentId':
+      return ['seg-5'];
     case 'contactId':
       return [a.contactIds[0]];
     case 'numberId':
@@ -118,6 +143,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PATCH /email/templates/:id': { subject: 'Hijacked' },
     'POST /campaigns/:id/chat': { message: 'What does A have?' },
     'POST /speech/calls/:id/translate': { language: 'fr' },
+    'POST /campaigns/:id/crm-imports': { connectionId: b.crmConnectionId },
+    'PUT /crm/connections/:id/mappings': { mappings: [{ source: 'company', target: 'fields.company' }] },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

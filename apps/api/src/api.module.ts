@@ -12,6 +12,7 @@ import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
+import { CrmModule, CrmQueue } from '@outreach/crm';
 import { MessagingModule, MessagingQueue } from '@outreach/messaging';
 import { AssistModule } from '@outreach/assist';
 
@@ -35,8 +36,9 @@ import { AssistModule } from '@outreach/assist';
     ExportsModule,
     MessagingModule,
     AssistModule,
+    CrmModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

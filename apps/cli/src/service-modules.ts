@@ -6,6 +6,7 @@ import '@outreach/assist';
 import '@outreach/billing';
 import '@outreach/calls';
 import '@outreach/campaigns';
+import '@outreach/crm';
 import '@outreach/dnc';
 import '@outreach/engine';
 import '@outreach/exports';

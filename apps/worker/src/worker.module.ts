@@ -7,6 +7,7 @@ import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
 import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
+import { CrmWorkerModule } from '@outreach/crm';
 import { MessagingWorkerModule } from '@outreach/messaging';
 // No jobs of its own: loaded for its migrations, error codes and configuration keys.
 import '@outreach/assist';
@@ -27,6 +28,7 @@ import '@outreach/assist';
     NotificationsWorkerModule,
     ExportsWorkerModule,
     MessagingWorkerModule,
+    CrmWorkerModule,
   ],
 })
 export class WorkerModule {}

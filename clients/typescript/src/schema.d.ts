@@ -1316,6 +1316,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/whatsapp/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's latest 200 WhatsApp messages, sent and received, newest first (a fixed window: not paged) */
+        get: operations["whatsappMessagesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email/senders": {
         parameters: {
             query?: never;
@@ -1388,6 +1405,59 @@ export interface paths {
         head?: never;
         /** Change an email template */
         patch: operations["emailTemplatesUpdate"];
+        trace?: never;
+    };
+    "/webhooks/whatsapp/{senderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** WhatsApp's webhook verification handshake: answers hub.challenge when hub.verify_token is the sender's */
+        get: operations["messagingWebhooksVerify"];
+        put?: never;
+        /** A WhatsApp sender's statuses and inbound messages (Cloud API payload), signed X-Hub-Signature-256; no API key */
+        post: operations["messagingWebhooksReceiveWhatsapp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/email/{senderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An email sender's bounces and complaints, signed X-Hub-Signature-256 with EMAIL_WEBHOOK_SECRET; no API key */
+        post: operations["messagingWebhooksReceiveEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/email/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An email's List-Unsubscribe link: opts the recipient out (signed token, else 401; no API key) */
+        get: operations["messagingWebhooksUnsubscribe"];
+        put?: never;
+        /** The one-click form of the unsubscribe link (RFC 8058 List-Unsubscribe-Post) */
+        post: operations["messagingWebhooksUnsubscribeOneClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/campaigns/from-brief": {
@@ -1535,6 +1605,196 @@ export interface paths {
          * @description 400 no_extraction_data: no transcript, the call has not ended, or nothing to extract; 502 analysis_failed (upstreamStatus) when the provider fails.
          */
         post: operations["speechCallsAnalyse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CRMs and shops a workspace can connect (slug, authType, webhooks, capabilities) */
+        get: operations["crmProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's ACTIVE CRM connections */
+        get: operations["crmList"];
+        put?: never;
+        /** Connect an API-key CRM: the credentials are checked with the provider, then stored sealed */
+        post: operations["crmConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/oauth/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect an OAuth CRM (Pipedrive): a signed-in person only; API keys get 403 api_key_not_allowed */
+        post: operations["crmConnectOAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One CRM connection (also a DISCONNECTED one) */
+        get: operations["crmGet"];
+        put?: never;
+        post?: never;
+        /** Disconnect: the connection becomes DISCONNECTED and its credentials are dropped */
+        delete: operations["crmDisconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's field mappings ([]: the provider's defaults) */
+        get: operations["crmMappings"];
+        /** Replace the field mappings: CRM field → phone, name, altPhone or fields.<key> (a contact variable) */
+        put: operations["crmSetMappings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/segments/{segmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One segment of the CRM (asked live: 404 crm_resource_not_found when the CRM has none) */
+        get: operations["crmSegment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/crm-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a CRM segment (or all its contacts) into a DRAFT campaign or a live CRM_WEBHOOK campaign; poll the import */
+        post: operations["crmImportsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/crm-imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One CRM import: status, progress and counts */
+        get: operations["crmImportsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/webhooks/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A CRM's contact events for one connection, signed the provider's way (sandbox, HubSpot v3, Shopify); 401 and nothing stored when the signature fails */
+        post: operations["crmWebhooksReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/commerce/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's shop orders, newest first (page-number paging: page ≥ 1, limit 1–100) */
+        get: operations["commerceList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/order-updates/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's orders of the last `days` days and their WhatsApp updates (none sent yet: the messaging module is not built) */
+        get: operations["commerceSummary"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3455,6 +3715,15 @@ export interface components {
              * @example 102290129340398
              */
             businessAccountId: string;
+            /**
+             * @description Which API sends for this number: CLOUD_API (WhatsApp Cloud API) or SANDBOX (the default)
+             * @enum {string}
+             */
+            provider?: "SANDBOX" | "CLOUD_API";
+            /** @description The Meta app's secret its webhooks are signed with (sealed, never returned); WHATSAPP_APP_SECRET when absent */
+            appSecret?: string;
+            /** @description The webhook handshake's hub.verify_token (sealed, never returned); WHATSAPP_WEBHOOK_VERIFY_TOKEN when absent */
+            verifyToken?: string;
         };
         ConnectWhatsappSenderDto: {
             /**
@@ -3554,6 +3823,65 @@ export interface components {
             /** @description One binding per placeholder {{1}}…{{n}} of the texts (checked against them: 400 invalid_body) */
             bindings?: components["schemas"]["VariableBindingDto"][];
         };
+        MessageResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            channel: "WHATSAPP" | "EMAIL";
+            /**
+             * @description OUTBOUND: sent by the workspace; INBOUND: a reply received
+             * @enum {string}
+             */
+            direction: "OUTBOUND" | "INBOUND";
+            /**
+             * @description OUTBOUND: QUEUED → SENT → DELIVERED → READ, or FAILED; INBOUND: RECEIVED
+             * @enum {string}
+             */
+            status: "QUEUED" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "RECEIVED";
+            /**
+             * Format: uuid
+             * @description The sender (number or mailbox) it was sent from or received on
+             */
+            senderId: string;
+            /**
+             * Format: uuid
+             * @description The template it was rendered from; null for inbound messages
+             */
+            templateId: string | null;
+            /**
+             * @description The contact's address: the recipient of an outbound message, the author of an inbound one
+             * @example +14155550123
+             */
+            contact: string;
+            /**
+             * @description The text as the contact sees it
+             * @example Hi Ada, your order A-17 is on its way.
+             */
+            text: string;
+            /** @description Email only */
+            subject: string | null;
+            /**
+             * Format: uuid
+             * @description Inbound: the outbound message it answers, when the provider says
+             */
+            inReplyToId: string | null;
+            /** @description Why it FAILED */
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            readAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+        };
+        MessageListResponse: {
+            /** @description The latest 200, newest first */
+            messages: components["schemas"]["MessageResponse"][];
+        };
         EmailSenderResponse: {
             /** Format: uuid */
             id: string;
@@ -3587,6 +3915,11 @@ export interface components {
              * @default false
              */
             secure: boolean;
+            /**
+             * @description Which sends for this mailbox: SMTP (this server) or SANDBOX (the default: nothing leaves the service)
+             * @enum {string}
+             */
+            provider?: "SANDBOX" | "SMTP";
         };
         CreateEmailSenderDto: {
             /**
@@ -3658,6 +3991,25 @@ export interface components {
             bindings?: components["schemas"]["VariableBindingDto"][];
             /** @description The default template is what an EMAIL campaign sends (the first template always is) */
             isDefault?: boolean;
+        };
+        MessagingWebhookResponse: {
+            /**
+             * @description Reports taken from the request (stored before this answer; applied by the worker)
+             * @example 2
+             */
+            received: number;
+        };
+        UnsubscribeResponse: {
+            /**
+             * @description The address is opted out of the channel in the workspace that sent the message
+             * @enum {boolean}
+             */
+            unsubscribed: true;
+            /**
+             * @example EMAIL
+             * @enum {string}
+             */
+            channel: "WHATSAPP" | "EMAIL";
         };
         FromBriefFormDoc: {
             /**
@@ -3822,6 +4174,225 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             callId: string;
+        };
+        CrmCapabilitiesResponse: {
+            contacts: boolean;
+            segments: boolean;
+            orders: boolean;
+        };
+        CrmProviderResponse: {
+            /** @example sandbox */
+            slug: string;
+            /** @example Sandbox CRM */
+            name: string;
+            /** @enum {string} */
+            authType: "API_KEY" | "OAUTH";
+            supportsWebhooks: boolean;
+            capabilities: components["schemas"]["CrmCapabilitiesResponse"];
+            /**
+             * @description Members of `credentials` an API-key connect takes
+             * @example [
+             *       "apiKey",
+             *       "webhookSecret"
+             *     ]
+             */
+            credentialFields: string[];
+            /** @description Record fields a mapping may name as its source */
+            fields: string[];
+        };
+        CrmProvidersResponse: {
+            providers: components["schemas"]["CrmProviderResponse"][];
+        };
+        ConnectCrmDto: {
+            /**
+             * @description A slug of GET /crm/providers (404 unknown_crm otherwise)
+             * @example sandbox
+             */
+            slug: string;
+            /**
+             * @description The provider's credentials (see credentialFields), verified with the provider before they are stored sealed; never shown again
+             * @example {
+             *       "apiKey": "valid",
+             *       "webhookSecret": "whsec-123"
+             *     }
+             */
+            credentials: {
+                [key: string]: string;
+            };
+        };
+        WebhookTopicFailureResponse: {
+            topic: string;
+            reason: string;
+        };
+        WebhookTopicsResponse: {
+            subscribed: string[];
+            failed: components["schemas"]["WebhookTopicFailureResponse"][];
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        CrmConnectionResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example sandbox */
+            slug: string;
+            /** @example Sandbox CRM */
+            name: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISCONNECTED";
+            /** @description An e-mail address of the provider account ('' when the provider does not tell) */
+            providerEmail: string;
+            /** Format: date-time */
+            connectedAt: string;
+            /** @description What the provider says about the account (names, domains) */
+            display: {
+                [key: string]: unknown;
+            };
+            hasWebhookSecret: boolean;
+            /** @description Where the CRM sends its webhooks: PUBLIC_BASE_URL + /crm/webhooks/{id} */
+            webhookUrl: string;
+            /** @description Webhook events kept until a CRM_WEBHOOK campaign of this connection runs */
+            deferredEventCount: number;
+            missingScopes: string[];
+            webhookTopics: components["schemas"]["WebhookTopicsResponse"];
+        };
+        CrmConnectionsResponse: {
+            connections: components["schemas"]["CrmConnectionResponse"][];
+        };
+        FieldMappingResponse: {
+            source: string;
+            target: string;
+        };
+        FieldMappingsResponse: {
+            mappings: components["schemas"]["FieldMappingResponse"][];
+        };
+        FieldMappingDto: {
+            /**
+             * @description A field of the provider (its `fields`); else 400 invalid_mapping_source
+             * @example company
+             */
+            source: string;
+            /**
+             * @description phone, name, altPhone or fields.<key> (a contact variable); else 400 invalid_mapping_target
+             * @example fields.company
+             */
+            target: string;
+        };
+        FieldMappingsDto: {
+            /** @description Replaces the mappings; [] restores the defaults */
+            mappings: components["schemas"]["FieldMappingDto"][];
+        };
+        CrmSegmentResponse: {
+            id: string;
+            name: string;
+            /** @description Records in it, when the CRM tells */
+            size: number | null;
+        };
+        CreateCrmImportDto: {
+            /**
+             * Format: uuid
+             * @description An ACTIVE CRM connection of the workspace
+             */
+            connectionId: string;
+            /**
+             * @description A segment (list, saved search, filter) of the CRM; all contacts when absent
+             * @example seg-5000
+             */
+            segmentId?: string | null;
+        };
+        CrmImportResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaignId: string;
+            /** Format: uuid */
+            connectionId: string;
+            segmentId: string | null;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed";
+            progress: number;
+            /** @description Records in the segment, when the CRM tells */
+            total: number | null;
+            /** @description Records read from the CRM */
+            read: number;
+            /** @description New contacts */
+            imported: number;
+            /** @description Records whose phone the campaign had already */
+            duplicates: number;
+            /** @description Records without a usable phone */
+            invalid: number;
+            /** @description Pages read */
+            pages: number;
+            /** @description The error code of a failed import */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        CrmWebhookReceiptResponse: {
+            received: number;
+            /** @description New events added to the running CRM_WEBHOOK campaign */
+            delivered: number;
+            /** @description New events kept until a CRM_WEBHOOK campaign of the connection runs */
+            deferred: number;
+            /** @description Events seen before (same record and phone) */
+            duplicates: number;
+            /** @description Records without a usable phone */
+            invalid: number;
+            /** @description Shop orders stored (new or updated) */
+            orders: number;
+        };
+        CommerceOrderResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            connectionId: string;
+            /** @description The shop's order id */
+            externalId: string;
+            /** @example #1001 */
+            name: string;
+            email: string | null;
+            phone: string | null;
+            /** @example USD */
+            currency: string;
+            /** @description The order's total in the currency's major unit */
+            totalValue: number;
+            financialStatus: string | null;
+            fulfillmentStatus: string | null;
+            /** @description Paid on delivery */
+            cod: boolean;
+            /** Format: date-time */
+            orderedAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CommerceOrdersPage: {
+            items: components["schemas"]["CommerceOrderResponse"][];
+            page: number;
+            limit: number;
+            total: number;
+        };
+        OrderUpdatesSummaryResponse: {
+            orders: number;
+            ordersWithPhone: number;
+            ordersNotified: number;
+            attempted: number;
+            delivered: number;
+            read: number;
+            failed: number;
+            clicks: number;
+            replies: number;
+            spend: number;
+            costPerNotifiedOrder: number;
+            medianMinutesToFirstUpdate: number;
+            optOuts: number;
+            shippedNotified: number;
+            notifiedValue: number;
+            totalValue: number;
+            codOrders: number;
+            currencies: string[];
         };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
@@ -21525,6 +22096,139 @@ export interface operations {
             };
         };
     };
+    whatsappMessagesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "channel": "WHATSAPP",
+                     *           "direction": "OUTBOUND",
+                     *           "status": "QUEUED",
+                     *           "senderId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "contact": "+14155550123",
+                     *           "text": "Hi Ada, your order A-17 is on its way.",
+                     *           "subject": "example",
+                     *           "inReplyToId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "failureReason": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "sentAt": "2026-01-15T09:30:00.000Z",
+                     *           "deliveredAt": "2026-01-15T09:30:00.000Z",
+                     *           "readAt": "2026-01-15T09:30:00.000Z",
+                     *           "failedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     emailSendersList: {
         parameters: {
             query?: never;
@@ -22901,6 +23605,388 @@ export interface operations {
             };
         };
     };
+    messagingWebhooksVerify: {
+        parameters: {
+            query?: {
+                "hub.challenge"?: string;
+                "hub.verify_token"?: string;
+                "hub.mode"?: string;
+            };
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksReceiveWhatsapp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingWebhookResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksReceiveEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                senderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessagingWebhookResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unsubscribed": true,
+                     *       "channel": "EMAIL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsubscribeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    messagingWebhooksUnsubscribeOneClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unsubscribed": true,
+                     *       "channel": "EMAIL"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UnsubscribeResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+        };
+    };
     campaignAssistFromBrief: {
         parameters: {
             query?: never;
@@ -24269,6 +25355,1958 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "analysis_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         {
+                     *           "slug": "sandbox",
+                     *           "name": "Sandbox CRM",
+                     *           "authType": "API_KEY",
+                     *           "supportsWebhooks": true,
+                     *           "capabilities": {
+                     *             "contacts": true,
+                     *             "segments": true,
+                     *             "orders": true
+                     *           },
+                     *           "credentialFields": [
+                     *             "apiKey",
+                     *             "webhookSecret"
+                     *           ],
+                     *           "fields": [
+                     *             "example"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmProvidersResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "connections": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "slug": "sandbox",
+                     *           "name": "Sandbox CRM",
+                     *           "status": "ACTIVE",
+                     *           "providerEmail": "example",
+                     *           "connectedAt": "2026-01-15T09:30:00.000Z",
+                     *           "display": {},
+                     *           "hasWebhookSecret": true,
+                     *           "webhookUrl": "example",
+                     *           "deferredEventCount": 0,
+                     *           "missingScopes": [
+                     *             "example"
+                     *           ],
+                     *           "webhookTopics": {
+                     *             "subscribed": [
+                     *               "example"
+                     *             ],
+                     *             "failed": [
+                     *               {
+                     *                 "topic": "example",
+                     *                 "reason": "example"
+                     *               }
+                     *             ],
+                     *             "checkedAt": "2026-01-15T09:30:00.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmConnectionsResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmConnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "sandbox",
+                 *       "credentials": {
+                 *         "apiKey": "valid",
+                 *         "webhookSecret": "whsec-123"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConnectCrmDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "slug": "sandbox",
+                     *       "name": "Sandbox CRM",
+                     *       "status": "ACTIVE",
+                     *       "providerEmail": "example",
+                     *       "connectedAt": "2026-01-15T09:30:00.000Z",
+                     *       "display": {},
+                     *       "hasWebhookSecret": true,
+                     *       "webhookUrl": "example",
+                     *       "deferredEventCount": 0,
+                     *       "missingScopes": [
+                     *         "example"
+                     *       ],
+                     *       "webhookTopics": {
+                     *         "subscribed": [
+                     *           "example"
+                     *         ],
+                     *         "failed": [
+                     *           {
+                     *             "topic": "example",
+                     *             "reason": "example"
+                     *           }
+                     *         ],
+                     *         "checkedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmConnectionResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, provider_not_api_key, invalid_credentials */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_credentials" | "provider_not_api_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: unknown_crm, crm_resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_resource_not_found" | "unknown_crm";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmConnectOAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, api_key_not_allowed, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_allowed" | "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "slug": "sandbox",
+                     *       "name": "Sandbox CRM",
+                     *       "status": "ACTIVE",
+                     *       "providerEmail": "example",
+                     *       "connectedAt": "2026-01-15T09:30:00.000Z",
+                     *       "display": {},
+                     *       "hasWebhookSecret": true,
+                     *       "webhookUrl": "example",
+                     *       "deferredEventCount": 0,
+                     *       "missingScopes": [
+                     *         "example"
+                     *       ],
+                     *       "webhookTopics": {
+                     *         "subscribed": [
+                     *           "example"
+                     *         ],
+                     *         "failed": [
+                     *           {
+                     *             "topic": "example",
+                     *             "reason": "example"
+                     *           }
+                     *         ],
+                     *         "checkedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmConnectionResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmDisconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mappings": [
+                     *         {
+                     *           "source": "example",
+                     *           "target": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FieldMappingsResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmSetMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mappings": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["FieldMappingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mappings": [
+                     *         {
+                     *           "source": "example",
+                     *           "target": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FieldMappingsResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, invalid_mapping_source, invalid_mapping_target */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_mapping_source" | "invalid_mapping_target";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "example",
+                     *       "name": "example",
+                     *       "size": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmSegmentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, invalid_credentials */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found, crm_resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found" | "crm_resource_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmImportsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                 *       "segmentId": "seg-5000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCrmImportDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "segmentId": "example",
+                     *       "status": "pending",
+                     *       "progress": 0,
+                     *       "total": 1,
+                     *       "read": 1,
+                     *       "imported": 1,
+                     *       "duplicates": 1,
+                     *       "invalid": 1,
+                     *       "pages": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "finishedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmImportResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_in_draft, crm_connection_not_active, invalid_credentials */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_in_draft" | "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found, campaign_not_found, crm_resource_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "crm_connection_not_found" | "crm_resource_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmImportsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "segmentId": "example",
+                     *       "status": "pending",
+                     *       "progress": 0,
+                     *       "total": 1,
+                     *       "read": 1,
+                     *       "imported": 1,
+                     *       "duplicates": 1,
+                     *       "invalid": 1,
+                     *       "pages": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "finishedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmImportResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, crm_import_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "crm_import_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    crmWebhooksReceive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1,
+                     *       "delivered": 1,
+                     *       "deferred": 1,
+                     *       "duplicates": 1,
+                     *       "invalid": 1,
+                     *       "orders": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CrmWebhookReceiptResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, crm_connection_not_active, webhooks_not_supported, invalid_credentials */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_credentials" | "webhooks_not_supported";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: crm_upstream_unavailable, crm_upstream_error, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_upstream_error" | "crm_upstream_unavailable" | "provider_error";
+                    };
+                };
+            };
+        };
+    };
+    commerceList: {
+        parameters: {
+            query?: {
+                /** @description 1-based page; else 400 invalid_params */
+                page?: number;
+                /** @description Orders per page, 1–100; else 400 invalid_params */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "externalId": "example",
+                     *           "name": "#1001",
+                     *           "email": "example",
+                     *           "phone": "example",
+                     *           "currency": "USD",
+                     *           "totalValue": 0,
+                     *           "financialStatus": "example",
+                     *           "fulfillmentStatus": "example",
+                     *           "cod": true,
+                     *           "orderedAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "limit": 1,
+                     *       "total": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceOrdersPage"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_params */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_params" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceSummary: {
+        parameters: {
+            query?: {
+                /** @description The window in days, 0 < days ≤ 365; else 400 invalid_query */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orders": 0,
+                     *       "ordersWithPhone": 0,
+                     *       "ordersNotified": 0,
+                     *       "attempted": 0,
+                     *       "delivered": 0,
+                     *       "read": 0,
+                     *       "failed": 0,
+                     *       "clicks": 0,
+                     *       "replies": 0,
+                     *       "spend": 0,
+                     *       "costPerNotifiedOrder": 0,
+                     *       "medianMinutesToFirstUpdate": 0,
+                     *       "optOuts": 0,
+                     *       "shippedNotified": 0,
+                     *       "notifiedValue": 0,
+                     *       "totalValue": 0,
+                     *       "codOrders": 0,
+                     *       "currencies": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderUpdatesSummaryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
                     };
                 };
             };

@@ -28,6 +28,7 @@ import {
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
 import { ContactTimeline, ContactTimelineStore } from './application/contact-timeline';
+import { CrmContactIntake } from './application/crm-contact-intake.service';
 import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
@@ -45,7 +46,7 @@ import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.s
 import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
-import { NoCrmDirectory, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
+import { CrmDirectoryBinding, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
 
 const applicationServices = [
   CampaignTypesService,
@@ -59,6 +60,7 @@ const applicationServices = [
   UploadIntake,
   ApiLeadIntake,
   ContactTimeline,
+  CrmContactIntake,
   ContactWaitingReasons,
 ];
 
@@ -82,9 +84,10 @@ const applicationServices = [
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
     // Modules not built yet: these answer "nothing configured" until those modules bind their own.
     { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
-    { provide: CrmDirectory, useClass: NoCrmDirectory },
+    CrmDirectoryBinding,
+    { provide: CrmDirectory, useExisting: CrmDirectoryBinding },
   ],
-  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory],
+  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory, CrmDirectoryBinding],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

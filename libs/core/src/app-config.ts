@@ -28,6 +28,13 @@ export interface AppConfigValues extends ConfigValues {
   functionSecretsKey: Buffer;
   /** True when FUNCTION_SECRETS_KEY was not set and the development key is in use. */
   functionSecretsKeyIsDefault: boolean;
+  /**
+   * The service's public URL as the outside world reaches it, without a trailing slash
+   * (PUBLIC_BASE_URL, default http://localhost:<PORT>): where voice providers post their webhooks
+   * (Twilio signs that full URL, decisions.md 27.3) and the base of the unsubscribe links put in
+   * emails (30.15).
+   */
+  publicBaseUrl: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -100,7 +107,9 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     functionSecretsKey: functionSecrets.key,
     functionSecretsKeyIsDefault: functionSecrets.isDefault,
+    publicBaseUrl: '',
   };
+  platform.publicBaseUrl = read.url('PUBLIC_BASE_URL', `http://localhost:${platform.port}`, ['http:', 'https:']).replace(/\/+$/, '');
   // Every module's keys (its <module>.config.ts, registered when the module was loaded).
   let values: Record<string, unknown> = platform;
   for (const fragment of registeredConfigFragments()) values = { ...values, ...fragment.read(read, values) };

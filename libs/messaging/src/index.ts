@@ -2,7 +2,9 @@
 // email senders and templates, opt-outs, and the channels' provider ports with their sandboxes.
 import { defineMigrations } from '@outreach/platform';
 export * from './messaging.errors';
+export * from './messaging.config';
 import { Messaging1763700009900 } from './infrastructure/migrations/1763700009900-messaging';
+import { Messages1763700010200 } from './infrastructure/migrations/1763700010200-messages';
 
 export { MessagingCoreModule, MessagingModule, MessagingWorkerModule } from './messaging.module';
 export { MessagingJob, MessagingQueue } from './application/messaging-jobs';
@@ -17,6 +19,10 @@ export {
   TransientProviderError,
   WhatsappCredentials,
   WhatsappProvider,
+  WHATSAPP_APIS,
+  WhatsappApi,
+  EMAIL_APIS,
+  EmailApi,
 } from './application/message-provider.port';
 export { MessagingReadiness, OutreachTemplateReadiness } from './application/messaging-readiness';
 export { OptOuts } from './application/opt-outs';
@@ -26,6 +32,16 @@ export { EmailSenders, EmailSenderView } from './application/email-senders';
 export { EmailTemplates, EmailTemplateView } from './application/email-templates';
 export { SandboxWhatsappProvider, sandboxWhatsappScript, sandboxSenderVerification, sandboxTemplateReview } from './infrastructure/sandbox-whatsapp.provider';
 export { SandboxEmailProvider, sandboxEmailOutcome } from './infrastructure/sandbox-email.provider';
+export { CloudApiWhatsappProvider, CloudApiOptions } from './infrastructure/cloud-api-whatsapp.provider';
+export { SmtpEmailProvider, SmtpOptions } from './infrastructure/smtp-email.provider';
 export { BINDING_SOURCES, RUNTIME_VALUES, VariableBinding } from './domain/variable-bindings';
 export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } from './domain/opt-out';
-export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900]);
+export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';
+export { MessageView } from './application/message-view';
+export { MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
+export { MessageEventIntake } from './application/message-event-intake';
+export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './application/provider-reports';
+export { UnsubscribeLinks } from './application/unsubscribe-links';
+export { MessageVariables } from './domain/message-rendering';
+export { MESSAGE_STATUSES, MessageStatus } from './domain/message';
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200]);

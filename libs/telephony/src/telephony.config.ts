@@ -1,7 +1,7 @@
 import { ConfigOf, defineConfig } from '@outreach/core';
 
 /** The configuration keys the telephony module owns (validated at boot with every other module's). */
-export const TELEPHONY_CONFIG = defineConfig('telephony', (env, values) => ({
+export const TELEPHONY_CONFIG = defineConfig('telephony', (env) => ({
   /** Simulated length of a sandbox call in real time, ms (SANDBOX_VOICE_LATENCY_MS, default 0). */
   sandboxVoiceLatencyMs: env.int('SANDBOX_VOICE_LATENCY_MS', 0, 0, 600_000),
   /**
@@ -10,12 +10,6 @@ export const TELEPHONY_CONFIG = defineConfig('telephony', (env, values) => ({
    * tests; set your own wherever the route is reachable by others.
    */
   sandboxVoiceWebhookSecret: env.str('SANDBOX_VOICE_WEBHOOK_SECRET', 'sandbox-voice-webhook-secret'),
-  /**
-   * The service's public URL as providers reach it, without a trailing slash (PUBLIC_BASE_URL,
-   * default http://localhost:<PORT>): real voice providers post their webhooks to
-   * `<PUBLIC_BASE_URL>/webhooks/voice/<provider>`, and Twilio signs that full URL (decisions.md 27.3).
-   */
-  publicBaseUrl: env.url('PUBLIC_BASE_URL', `http://localhost:${String(values.port ?? 3000)}`, ['http:', 'https:']).replace(/\/+$/, ''),
 }));
 
 declare module '@outreach/core' {

@@ -35,6 +35,9 @@ export interface Tenant {
   emailTemplateId: string;
   /** A chat session about the CSV campaign (one question, one answer). */
   chatSessionId: string;
+  /** A sandbox CRM connection, and a CRM import (pending: no worker here) into the CSV campaign. */
+  crmConnectionId: string;
+  crmImportId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -46,7 +49,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -137,6 +140,10 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   ok(mailTemplate, 201, 'POST /email/templates');
   const chat = await t.http.post(`/campaigns/${campaign.id}/chat`).set(k).send({ message: `How is tenant ${label} doing?` });
   ok(chat, 200, 'POST /campaigns/{id}/chat');
+  const crm = await t.http.post('/crm/connections').set(k).send({ slug: 'sandbox', credentials: { apiKey: 'valid', webhookSecret: `whsec-${label}` } });
+  ok(crm, 201, 'POST /crm/connections');
+  const crmImport = await t.http.post(`/campaigns/${campaign.id}/crm-imports`).set(k).send({ connectionId: crm.body.id, segmentId: 'seg-5' });
+  ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
 
   return {
     ws,
@@ -164,6 +171,8 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     emailSenderId: mailbox.body.id,
     emailTemplateId: mailTemplate.body.id,
     chatSessionId: chat.body.sessionId,
+    crmConnectionId: crm.body.id,
+    crmImportId: crmImport.body.id,
   };
 }
 
@@ -194,5 +203,7 @@ export function tenantIds(x: Tenant): string[] {
     x.emailSenderId,
     x.emailTemplateId,
     x.chatSessionId,
+    x.crmConnectionId,
+    x.crmImportId,
   ];
 }

@@ -21,6 +21,12 @@ export abstract class CampaignRepository {
   /** Same, locking the row until the transaction ends (lifecycle changes). */
   abstract findByIdForUpdate(workspaceId: string, id: string): Promise<Campaign | null>;
   abstract listByWorkspace(workspaceId: string): Promise<Campaign[]>;
+  /**
+   * The oldest RUNNING CRM_WEBHOOK campaign whose defaultCrmConnectionId is `connectionId`,
+   * share-locked until the transaction ends (FOR KEY SHARE, as lead pushes: webhook deliveries do not
+   * wait for each other, a pause waits for the contacts being added); null when none.
+   */
+  abstract findRunningForCrmConnection(workspaceId: string, connectionId: string): Promise<Campaign | null>;
   abstract stats(ids: readonly string[]): Promise<Map<string, CampaignStats>>;
   abstract delete(id: string): Promise<void>;
   /**
@@ -147,7 +153,7 @@ export abstract class WorkflowDirectory {
   abstract status(workspaceId: string, workflowId: string): Promise<string | null>;
 }
 
-/** CRM connections and imports (future crm module). */
+/** CRM connections and imports: implemented by the crm module (bound through CrmDirectoryBinding). */
 export abstract class CrmDirectory {
   /** The connection's status, or null when there is none. */
   abstract connectionStatus(workspaceId: string, connectionId: string): Promise<string | null>;

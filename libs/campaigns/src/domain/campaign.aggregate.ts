@@ -22,6 +22,9 @@ import {
   ExtractionKey,
 } from './extraction-keys';
 
+/** Started and not finished: where a CRM_WEBHOOK campaign still takes CRM imports. */
+const LIVE_STATUSES: readonly CampaignStatus[] = ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'];
+
 /** The pause reason of a campaign a user paused (POST /campaigns/{id}/pause). */
 export const PAUSED_BY_USER = 'user';
 
@@ -229,6 +232,16 @@ export class Campaign {
 
   assertAllowed(operation: CampaignOperation): void {
     assertOperationAllowed(this.props.status, operation, this.kind);
+  }
+
+  /**
+   * A CRM import adds contacts like addContacts (DRAFT only, 400 campaign_not_in_draft), and is also
+   * allowed on a live CRM_WEBHOOK campaign (RUNNING, PAUSED or CREDIT_EXHAUSTED): the contract's
+   * state table.
+   */
+  assertCrmImportAllowed(): void {
+    if (this.props.source === 'CRM_WEBHOOK' && LIVE_STATUSES.includes(this.props.status)) return;
+    this.assertAllowed('addContacts');
   }
 
   /**

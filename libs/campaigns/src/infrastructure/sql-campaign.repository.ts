@@ -51,6 +51,15 @@ export class SqlCampaignRepository extends CampaignRepository {
     return rows[0] ? restore(rows[0]) : null;
   }
 
+  async findRunningForCrmConnection(workspaceId: string, connectionId: string): Promise<Campaign | null> {
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `${SELECT} WHERE ${C.c.workspaceId} = $1 AND ${C.c.defaultCrmConnectionId} = $2 AND ${C.c.source} = 'CRM_WEBHOOK' AND ${C.c.status} = 'RUNNING'
+        ORDER BY ${C.c.createdAt}, ${C.c.id} LIMIT 1 FOR KEY SHARE`,
+      [workspaceId, connectionId],
+    );
+    return rows[0] ? restore(rows[0]) : null;
+  }
+
   async listByWorkspace(workspaceId: string): Promise<Campaign[]> {
     const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
       `${SELECT} WHERE ${C.c.workspaceId} = $1 ORDER BY ${C.c.createdAt} DESC, ${C.c.id} DESC`,

@@ -75,6 +75,15 @@ export class InMemoryCampaignRepository extends CampaignRepository implements Ro
     return this.findById(workspaceId, id);
   }
 
+  async findRunningForCrmConnection(workspaceId: string, connectionId: string): Promise<Campaign | null> {
+    const found = [...this.rows.values()]
+      .filter((p) => p.workspaceId === workspaceId && p.source === 'CRM_WEBHOOK' && p.status === 'RUNNING' && p.defaultCrmConnectionId === connectionId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
+    if (!found) return null;
+    this.locked.push(found.id);
+    return Campaign.restore(found);
+  }
+
   async listByWorkspace(workspaceId: string): Promise<Campaign[]> {
     return [...this.rows.values()]
       .filter((p) => p.workspaceId === workspaceId)

@@ -27,6 +27,23 @@ export interface WhatsappCredentials {
   accessToken: string;
   phoneNumberId: string;
   businessAccountId: string;
+  /**
+   * Which API sends for this number (decisions.md 30.18): the WhatsApp Cloud API (Graph), or the
+   * deterministic sandbox (the default, also when absent: senders connected before it existed).
+   */
+  provider?: WhatsappApi;
+  /** The Meta app's secret its webhooks are signed with (X-Hub-Signature-256); WHATSAPP_APP_SECRET when absent. */
+  appSecret?: string;
+  /** The token the webhook's GET handshake must present; WHATSAPP_WEBHOOK_VERIFY_TOKEN when absent. */
+  verifyToken?: string;
+}
+
+export const WHATSAPP_APIS = ['SANDBOX', 'CLOUD_API'] as const;
+export type WhatsappApi = (typeof WHATSAPP_APIS)[number];
+
+/** The provider's name (messages, events, webhooks) of the API a sender's credentials pick: `cloud_api` or `sandbox`. */
+export function whatsappProviderName(credentials: WhatsappCredentials | null): string {
+  return credentials?.provider === 'CLOUD_API' ? 'cloud_api' : 'sandbox';
 }
 
 /** One outbound WhatsApp template message, its placeholders already filled. */
@@ -70,6 +87,16 @@ export interface SmtpCredentials {
   username: string;
   password: string;
   secure: boolean;
+  /** Which sends for the mailbox (decisions.md 30.19): this SMTP server, or the sandbox (the default, also when absent). */
+  provider?: EmailApi;
+}
+
+export const EMAIL_APIS = ['SANDBOX', 'SMTP'] as const;
+export type EmailApi = (typeof EMAIL_APIS)[number];
+
+/** The provider's name (messages, events, webhooks) of the way a mailbox's credentials pick: `smtp` or `sandbox`. */
+export function emailProviderName(credentials: SmtpCredentials | null): string {
+  return credentials?.provider === 'SMTP' ? 'smtp' : 'sandbox';
 }
 
 /** One outbound email, placeholders filled. */
@@ -82,6 +109,8 @@ export interface OutboundEmail {
   subject: string;
   html: string | null;
   text: string | null;
+  /** The recipient's own unsubscribe link (List-Unsubscribe). */
+  unsubscribeUrl: string | null;
   /** Null only for tests; a real sender always has them. */
   credentials: SmtpCredentials | null;
 }
@@ -97,7 +126,17 @@ export abstract class EmailProvider {
  */
 export type MessageEvent =
   | { channel: 'WHATSAPP' | 'EMAIL'; type: 'delivered' | 'read'; provider: string; eventId: string; messageId: string; providerMessageId: string; at: Date }
-  | { channel: 'WHATSAPP'; type: 'replied'; provider: string; eventId: string; messageId: string; providerMessageId: string; at: Date; text: string }
+  | {
+      channel: 'WHATSAPP';
+      type: 'replied';
+      provider: string;
+      /** For a reply, the provider's id of the reply itself (it is stored as an inbound message under it). */
+      eventId: string;
+      messageId: string;
+      providerMessageId: string;
+      at: Date;
+      text: string;
+    }
   | {
       channel: 'WHATSAPP' | 'EMAIL';
       type: 'failed' | 'bounced' | 'complained';
@@ -112,9 +151,11 @@ export type MessageEvent =
     };
 
 /**
- * Where message events go in this process, like VoiceCallEvents: webhooks and in-process
- * providers deliver here; the modules that own a message's consequences subscribe (the engine's
- * message legs, later). Events nobody subscribed to are dropped.
+ * Where message events go in this process, like VoiceCallEvents: webhooks (through the worker's
+ * job) and in-process providers deliver here. The first subscriber is messaging's own
+ * MessageEventIntake (it records the message's progress, replies and opt-outs, once per event id);
+ * the modules that own a message's other consequences subscribe after it (the engine's message
+ * legs, later). Events nobody subscribed to are dropped.
  */
 export class MessageEvents {
   private readonly subscribers: ((event: MessageEvent) => Promise<void>)[] = [];

@@ -1,3 +1,4 @@
+import type { MessageProps } from '../domain/message';
 import type { MessageChannel } from '../domain/opt-out';
 import type { EmailSender } from '../domain/email-sender';
 import type { EmailTemplate } from '../domain/email-template';
@@ -48,6 +49,8 @@ export abstract class EmailSenderRepository {
   abstract update(sender: EmailSender, credentials?: SmtpCredentials): Promise<void>;
   abstract delete(workspaceId: string, id: string): Promise<boolean>;
   abstract findById(workspaceId: string, id: string, options?: { lock?: boolean }): Promise<EmailSender | null>;
+  /** Any workspace's mailbox: for its webhook. */
+  abstract findAnyById(id: string): Promise<EmailSender | null>;
   abstract listByWorkspace(workspaceId: string): Promise<EmailSender[]>;
   abstract clearDefault(workspaceId: string, exceptId: string): Promise<void>;
   abstract ensureDefault(workspaceId: string): Promise<void>;
@@ -72,4 +75,28 @@ export abstract class OptOutRepository {
   /** Records the opt-out; true when it is new. */
   abstract record(entry: { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }): Promise<boolean>;
   abstract isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean>;
+}
+
+/** Messages sent and received (table `messages`, decisions.md 30.12). */
+export abstract class MessageRepository {
+  /** Writes a new QUEUED message; false when the workspace has a message with its idempotency key already. */
+  abstract insertOutbound(message: MessageProps): Promise<boolean>;
+  /** Writes an inbound message; false when the provider's message id is known already (a redelivery). */
+  abstract insertInbound(message: MessageProps): Promise<boolean>;
+  abstract findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null>;
+  abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
+  abstract findByProviderMessageId(channel: MessageChannel, provider: string, providerMessageId: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
+  /**
+   * Takes the send of a QUEUED message: true when nobody else is sending it (no lease, or one
+   * taken before `staleBefore`: its sender died). Sets the lease to `now`.
+   */
+  abstract claimSend(id: string, now: Date, staleBefore: Date): Promise<boolean>;
+  /** Gives the lease back (the provider refused for now: a later try may send). */
+  abstract releaseSend(id: string): Promise<void>;
+  /** Writes the message's state (status, provider id, timestamps, failure). */
+  abstract update(message: MessageProps): Promise<void>;
+  /** The workspace's latest messages on a channel, newest first. */
+  abstract listRecent(workspaceId: string, channel: MessageChannel, limit: number): Promise<MessageProps[]>;
+  /** Records that a provider event was applied; false when it was before (skip it). */
+  abstract markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean>;
 }

@@ -38,6 +38,10 @@ export class EmailSender {
     return this.props.id;
   }
 
+  get workspaceId(): string {
+    return this.props.workspaceId;
+  }
+
   get isDefault(): boolean {
     return this.props.isDefault;
   }

@@ -15,7 +15,14 @@ import {
   UpdateEmailTemplateDto,
 } from './messaging.dto';
 
-const smtp = (dto: SmtpCredentialsDto) => ({ host: dto.host, port: dto.port, username: dto.username, password: dto.password, secure: dto.secure ?? false });
+const smtp = (dto: SmtpCredentialsDto) => ({
+  host: dto.host,
+  port: dto.port,
+  username: dto.username,
+  password: dto.password,
+  secure: dto.secure ?? false,
+  ...(dto.provider ? { provider: dto.provider } : {}),
+});
 
 /** Email sender mailboxes (unpaginated). Unknown or foreign ids → 404 not_found. */
 @Controller('email/senders')

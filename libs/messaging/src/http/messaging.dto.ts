@@ -17,6 +17,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { EMAIL_APIS, EmailApi, WHATSAPP_APIS, WhatsappApi } from '../application/message-provider.port';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES } from '../domain/message';
 import { BINDING_SOURCES, BindingSource, MAX_PLACEHOLDERS } from '../domain/variable-bindings';
 import { TEMPLATE_CATEGORIES, TemplateCategory } from '../domain/whatsapp-template';
 
@@ -79,6 +81,23 @@ export class WhatsappCredentialsDto {
   @IsString()
   @Length(1, 64)
   businessAccountId: string;
+
+  @ApiPropertyOptional({ enum: WHATSAPP_APIS, description: 'Which API sends for this number: CLOUD_API (WhatsApp Cloud API) or SANDBOX (the default)' })
+  @Optional()
+  @IsIn(WHATSAPP_APIS)
+  provider?: WhatsappApi;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 256, description: "The Meta app's secret its webhooks are signed with (sealed, never returned); WHATSAPP_APP_SECRET when absent" })
+  @Optional()
+  @IsString()
+  @Length(1, 256)
+  appSecret?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 256, description: "The webhook handshake's hub.verify_token (sealed, never returned); WHATSAPP_WEBHOOK_VERIFY_TOKEN when absent" })
+  @Optional()
+  @IsString()
+  @Length(1, 256)
+  verifyToken?: string;
 }
 
 export class ConnectWhatsappSenderDto {
@@ -134,6 +153,33 @@ export class WhatsappSenderResponse {
 
 export class WhatsappSenderListResponse {
   @ApiProperty({ type: [WhatsappSenderResponse] }) senders: WhatsappSenderResponse[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages (GET /whatsapp/messages; the contract names the window, not the fields: decisions.md 30.16)
+
+export class MessageResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['WHATSAPP', 'EMAIL'] }) channel: string;
+  @ApiProperty({ enum: MESSAGE_DIRECTIONS, description: 'OUTBOUND: sent by the workspace; INBOUND: a reply received' }) direction: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES, description: 'OUTBOUND: QUEUED → SENT → DELIVERED → READ, or FAILED; INBOUND: RECEIVED' }) status: string;
+  @ApiProperty({ format: 'uuid', description: 'The sender (number or mailbox) it was sent from or received on' }) senderId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The template it was rendered from; null for inbound messages' }) templateId: string | null;
+  @ApiProperty({ description: "The contact's address: the recipient of an outbound message, the author of an inbound one", example: '+14155550123' })
+  contact: string;
+  @ApiProperty({ description: 'The text as the contact sees it', example: 'Hi Ada, your order A-17 is on its way.' }) text: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Email only' }) subject: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Inbound: the outbound message it answers, when the provider says' }) inReplyToId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it FAILED' }) failureReason: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) sentAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) failedAt: string | null;
+}
+
+export class MessageListResponse {
+  @ApiProperty({ type: [MessageResponse], maxItems: 200, description: 'The latest 200, newest first' }) messages: MessageResponse[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,6 +283,11 @@ export class SmtpCredentialsDto {
   @Optional()
   @IsBoolean()
   secure?: boolean;
+
+  @ApiPropertyOptional({ enum: EMAIL_APIS, description: 'Which sends for this mailbox: SMTP (this server) or SANDBOX (the default: nothing leaves the service)' })
+  @Optional()
+  @IsIn(EMAIL_APIS)
+  provider?: EmailApi;
 }
 
 export class CreateEmailSenderDto {

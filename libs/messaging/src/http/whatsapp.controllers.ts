@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Raises, RequireFeature, RequireScope } from '@outreach/platform';
+import { MessageQueries } from '../application/message-queries';
 import { WhatsappSenders, WhatsappSenderView } from '../application/whatsapp-senders';
 import { WhatsappTemplates, WhatsappTemplateView } from '../application/whatsapp-templates';
 import {
   ConnectWhatsappSenderDto,
+  MessageListResponse,
   CreateWhatsappTemplateDto,
   UpdateWhatsappSenderDto,
   UpdateWhatsappTemplateDto,
@@ -132,5 +134,20 @@ export class WhatsappTemplatesController {
   @ApiOkResponse({ type: WhatsappTemplateResponse })
   submit(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<WhatsappTemplateView> {
     return this.templates.submit(p.workspaceId, id);
+  }
+}
+
+/** GET /whatsapp/messages: the contract's fixed recent window (latest 200, cannot be paged). */
+@Controller('whatsapp/messages')
+@RequireFeature('whatsapp')
+export class WhatsappMessagesController {
+  constructor(private readonly queries: MessageQueries) {}
+
+  @RequireScope('whatsapp.view')
+  @Get()
+  @ApiOperation({ summary: "The workspace's latest 200 WhatsApp messages, sent and received, newest first (a fixed window: not paged)" })
+  @ApiOkResponse({ type: MessageListResponse })
+  async list(@CurrentPrincipal() p: Principal): Promise<MessageListResponse> {
+    return { messages: await this.queries.recent(p.workspaceId, 'WHATSAPP') };
   }
 }

@@ -1,7 +1,8 @@
 import { Processor } from '@nestjs/bullmq';
 import { QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
-import { MessagingJob, MessagingQueue, ReviewTemplatePayload, VerifySenderPayload } from '../application/messaging-jobs';
+import { MessageEventIntake } from '../application/message-event-intake';
+import { MessagingJob, MessagingQueue, ProviderReportPayload, ReviewTemplatePayload, VerifySenderPayload } from '../application/messaging-jobs';
 import { WhatsappSenders } from '../application/whatsapp-senders';
 import { WhatsappTemplates } from '../application/whatsapp-templates';
 
@@ -11,6 +12,7 @@ export class MessagingProcessor extends QueueWorkerHost {
   constructor(
     private readonly senders: WhatsappSenders,
     private readonly templates: WhatsappTemplates,
+    private readonly intake: MessageEventIntake,
   ) {
     super(MessagingQueue.Messaging);
   }
@@ -21,6 +23,10 @@ export class MessagingProcessor extends QueueWorkerHost {
         return this.senders.verify((job.data as VerifySenderPayload).senderId);
       case MessagingJob.ReviewTemplate:
         return this.templates.review((job.data as ReviewTemplatePayload).templateId);
+      case MessagingJob.ProviderReport: {
+        const { senderId, report } = job.data as ProviderReportPayload;
+        return this.intake.applyReport(senderId, report);
+      }
       default:
         throw new Error(`messaging queue: no handler for job ${job.name}`);
     }

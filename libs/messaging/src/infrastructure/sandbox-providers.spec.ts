@@ -97,7 +97,7 @@ describe('sandbox email outcome by the recipient’s local part', () => {
     const seen: MessageEvent[] = [];
     events.subscribe(async (e) => void seen.push(e));
     const provider = new SandboxEmailProvider(events, new FixedClock());
-    const base = { senderId: 's', from: { address: 'a@example.com', name: 'A' }, replyTo: null, subject: 'Hi', html: null, text: 'Hi', credentials: null };
+    const base = { senderId: 's', from: { address: 'a@example.com', name: 'A' }, replyTo: null, subject: 'Hi', html: null, text: 'Hi', unsubscribeUrl: null, credentials: null };
     await provider.send({ ...base, messageId: 'e-1', to: 'complain@example.com' });
     await provider.send({ ...base, messageId: 'e-2', to: 'bounce@example.com' });
     await new Promise((r) => setTimeout(r, 20));

@@ -1,6 +1,7 @@
 import { column, defineTable } from '@outreach/platform';
 import type { EmailSenderProps } from '../../domain/email-sender';
 import type { EmailTemplateProps } from '../../domain/email-template';
+import type { MessageContent, MessageDirection, MessageProps, MessageStatus } from '../../domain/message';
 import type { MessageChannel } from '../../domain/opt-out';
 import type { VariableBinding } from '../../domain/variable-bindings';
 import type { NumberSource, SenderMode, SenderStatus, WhatsappSenderProps } from '../../domain/whatsapp-sender';
@@ -103,4 +104,38 @@ export const MESSAGE_OPT_OUTS = defineTable<OptOutRecord>('message_opt_outs', {
   address: column.text('address'),
   source: column.text('source'),
   createdAt: column.timestamp('created_at'),
+});
+
+/** Migration 1763700010200: messages sent and received. */
+export const MESSAGES = defineTable<MessageProps>('messages', {
+  id: column.uuid('id'),
+  workspaceId: column.uuid('workspace_id'),
+  channel: column.text<MessageChannel>('channel'),
+  direction: column.text<MessageDirection>('direction'),
+  status: column.text<MessageStatus>('status'),
+  senderId: column.uuid('sender_id'),
+  templateId: column.nullableUuid('template_id'),
+  address: column.text('address'),
+  body: column.text('body'),
+  subject: column.nullableText('subject'),
+  content: column.json<MessageContent | null>('content'),
+  idempotencyKey: column.nullableText('idempotency_key'),
+  provider: column.text('provider'),
+  providerMessageId: column.nullableText('provider_message_id'),
+  inReplyToId: column.nullableUuid('in_reply_to_id'),
+  failureReason: column.nullableText('failure_reason'),
+  sendStartedAt: column.nullableTimestamp('send_started_at'),
+  createdAt: column.timestamp('created_at'),
+  sentAt: column.nullableTimestamp('sent_at'),
+  deliveredAt: column.nullableTimestamp('delivered_at'),
+  readAt: column.nullableTimestamp('read_at'),
+  failedAt: column.nullableTimestamp('failed_at'),
+  updatedAt: column.timestamp('updated_at'),
+});
+
+/** The provider events applied once each (keyed by provider and the provider's event id). */
+export const MESSAGE_EVENTS = defineTable<{ provider: string; eventId: string; appliedAt: Date }>('message_events', {
+  provider: column.text('provider'),
+  eventId: column.text('event_id'),
+  appliedAt: column.timestamp('applied_at'),
 });

@@ -66,6 +66,12 @@ export class SqlEmailSenderRepository extends EmailSenderRepository {
     return row ? EmailSender.restore(EMAIL_SENDERS.fromRow(row, EMAIL_SENDER_COLUMNS)) : null;
   }
 
+  async findAnyById(id: string): Promise<EmailSender | null> {
+    if (!isUuid(id)) return null;
+    const [row]: Row[] = await this.tx.manager.query(`${SELECT_SENDER} WHERE ${S.id} = $1`, [id]);
+    return row ? EmailSender.restore(EMAIL_SENDERS.fromRow(row, EMAIL_SENDER_COLUMNS)) : null;
+  }
+
   async listByWorkspace(workspaceId: string): Promise<EmailSender[]> {
     if (!isUuid(workspaceId)) return [];
     const rows: Row[] = await this.tx.manager.query(`${SELECT_SENDER} WHERE ${S.workspaceId} = $1 ORDER BY ${S.createdAt}, ${S.id}`, [workspaceId]);

@@ -1,0 +1,137 @@
+import type { CommerceOrderProps, OrderRecord } from '../domain/commerce-order';
+import type { CrmConnectionProps } from '../domain/crm-connection';
+import type { CrmImportProps } from '../domain/crm-import';
+import type { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../domain/crm-provider-info';
+import type { DefaultMapping } from '../domain/field-mapping';
+
+/** Credentials as sent to POST /crm/connections (text members only). */
+export type CrmCredentials = Readonly<Record<string, string>>;
+
+/** What a provider tells about the account behind valid credentials. */
+export interface VerifiedAccount {
+  providerEmail: string;
+  display: Record<string, unknown>;
+  missingScopes: string[];
+  webhookSecret: string | null;
+  webhookTopics: { subscribed: string[]; failed: Array<{ topic: string; reason: string }> };
+}
+
+/** An inbound webhook request as received (raw bytes: the signature covers them). */
+export interface WebhookRequest {
+  method: string;
+  /** The URL the provider called: the connection's webhookUrl. */
+  url: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  rawBody: Buffer;
+  now: Date;
+}
+
+/** What a verified webhook carries: whole records, and/or ids of records to read from the CRM; a shop's orders. */
+export interface WebhookDelivery {
+  records: CrmRecord[];
+  recordIds: string[];
+  orders?: OrderRecord[];
+}
+
+/** The signature did not verify (401, nothing stored). */
+export class WebhookNotAuthentic extends Error {
+  override readonly name = 'WebhookNotAuthentic';
+}
+
+/** The CRM answered 429: wait `retryAfterMs` (its Retry-After, when it sent one) and ask again. */
+export class CrmRateLimited extends Error {
+  override readonly name = 'CrmRateLimited';
+  constructor(readonly retryAfterMs: number | null) {
+    super('the CRM asked us to slow down (429)');
+  }
+}
+
+/**
+ * One CRM behind one port. Adapters throw AppError with the crm codes: invalid_credentials (401/403),
+ * crm_resource_not_found (404), crm_upstream_unavailable (refused, timed out), provider_error with
+ * upstreamStatus (other 4xx/5xx), crm_upstream_error (a 2xx the adapter cannot read); CrmRateLimited
+ * on 429. Credentials never appear in their messages.
+ */
+export abstract class CrmProvider {
+  abstract readonly info: CrmProviderInfo;
+  /** Which record fields feed phone and name when no mapping says otherwise. */
+  abstract readonly defaults: DefaultMapping;
+  /** Largest page the CRM serves. */
+  abstract readonly maxPageSize: number;
+  /** Checks the credentials against the CRM (400 invalid_credentials) and describes the account. */
+  abstract verify(credentials: CrmCredentials): Promise<VerifiedAccount>;
+  /** 404 crm_resource_not_found for a segment the CRM does not have. */
+  abstract segment(credentials: CrmCredentials, segmentId: string): Promise<CrmSegment>;
+  /** One page of contacts (of a segment, or all), from `cursor` (null: the first page). */
+  abstract contacts(credentials: CrmCredentials, query: { segmentId: string | null; cursor: string | null; limit: number }): Promise<CrmPage>;
+  /** One contact by id; null when the CRM has none. */
+  abstract contact(credentials: CrmCredentials, recordId: string): Promise<CrmRecord | null>;
+  /** Verifies a webhook the provider's way (WebhookNotAuthentic) and reads its contact events. */
+  abstract readWebhook(credentials: CrmCredentials, request: WebhookRequest): WebhookDelivery;
+}
+
+/** Every provider adapter, by slug. */
+export abstract class CrmProviders {
+  abstract all(): readonly CrmProvider[];
+  find(slug: string): CrmProvider | null {
+    return this.all().find((p) => p.info.slug === slug) ?? null;
+  }
+}
+
+export abstract class CrmConnectionRepository {
+  abstract insert(connection: CrmConnectionProps): Promise<void>;
+  /** The workspace's connection (any status); null for unknown, malformed or another workspace's ids. */
+  abstract find(workspaceId: string, id: string): Promise<CrmConnectionProps | null>;
+  /** Any workspace's connection (webhooks name only the connection). */
+  abstract findById(id: string): Promise<CrmConnectionProps | null>;
+  abstract listActive(workspaceId: string): Promise<CrmConnectionProps[]>;
+  abstract update(connection: CrmConnectionProps): Promise<void>;
+}
+
+export abstract class CrmImportRepository {
+  abstract insert(job: CrmImportProps): Promise<void>;
+  abstract find(workspaceId: string, campaignId: string, id: string): Promise<CrmImportProps | null>;
+  /** Locked until the transaction ends (one worker moves an import at a time). */
+  abstract findForUpdate(id: string): Promise<CrmImportProps | null>;
+  abstract update(job: CrmImportProps): Promise<void>;
+  abstract hasInProgress(workspaceId: string, campaignId: string): Promise<boolean>;
+}
+
+/** A webhook event kept until a campaign takes it (deduplicated by connection, record id and phone). */
+export interface CrmWebhookEvent {
+  id: string;
+  workspaceId: string;
+  connectionId: string;
+  recordId: string;
+  phoneKey: string;
+  contact: { phone: string; name?: string; altPhones?: string[]; fields: Record<string, string> };
+  campaignId: string | null;
+  receivedAt: Date;
+  deliveredAt: Date | null;
+}
+
+export abstract class CrmWebhookEventRepository {
+  /** Inserts unless the connection has an event of that record and phone; false for a duplicate. */
+  abstract insertIfNew(event: CrmWebhookEvent): Promise<boolean>;
+  abstract markDelivered(ids: readonly string[], campaignId: string, at: Date): Promise<void>;
+  /** Deferred events of the connection, oldest first, locked (SKIP LOCKED: two drainers share the work). */
+  abstract takeDeferred(connectionId: string, limit: number): Promise<CrmWebhookEvent[]>;
+  /** Connections with deferred events. */
+  abstract connectionsWithDeferred(limit: number): Promise<Array<{ workspaceId: string; connectionId: string }>>;
+  abstract countDeferred(connectionIds: readonly string[]): Promise<Map<string, number>>;
+}
+
+/** Credentials at rest. */
+export abstract class CredentialSealer {
+  abstract seal(credentials: CrmCredentials, connectionId: string): string;
+  abstract open(sealed: string, connectionId: string): CrmCredentials;
+}
+
+/** Shop orders told by webhooks (one row per order: updates overwrite it). */
+export abstract class CommerceOrderRepository {
+  abstract upsert(order: CommerceOrderProps): Promise<void>;
+  /** The workspace's orders, newest first, by page number (1-based). */
+  abstract page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }>;
+  /** The connection's orders placed at or after `from`. */
+  abstract since(connectionId: string, from: Date): Promise<CommerceOrderProps[]>;
+}

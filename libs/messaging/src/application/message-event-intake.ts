@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Clock, RetryLater, UnitOfWork } from '@outreach/core';
+import { applyProgress, MessageProps } from '../domain/message';
+import { isOptOutKeyword, MessageChannel, optOutAddress } from '../domain/opt-out';
+import { MessageEvent, MessageEvents } from './message-provider.port';
+import { MessageRepository, OptOutRepository, WhatsappSenderRepository } from './messaging.ports';
+import type { ProviderReport } from './provider-reports';
+
+/** A report about a message we cannot find yet is retried this long (its SENT record may still be committing). */
+export const UNKNOWN_MESSAGE_PATIENCE_MS = 10 * 60_000;
+
+/**
+ * Applies what providers report about messages (decisions.md 30.14), once per (provider, event
+ * id): progress of outbound messages (forward only), replies stored as inbound messages, and
+ * opt-outs (a STOP-style reply, an email complaint). It is the first subscriber of MessageEvents
+ * (in-process providers such as the sandbox deliver there), and the worker's webhook job hands it
+ * the reports read from a provider's webhook (`applyReport`), which it turns into MessageEvents for
+ * every subscriber.
+ */
+@Injectable()
+export class MessageEventIntake implements OnModuleInit {
+  private readonly logger = new Logger('MessageEventIntake');
+
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly optOuts: OptOutRepository,
+    private readonly whatsappSenders: WhatsappSenderRepository,
+    private readonly events: MessageEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.subscribe((event) => this.apply(event));
+  }
+
+  /** One event about one of our outbound messages; an event id applied before changes nothing. */
+  async apply(event: MessageEvent): Promise<void> {
+    await this.uow.run(async () => {
+      if (!(await this.messages.markEventApplied(event.provider, event.eventId, this.clock.now()))) return;
+      const message = await this.messages.findById(event.messageId, { lock: true });
+      if (!message) return;
+      switch (event.type) {
+        case 'delivered':
+        case 'read':
+          if (applyProgress(message, { progress: event.type, at: event.at })) await this.messages.update(message);
+          return;
+        case 'failed':
+        case 'bounced':
+          // A soft bounce or a temporary failure is not the message's end: the provider tries again.
+          if (event.permanent && applyProgress(message, { progress: 'failed', at: event.at, reason: `${event.type}: ${event.reason}` })) {
+            await this.messages.update(message);
+          }
+          return;
+        case 'complained':
+          await this.optOut(message.workspaceId, message.channel, message.address, 'complaint', event.at);
+          return;
+        case 'replied':
+          await this.storeInbound({
+            workspaceId: message.workspaceId,
+            channel: message.channel,
+            senderId: message.senderId,
+            provider: event.provider,
+            providerMessageId: event.eventId,
+            from: message.address,
+            text: event.text,
+            inReplyToId: message.id,
+            at: event.at,
+          });
+      }
+    });
+  }
+
+  /**
+   * A report read from a provider's webhook for `senderId` (the worker's job). Reports about a
+   * message become MessageEvents delivered to every subscriber; an inbound message that answers
+   * none of ours is stored here. A report about a message we do not know (yet) waits a little
+   * (RetryLater) and is then dropped. A sender only reports about its own messages.
+   */
+  async applyReport(senderId: string, report: ProviderReport): Promise<void> {
+    const at = new Date(report.at);
+    if (report.type === 'inbound') {
+      const replied = report.inReplyTo ? await this.messages.findByProviderMessageId(report.channel, report.provider, report.inReplyTo) : null;
+      if (replied && replied.senderId === senderId && replied.address === optOutAddress(report.channel, report.from)) {
+        const base = { provider: report.provider, eventId: report.providerMessageId, messageId: replied.id, providerMessageId: report.inReplyTo as string, at };
+        return this.events.deliver({ ...base, channel: 'WHATSAPP', type: 'replied', text: report.text });
+      }
+      const sender = await this.whatsappSenders.findAnyById(senderId);
+      if (!sender) return;
+      await this.uow.run(async () => {
+        if (!(await this.messages.markEventApplied(report.provider, report.providerMessageId, this.clock.now()))) return;
+        await this.storeInbound({
+          workspaceId: sender.workspaceId,
+          channel: report.channel,
+          senderId,
+          provider: report.provider,
+          providerMessageId: report.providerMessageId,
+          from: report.from,
+          text: report.text,
+          inReplyToId: null,
+          at,
+        });
+      });
+      return;
+    }
+    const message = await this.messages.findByProviderMessageId(report.channel, report.provider, report.providerMessageId);
+    if (!message || message.senderId !== senderId) {
+      if (this.clock.now().getTime() - at.getTime() < UNKNOWN_MESSAGE_PATIENCE_MS) {
+        throw new RetryLater(5_000, `no message ${report.providerMessageId} of sender ${senderId} yet`);
+      }
+      this.logger.warn(`dropped ${report.provider} report ${report.eventId}: no message ${report.providerMessageId} of sender ${senderId}`);
+      return;
+    }
+    const base = { provider: report.provider, eventId: report.eventId, messageId: message.id, providerMessageId: report.providerMessageId, at };
+    const event: MessageEvent | null =
+      report.type === 'status'
+        ? report.status === 'sent'
+          ? null // we record SENT ourselves when the provider accepts the message
+          : report.status === 'failed'
+            ? { ...base, channel: report.channel, type: 'failed', permanent: true, reason: report.reason ?? 'failed' }
+            : { ...base, channel: report.channel, type: report.status }
+        : report.type === 'bounce'
+          ? { ...base, channel: report.channel, type: 'bounced', permanent: report.permanent, reason: report.reason }
+          : { ...base, channel: report.channel, type: 'complained', permanent: true, reason: report.reason };
+    if (event) await this.events.deliver(event);
+  }
+
+  private async storeInbound(input: {
+    workspaceId: string;
+    channel: MessageChannel;
+    senderId: string;
+    provider: string;
+    providerMessageId: string;
+    from: string;
+    text: string;
+    inReplyToId: string | null;
+    at: Date;
+  }): Promise<void> {
+    const now = this.clock.now();
+    const address = optOutAddress(input.channel, input.from);
+    const inbound: MessageProps = {
+      id: randomUUID(),
+      workspaceId: input.workspaceId,
+      channel: input.channel,
+      direction: 'INBOUND',
+      status: 'RECEIVED',
+      senderId: input.senderId,
+      templateId: null,
+      address,
+      body: input.text,
+      subject: null,
+      content: null,
+      idempotencyKey: null,
+      provider: input.provider,
+      providerMessageId: input.providerMessageId,
+      inReplyToId: input.inReplyToId,
+      failureReason: null,
+      sendStartedAt: null,
+      createdAt: input.at,
+      sentAt: null,
+      deliveredAt: null,
+      readAt: null,
+      failedAt: null,
+      updatedAt: now,
+    };
+    if (!(await this.messages.insertInbound(inbound))) return;
+    if (isOptOutKeyword(input.text)) await this.optOut(input.workspaceId, input.channel, address, 'reply', input.at);
+  }
+
+  private async optOut(workspaceId: string, channel: MessageChannel, address: string, source: string, at: Date): Promise<void> {
+    if (await this.optOuts.record({ workspaceId, channel, address: optOutAddress(channel, address), source, at })) {
+      this.logger.log(`${channel} opt-out recorded (${source})`);
+    }
+  }
+}

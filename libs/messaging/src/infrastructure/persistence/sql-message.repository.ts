@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid, TransactionHost } from '@outreach/platform';
+import { MessageRepository } from '../../application/messaging.ports';
+import type { MessageProps } from '../../domain/message';
+import type { MessageChannel } from '../../domain/opt-out';
+import { MESSAGE_EVENTS, MESSAGES } from './messaging.tables';
+
+type Row = Record<string, unknown>;
+
+const M = MESSAGES.c;
+const SELECT = `SELECT ${MESSAGES.select()} FROM ${MESSAGES.name}`;
+/** What changes after a message is written. */
+const STATE_COLUMNS: readonly (keyof MessageProps)[] = [
+  'status',
+  'providerMessageId',
+  'failureReason',
+  'sendStartedAt',
+  'sentAt',
+  'deliveredAt',
+  'readAt',
+  'failedAt',
+  'updatedAt',
+];
+
+@Injectable()
+export class SqlMessageRepository extends MessageRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async insertOutbound(message: MessageProps): Promise<boolean> {
+    const { sql, params } = MESSAGES.insert(
+      message,
+      `ON CONFLICT (${M.workspaceId}, ${M.channel}, ${M.idempotencyKey}) WHERE ${M.idempotencyKey} IS NOT NULL DO NOTHING RETURNING 1 AS inserted`,
+    );
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  async insertInbound(message: MessageProps): Promise<boolean> {
+    const { sql, params } = MESSAGES.insert(
+      message,
+      `ON CONFLICT (${M.channel}, ${M.provider}, ${M.providerMessageId}) WHERE ${M.providerMessageId} IS NOT NULL DO NOTHING RETURNING 1 AS inserted`,
+    );
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  async findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null> {
+    if (!isUuid(workspaceId)) return null;
+    const [row]: Row[] = await this.tx.manager.query(
+      `${SELECT} WHERE ${M.workspaceId} = $1 AND ${M.channel} = $2 AND ${M.idempotencyKey} = $3`,
+      [workspaceId, channel, idempotencyKey],
+    );
+    return row ? MESSAGES.fromRow(row) : null;
+  }
+
+  async findById(id: string, options: { lock?: boolean } = {}): Promise<MessageProps | null> {
+    if (!isUuid(id)) return null;
+    const [row]: Row[] = await this.tx.manager.query(`${SELECT} WHERE ${M.id} = $1${this.forUpdate(options)}`, [id]);
+    return row ? MESSAGES.fromRow(row) : null;
+  }
+
+  async findByProviderMessageId(
+    channel: MessageChannel,
+    provider: string,
+    providerMessageId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<MessageProps | null> {
+    const [row]: Row[] = await this.tx.manager.query(
+      `${SELECT} WHERE ${M.channel} = $1 AND ${M.provider} = $2 AND ${M.providerMessageId} = $3${this.forUpdate(options)}`,
+      [channel, provider, providerMessageId],
+    );
+    return row ? MESSAGES.fromRow(row) : null;
+  }
+
+  async claimSend(id: string, now: Date, staleBefore: Date): Promise<boolean> {
+    // UPDATE … RETURNING answers [rows, count] through the pg driver.
+    const [rows]: [unknown[], number] = await this.tx.manager.query(
+      `UPDATE ${MESSAGES.name} SET ${M.sendStartedAt} = $2, ${M.updatedAt} = $2
+        WHERE ${M.id} = $1 AND ${M.status} = 'QUEUED' AND (${M.sendStartedAt} IS NULL OR ${M.sendStartedAt} < $3)
+        RETURNING 1 AS claimed`,
+      [id, now, staleBefore],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseSend(id: string): Promise<void> {
+    await this.tx.manager.query(`UPDATE ${MESSAGES.name} SET ${M.sendStartedAt} = NULL WHERE ${M.id} = $1 AND ${M.status} = 'QUEUED'`, [id]);
+  }
+
+  async update(message: MessageProps): Promise<void> {
+    const { sql, params } = MESSAGES.update(message, ['id'], STATE_COLUMNS);
+    await this.tx.manager.query(sql, params);
+  }
+
+  async listRecent(workspaceId: string, channel: MessageChannel, limit: number): Promise<MessageProps[]> {
+    if (!isUuid(workspaceId)) return [];
+    const rows: Row[] = await this.tx.manager.query(
+      `${SELECT} WHERE ${M.workspaceId} = $1 AND ${M.channel} = $2 ORDER BY ${M.createdAt} DESC, ${M.id} DESC LIMIT $3`,
+      [workspaceId, channel, limit],
+    );
+    return rows.map((row) => MESSAGES.fromRow(row));
+  }
+
+  async markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean> {
+    const { sql, params } = MESSAGE_EVENTS.insert(
+      { provider, eventId, appliedAt: at },
+      `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
+    );
+    const rows: unknown[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  private forUpdate(options: { lock?: boolean }): string {
+    return options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** The wamid the recorded fixtures use for our outbound message. */
+export const FIXTURE_WAMID = 'wamid.HBgLMTQxNTU1NTAxMjcVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA';
+
+/**
+ * A recorded body of the WhatsApp Cloud API (test/fixtures/whatsapp/<name>.json); `replace` swaps
+ * ids in it (e.g. the fixture's wamid for the one a send got), keeping the recorded shape.
+ */
+export function graphFixture(name: string, replace: Record<string, string> = {}): Record<string, unknown> {
+  let text = readFileSync(join(__dirname, '..', '..', 'fixtures', 'whatsapp', `${name}.json`), 'utf8');
+  for (const [from, to] of Object.entries(replace)) text = text.split(from).join(to);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+export interface GraphRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/**
+ * A local stand-in for graph.facebook.com (127.0.0.1, random port) speaking the Cloud API's
+ * shapes: POST /{phone-number-id}/messages answers the recorded send response, GET
+ * /{phone-number-id} the recorded phone number; `answerNext` queues other answers (errors, 5xx).
+ * Every request is recorded.
+ */
+export class GraphStub {
+  readonly requests: GraphRequest[] = [];
+  private readonly queued: Array<{ status: number; body: unknown }> = [];
+  /** The wamids the stub gave accepted sends, in order. */
+  readonly acceptedIds: string[] = [];
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<GraphStub> {
+    const stub = new GraphStub(createServer());
+    stub.server.on('request', (req: IncomingMessage, res: ServerResponse) => stub.handle(req, res));
+    await new Promise<void>((resolve) => stub.server.listen(0, '127.0.0.1', resolve));
+    return stub;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
+      const next = this.queued.shift() ?? this.defaultAnswer(req.method ?? 'GET', path);
+      res.writeHead(next.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(next.body));
+    });
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v21.0`;
+  }
+
+  /** The next requests get these answers, in order (then the defaults again). */
+  answerNext(...answers: Array<{ status: number; body: unknown }>): void {
+    this.queued.push(...answers);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queued.length = 0;
+    this.acceptedIds.length = 0;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private defaultAnswer(method: string, path: string): { status: number; body: unknown } {
+    if (method === 'POST' && /\/messages$/.test(path)) {
+      // The recorded answer with a wamid of its own: ids are unique at the provider (and event ids,
+      // derived from them, must not repeat across test runs: BullMQ remembers job ids).
+      const recorded = graphFixture('send-template.response');
+      const id = `wamid.stub.${randomUUID()}`;
+      this.acceptedIds.push(id);
+      return { status: 200, body: { ...recorded, messages: [{ id, message_status: 'accepted' }] } };
+    }
+    if (method === 'GET') return { status: 200, body: graphFixture('phone-number.response') };
+    return { status: 404, body: { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } } };
+  }
+}

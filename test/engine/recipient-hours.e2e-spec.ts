@@ -59,6 +59,12 @@ describe('recipient-local hours and holidays', () => {
     expect(res.status).toBe(200);
     return new Map((res.body.items as Lead[]).map((l) => [l.phone, l]));
   };
+  /** The details of a contact's skipped timeline events, oldest first (decisions.md 29.3). */
+  const skips = async (campaignId: string, contactId: string) => {
+    const res = await t.http.get(`/campaigns/${campaignId}/contacts/${contactId}/timeline`).set(bearer(ws.key));
+    expect(res.status).toBe(200);
+    return (res.body.items as Array<{ type: string; detail: unknown }>).filter((e) => e.type === 'skipped').map((e) => e.detail);
+  };
   const settled = (campaignId: string) => waitFor('no attempt in flight', () => probe.settled(campaignId), 20_000);
 
   it('a Tokyo and a New York contact are dialled only inside their own 08:00–21:00, never on a Japanese or US public holiday', async () => {
@@ -76,6 +82,11 @@ describe('recipient-local hours and holidays', () => {
     expect(view.get(TOKYO)).toMatchObject({ status: 'PENDING', waitingReason: 'holiday', nextAttemptAt: TOKYO_OPENS_TUESDAY.toISOString(), recipientZone: 'Asia/Tokyo', recipientRegion: 'JP' });
     expect(view.get(NEW_YORK)).toMatchObject({ status: 'PENDING', waitingReason: 'outside_recipient_hours', nextAttemptAt: NY_OPENS_MONDAY.toISOString(), recipientZone: 'America/New_York', recipientRegion: 'US-NY' });
     expect(voice.total()).toBe(0);
+    // Their timelines say the same, each until its own opening.
+    const tokyoId = view.get(TOKYO)!.id;
+    const newYorkId = view.get(NEW_YORK)!.id;
+    expect(await skips(campaignId, tokyoId)).toEqual([{ reason: 'holiday', until: TOKYO_OPENS_TUESDAY.toISOString() }]);
+    expect(await skips(campaignId, newYorkId)).toEqual([{ reason: 'outside_recipient_hours', until: NY_OPENS_MONDAY.toISOString() }]);
 
     // 08:00 in New York: only New York is dialled (no answer: a retry in three days), Tokyo still waits.
     clock.set(NY_OPENS_MONDAY);
@@ -96,6 +107,12 @@ describe('recipient-local hours and holidays', () => {
     expect(await kick(campaignId)).toEqual({ state: 'outside_recipient_hours', claimed: 0, doNotCall: 0, nextWakeAt: NY_OPENS_FRIDAY });
     view = await leads(campaignId);
     expect(view.get(NEW_YORK)).toMatchObject({ status: 'RETRY_SCHEDULED', waitingReason: 'holiday', nextAttemptAt: NY_OPENS_FRIDAY.toISOString() });
+    // Tokyo's wait was recorded once however often the dispatcher looked; New York's retry waits for the holiday.
+    expect(await skips(campaignId, tokyoId)).toEqual([{ reason: 'holiday', until: TOKYO_OPENS_TUESDAY.toISOString() }]);
+    expect(await skips(campaignId, newYorkId)).toEqual([
+      { reason: 'outside_recipient_hours', until: NY_OPENS_MONDAY.toISOString() },
+      { reason: 'holiday', until: NY_OPENS_FRIDAY.toISOString() },
+    ]);
     expect(view.get(TOKYO)).toMatchObject({ status: 'COMPLETED', waitingReason: null, nextAttemptAt: null });
     expect(voice.placed.get(NEW_YORK)).toBe(1);
 

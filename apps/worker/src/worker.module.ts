@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { AgentsWorkerModule } from '@outreach/agents';
+import { CampaignsWorkerModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { ResultsWorkerModule } from '@outreach/results';
@@ -19,6 +20,7 @@ import '@outreach/assist';
   imports: [
     PlatformModule.forRoot({ role: 'worker', configDefaults: WORKER_CONFIG_DEFAULTS }),
     AgentsWorkerModule,
+    CampaignsWorkerModule,
     EngineWorkerModule,
     CallsAnalysisWorkerModule,
     CallEventsModule,

@@ -611,6 +611,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/contacts/{contactId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A contact's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook */
+        get: operations["campaignContactsTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/contacts/{contactId}/retry": {
         parameters: {
             query?: never;
@@ -941,6 +958,23 @@ export interface paths {
         };
         /** A pushed lead, live: status, attempts, and the result id once final */
         get: operations["leadsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{campaignId}/leads/{leadId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lead's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook */
+        get: operations["leadsTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2319,6 +2353,8 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
+            budgetMinor?: number | null;
             /**
              * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
              * @default {
@@ -2462,7 +2498,7 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
             /**
-             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.
              * @example user
              */
             pauseReason: string | null;
@@ -2532,6 +2568,8 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Spend guard in minor units; null = no budget */
+            budgetMinor: number | null;
             /** @description Recipient-local calling hours, or "off" */
             recipientHours: "off" | {
                 start: string;
@@ -2575,7 +2613,7 @@ export interface components {
             /** Format: date-time */
             endedAt: string | null;
             /**
-             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.
+             * @description Why a PAUSED campaign is paused: `user` (POST …/pause), or the service's reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.
              * @example user
              */
             pauseReason: string | null;
@@ -2645,6 +2683,8 @@ export interface components {
             dailyDialCap: number | null;
             circuitBreakerWindow: number;
             circuitBreakerFailurePercent: number;
+            /** @description Spend guard in minor units; null = no budget */
+            budgetMinor: number | null;
             /** @description Recipient-local calling hours, or "off" */
             recipientHours: "off" | {
                 start: string;
@@ -2752,6 +2792,8 @@ export interface components {
              * @default 50
              */
             circuitBreakerFailurePercent: number;
+            /** @description Budget in minor units of the workspace currency: dispatch stops before the campaign's ledger debits would pass it, and the campaign pauses with pauseReason budget_reached; null = no budget */
+            budgetMinor?: number | null;
             /**
              * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
              * @default {
@@ -2925,7 +2967,7 @@ export interface components {
              * @description Why the contact is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
              * @enum {string|null}
              */
-            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "budget_reached" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             lastOutcome: string | null;
             /** @description The number being (or last) dialled: 0 the primary phone, n the n-th of altPhones. A number left unreached after its retries moves the contact on to the next one */
             phoneIndex: number;
@@ -2943,6 +2985,25 @@ export interface components {
         LeadsResponse: {
             items: components["schemas"]["ContactResponse"][];
             total: number;
+        };
+        TimelineEventResponse: {
+            /**
+             * @description message_* types are reserved for the message legs and not written yet
+             * @enum {string}
+             */
+            type: "created" | "claimed" | "skipped" | "attempt_started" | "attempt_ended" | "retry_scheduled" | "message_sent" | "message_delivered" | "message_replied" | "result_emitted" | "webhook_delivered";
+            /** Format: date-time */
+            at: string;
+            /** @description By type — created: source; claimed: attempt; skipped: reason (outside_campaign_window, outside_recipient_hours, holiday, daily_cap, do_not_call, opted_out, circuit_open, budget_reached, credit_exhausted), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; retry_scheduled: at, why (the outcome retried, incomplete_call, or next_number: an alternate number); result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        TimelinePageResponse: {
+            /** @description Oldest first; the newest 200 events of the contact are kept */
+            items: components["schemas"]["TimelineEventResponse"][];
+            /** @description null: no more pages */
+            nextCursor: string | null;
         };
         CampaignPhoneNumbersResponse: {
             phoneNumbers: components["schemas"]["PhoneNumberResponse"][];
@@ -3256,7 +3317,7 @@ export interface components {
              * @description Why the lead is not being called now; null when it is in flight, final, or due (docs/decisions.md 28.5)
              * @enum {string|null}
              */
-            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
+            waitingReason: "campaign_not_started" | "campaign_ended" | "campaign_paused" | "circuit_open" | "budget_reached" | "credit_exhausted" | "retry_scheduled" | "cooldown" | "outside_campaign_window" | "daily_cap" | "outside_recipient_hours" | "holiday" | null;
             /**
              * Format: uuid
              * @description Set once the lead is final and its result written
@@ -9387,6 +9448,7 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "budgetMinor": 1,
                      *           "recipientHours": "off",
                      *           "skipHolidays": true,
                      *           "contactCount": 1,
@@ -9662,6 +9724,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -9964,6 +10027,7 @@ export interface operations {
                      *           "dailyDialCap": 1,
                      *           "circuitBreakerWindow": 1,
                      *           "circuitBreakerFailurePercent": 1,
+                     *           "budgetMinor": 1,
                      *           "recipientHours": "off",
                      *           "skipHolidays": true,
                      *           "contactCount": 1,
@@ -10226,6 +10290,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -10510,6 +10575,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -10954,6 +11020,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -11243,6 +11310,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -11532,6 +11600,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -11816,6 +11885,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -12076,6 +12146,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -12341,6 +12412,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -12630,6 +12702,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -12914,6 +12987,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -13186,6 +13260,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -13463,6 +13538,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -13752,6 +13828,7 @@ export interface operations {
                      *       "dailyDialCap": 1,
                      *       "circuitBreakerWindow": 1,
                      *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
                      *       "recipientHours": "off",
                      *       "skipHolidays": true,
                      *       "contactCount": 1,
@@ -14321,6 +14398,146 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignContactsTimeline: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "type": "created",
+                     *           "at": "2026-01-15T09:30:00.000Z",
+                     *           "detail": {}
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimelinePageResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, contact_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "contact_not_found";
                     };
                 };
             };
@@ -17423,6 +17640,146 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, lead_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "lead_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    leadsTimeline: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "type": "created",
+                     *           "at": "2026-01-15T09:30:00.000Z",
+                     *           "detail": {}
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimelinePageResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_cursor" | "invalid_query";
                     };
                 };
             };
@@ -23737,6 +24094,7 @@ export interface operations {
                      *         "dailyDialCap": 1,
                      *         "circuitBreakerWindow": 1,
                      *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
                      *         "recipientHours": "off",
                      *         "skipHolidays": true,
                      *         "contactCount": 1,

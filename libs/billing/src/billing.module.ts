@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { CampaignSpend } from './application/campaign-spend';
 import { CreditStatus } from './application/credit-status';
 import { CreditWallet } from './application/credit-wallet.use-case';
 import { LedgerQueries } from './application/ledger-queries';
@@ -16,6 +17,7 @@ import { SqlWalletRepository } from './infrastructure/sql-wallet.repository';
 const exported = [
   CreditWallet,
   WalletBalance,
+  CampaignSpend,
   WalletDebits,
   Tariffs,
   CreditStatus,

@@ -6,6 +6,8 @@ export const CAMPAIGNS_CONFIG = defineConfig('campaigns', (env) => ({
   uploadMaxBytes: env.int('UPLOAD_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** How long an upload can be imported into a campaign (UPLOAD_TTL_HOURS, default 24). */
   uploadTtlHours: env.int('UPLOAD_TTL_HOURS', 24, 1, 24 * 365),
+  /** How long a contact's timeline events are kept (TIMELINE_RETENTION_DAYS, default 30, like results; decisions.md 29.3). */
+  timelineRetentionDays: env.int('TIMELINE_RETENTION_DAYS', 30, 1, 3650),
 }));
 
 declare module '@outreach/core' {

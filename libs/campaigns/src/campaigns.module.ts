@@ -27,6 +27,7 @@ import {
   WorkflowDirectory,
 } from './application/campaigns.ports';
 import { ContactImporter } from './application/contact-importer';
+import { ContactTimeline, ContactTimelineStore } from './application/contact-timeline';
 import { CrmContactIntake } from './application/crm-contact-intake.service';
 import { ContactWaitingReasons } from './application/contact-waiting.service';
 import { UploadIntake } from './application/upload-intake.service';
@@ -41,6 +42,8 @@ import { SqlCampaignPhoneNumberRepository, SqlContactRepository } from './infras
 import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
+import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.store';
+import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
 import { CrmDirectoryBinding, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
@@ -56,6 +59,7 @@ const applicationServices = [
   ContactImporter,
   UploadIntake,
   ApiLeadIntake,
+  ContactTimeline,
   CrmContactIntake,
   ContactWaitingReasons,
 ];
@@ -74,6 +78,7 @@ const applicationServices = [
     { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
+    { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
@@ -104,3 +109,10 @@ export class CampaignsCoreModule implements OnModuleInit {
   exports: [CampaignsCoreModule],
 })
 export class CampaignsModule {}
+
+/** The worker side: the contact timelines' retention (decisions.md 29.3). */
+@Module({
+  imports: [CampaignsCoreModule],
+  providers: [TimelineHousekeeping],
+})
+export class CampaignsWorkerModule {}

@@ -9,8 +9,10 @@ import { CampaignRunningSince1763700009400 } from './infrastructure/migrations/1
 import { CampaignContactCountShards1763700007100 } from './infrastructure/migrations/1763700007100-campaign-contact-count-shards';
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
 import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations/1763700009700-contact-recipient-locale';
+import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
 
-export { CampaignsCoreModule, CampaignsModule } from './campaigns.module';
+export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
+export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
 export { CampaignExecution } from './application/campaign-execution.service';
@@ -30,6 +32,9 @@ export { CampaignTypesService } from './application/campaign-types.service';
 export { CampaignViews, CampaignView } from './application/campaign-views';
 export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
+export { ContactTimeline, TimelineEntry, TimelineEventView, TimelinePage } from './application/contact-timeline';
+export { TimelinePageResponse, TimelineQueryDto } from './http/dto/timeline.dto';
+export { SKIP_REASONS, SkipReason, TIMELINE_EVENT_TYPES, TimelineEventType } from './domain/contact-timeline';
 export { UploadIntake } from './application/upload-intake.service';
 export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 export { CampaignResponse } from './http/dto/campaign-response.dto';
@@ -65,4 +70,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810]);

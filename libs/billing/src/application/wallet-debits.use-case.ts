@@ -12,6 +12,8 @@ export interface DebitInput {
   /** What was paid for, e.g. the call id: (workspace, kind, reference) is debited once. */
   reference: string;
   description: string;
+  /** The campaign this debit pays for (a campaign call): counted against the campaign's budget. */
+  campaignId?: string | null;
 }
 
 /**
@@ -45,6 +47,7 @@ export class WalletDebits {
         reference: input.reference,
         description: input.description,
         at: this.clock.now(),
+        campaignId: input.campaignId ?? null,
       });
       return { balanceMinor, entryId: entry.id, replayed };
     });

@@ -51,6 +51,8 @@ export interface WalletDebit {
   reference: string;
   description: string;
   at: Date;
+  /** The campaign the debit paid for, counted against its budget; absent or null for anything else. */
+  campaignId?: string | null;
 }
 
 export abstract class WalletRepository {
@@ -67,6 +69,9 @@ export abstract class WalletRepository {
    * call returns the first entry (`replayed`) and changes nothing.
    */
   abstract debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
+
+  /** Sum of the debits written for this campaign (its spend against its budget), minor units. */
+  abstract campaignSpentMinor(campaignId: string): Promise<number>;
 
   abstract balance(workspaceId: string): Promise<{ balanceMinor: number; currency: string | null }>;
 

@@ -12,7 +12,8 @@ const ENTRY = LEDGER_ENTRIES.select();
 const POSITION_AT = `to_char(${l.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 function toView(row: Record<string, unknown>): LedgerEntryView {
-  const entry = LEDGER_ENTRIES.fromRow(row);
+  // The campaign of a debit is billing's own bookkeeping (budgets), not a member of the ledger's view.
+  const { campaignId: _campaign, ...entry } = LEDGER_ENTRIES.fromRow(row);
   return { ...entry, createdAt: entry.createdAt.toISOString() };
 }
 
@@ -44,6 +45,7 @@ export class SqlWalletRepository extends WalletRepository {
       reference: input.reference,
       description: input.description,
       createdAt: input.at,
+      campaignId: null,
     });
     return { entry, replayed: false };
   }
@@ -70,8 +72,19 @@ export class SqlWalletRepository extends WalletRepository {
       reference: input.reference,
       description: input.description,
       createdAt: input.at,
+      campaignId: input.campaignId ?? null,
     });
     return { entry, replayed: false, balanceMinor: balanceAfter };
+  }
+
+  async campaignSpentMinor(campaignId: string): Promise<number> {
+    // ledger_entries_campaign_debits_idx: an index-only scan over the campaign's debits.
+    const [row]: Array<{ spent: string }> = await this.tx.manager.query(
+      `SELECT COALESCE(SUM(${l.amountMinor}), 0)::bigint AS spent FROM ${LEDGER_ENTRIES.name}
+        WHERE ${l.kind} = 'debit' AND ${l.campaignId} = $1 AND ${l.campaignId} IS NOT NULL`,
+      [campaignId],
+    );
+    return Number(row.spent);
   }
 
   async balance(workspaceId: string): Promise<{ balanceMinor: number; currency: string | null }> {

@@ -1,3 +1,4 @@
+import { CampaignSpend } from '../application/campaign-spend';
 import { CreditStatus } from '../application/credit-status';
 import { TariffRates, Tariffs } from '../application/tariffs';
 import { DebitInput, WalletDebits } from '../application/wallet-debits.use-case';
@@ -42,5 +43,16 @@ export class FixedCreditStatus extends CreditStatus {
 
   override async canSpend(workspaceId: string): Promise<boolean> {
     return !this.broke.has(workspaceId);
+  }
+}
+
+/** A campaign's spend as the debits a RecordingWalletDebits holds for it (the budget's reading). */
+export class RecordedCampaignSpend extends CampaignSpend {
+  constructor(private readonly debits: RecordingWalletDebits) {
+    super(null as never);
+  }
+
+  override async spentMinor(campaignId: string): Promise<number> {
+    return this.debits.debits.filter((d) => d.campaignId === campaignId).reduce((sum, d) => sum + d.amountMinor, 0);
   }
 }

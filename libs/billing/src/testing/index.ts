@@ -16,6 +16,8 @@ const microIso = (at: Date) => at.toISOString().replace('Z', '000Z');
 export class InMemoryWalletRepository extends WalletRepository {
   readonly wallets = new Map<string, { balanceMinor: number; currency: string }>();
   readonly entries: LedgerPageEntry[] = [];
+  /** The campaign of each campaign debit, by entry id. */
+  readonly debitCampaigns = new Map<string, string>();
 
   async credit(input: WalletCredit): Promise<{ entry: LedgerEntryView; replayed: boolean }> {
     const wallet = this.walletOf(input.workspaceId, input.currency);
@@ -36,7 +38,12 @@ export class InMemoryWalletRepository extends WalletRepository {
     if (existing) return { entry: view(existing), replayed: true, balanceMinor: wallet.balanceMinor };
     wallet.balanceMinor -= input.amountMinor;
     const entry = this.append({ ...input, id: randomUUID(), kind: 'debit', balanceAfterMinor: wallet.balanceMinor });
+    if (input.campaignId) this.debitCampaigns.set(entry.id, input.campaignId);
     return { entry: view(entry), replayed: false, balanceMinor: wallet.balanceMinor };
+  }
+
+  async campaignSpentMinor(campaignId: string): Promise<number> {
+    return this.entries.filter((e) => this.debitCampaigns.get(e.id) === campaignId).reduce((sum, e) => sum + e.amountMinor, 0);
   }
 
   async balance(workspaceId: string): Promise<{ balanceMinor: number; currency: string | null }> {
@@ -161,4 +168,4 @@ export class InMemoryTariffRepository extends TariffRepository {
 }
 
 export * from './fixed-wallet-balance';
-export { FixedCreditStatus, FixedTariffs, RecordingWalletDebits } from './billing-fakes';
+export { FixedCreditStatus, FixedTariffs, RecordedCampaignSpend, RecordingWalletDebits } from './billing-fakes';

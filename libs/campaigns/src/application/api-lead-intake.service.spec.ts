@@ -1,7 +1,7 @@
 import { RecordingOutbox } from '../../../platform/src/testing';
 import { CampaignDraft } from '../domain/campaign.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../testing';
 import { ApiLeadIntake } from './api-lead-intake.service';
 
 const WS = 'ws-1';
@@ -11,7 +11,7 @@ function setup(status: CampaignStatus = 'RUNNING', draft: Partial<CampaignDraft>
   const contacts = new InMemoryContactRepository();
   const campaigns = new InMemoryCampaignRepository(contacts);
   const outbox = new RecordingOutbox();
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox);
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox, inMemoryTimeline());
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status, draft }));
   return { contacts, campaigns, outbox, intake };
 }

@@ -5,6 +5,7 @@ import { ContactRecord } from '../domain/contact';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';
 import { WithIsoDates } from './iso-dates';
+import { ContactTimeline } from './contact-timeline';
 
 /** One contact pushed through the API (phone already E.164). */
 export interface ApiLeadContactInput {
@@ -70,6 +71,7 @@ export class ApiLeadIntake {
     private readonly campaigns: CampaignRepository,
     private readonly contacts: ApiLeadContactStore,
     private readonly outbox: Outbox,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   /**
@@ -98,6 +100,7 @@ export class ApiLeadIntake {
   async admit(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ contactId: string; created: boolean }> {
     const { id, created } = await this.contacts.insertOrFind(workspaceId, campaignId, contact);
     if (created) {
+      await this.timeline.record({ contactId: id, type: 'created', detail: { source: 'API' } });
       await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
     }
     return { contactId: id, created };

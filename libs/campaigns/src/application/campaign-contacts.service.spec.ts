@@ -1,7 +1,7 @@
 import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { CampaignDraft } from '../domain/campaign.aggregate';
 import { CampaignStatus } from '../domain/campaign-state-machine';
-import { aCampaign, InMemoryCampaignExecutionRepository, InMemoryCampaignRepository, InMemoryContactRepository } from '../testing';
+import { aCampaign, InMemoryCampaignExecutionRepository, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../testing';
 import { ContactWaitingReasons } from './contact-waiting.service';
 import { CampaignContacts } from './campaign-contacts.service';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
@@ -44,7 +44,7 @@ function setup(status: CampaignStatus = 'DRAFT', draft: Partial<CampaignDraft> =
   const outbox = new RecordingOutbox();
   const uow = new RollbackUnitOfWork([campaigns, contacts, jobsRollback(outbox)]);
   const waiting = new ContactWaitingReasons(new InMemoryCampaignExecutionRepository(campaigns, contacts), clock);
-  const service = new CampaignContacts(campaigns, contacts, importer as unknown as ContactImporter, outbox, uow, waiting);
+  const service = new CampaignContacts(campaigns, contacts, importer as unknown as ContactImporter, outbox, uow, inMemoryTimeline({ uow, clock }), waiting);
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status, draft }));
   return { clock, contacts, campaigns, importer, outbox, uow, service };
 }

@@ -6,6 +6,7 @@ import { ContactStatus } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository, ContactRepository, ContactView } from './campaigns.ports';
 import { ContactImporter, ContactInput, ImportSummary } from './contact-importer';
+import { ContactTimeline, TimelinePage } from './contact-timeline';
 import { ContactWaitingReasons, LeadWaiting } from './contact-waiting.service';
 
 /** A contact as its views show it: the stored view plus why it waits and when it is tried next (decisions.md 28.5). */
@@ -20,6 +21,7 @@ export class CampaignContacts {
     private readonly importer: ContactImporter,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
+    private readonly timelines: ContactTimeline,
     private readonly waiting: ContactWaitingReasons,
   ) {}
 
@@ -45,6 +47,18 @@ export class CampaignContacts {
     if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
     const page = await this.contacts.list(campaignId, query);
     return { items: await this.explain(campaignId, page.items), total: page.total };
+  }
+
+  /**
+   * A contact's timeline, oldest first (decisions.md 29.3): 404 campaign_not_found, then
+   * contact_not_found (unknown, malformed, another campaign's); a bad cursor → 400 invalid_cursor.
+   */
+  async timeline(workspaceId: string, campaignId: string, contactId: string, query: { cursor?: string; limit: number }): Promise<TimelinePage> {
+    const campaign = await this.campaigns.findById(workspaceId, campaignId);
+    if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
+    const contact = await this.contacts.findById(campaignId, contactId);
+    if (!contact) throw new AppError('contact_not_found', { message: `no contact ${contactId} in campaign ${campaignId}` });
+    return this.timelines.page(contactId, query);
   }
 
   /** The `retry` transition (FAILED → PENDING) with fresh attempts, on a campaign that has started and is not finished. */

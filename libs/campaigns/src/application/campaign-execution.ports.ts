@@ -88,6 +88,12 @@ export abstract class CampaignExecutionRepository {
    * FOR UPDATE SKIP LOCKED, marking them IN_PROGRESS.
    */
   abstract claimDue(campaignId: string, input: ClaimInput): Promise<ClaimedContact[]>;
+  /**
+   * Ids of up to `limit` contacts due now, in claim order (due retries first, then PENDING by
+   * upload order), without claiming them: those a block (window, cap, budget…) keeps waiting.
+   * With `locales` (locale keys, as `localeKey`): only contacts of those recipient locales.
+   */
+  abstract dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]>;
   /** How many contacts the campaign has (its sharded count: one cheap read). */
   abstract contactCount(campaignId: string): Promise<number>;
   /** The distinct recipient locales among the campaign's contacts with work left (PENDING, RETRY_SCHEDULED). */

@@ -53,6 +53,11 @@ export class CampaignExecution {
     return this.execution.claimDue(campaignId, input);
   }
 
+  /** Up to `limit` contacts due now, in claim order, left as they are (for their timeline's skip events). */
+  dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    return this.execution.dueIds(campaignId, now, limit, locales);
+  }
+
   contactCount(campaignId: string): Promise<number> {
     return this.execution.contactCount(campaignId);
   }

@@ -19,7 +19,8 @@ export interface LeadWaiting {
 /**
  * Answers "why is this lead not being called, and when will it be?" at read time, from the
  * contact and its campaign (one campaign read, plus today's dial count when the campaign has a
- * daily cap): nothing is stored for it and the dispatcher writes nothing when it skips a contact.
+ * daily cap): the reason itself is not stored (the contact's timeline keeps the skips the dispatcher
+ * records, decisions.md 29.4, but the answer here never reads them).
  */
 @Injectable()
 export class ContactWaitingReasons {

@@ -42,6 +42,11 @@ export interface CampaignSettings {
   circuitBreakerWindow: number;
   /** …of which more than this percentage carrier failures pauses it (`circuit_open`); 100 never trips. */
   circuitBreakerFailurePercent: number;
+  /**
+   * Spend guard (decisions.md 29.1): the most this campaign's ledger debits may add up to, minor
+   * units of the workspace currency; dispatch stops before they would pass it. Null: no budget.
+   */
+  budgetMinor: number | null;
   dailyMessageCap: number | null;
   /** Recipient-local calling hours (decisions.md 28.1): "off", or HH:MM–HH:MM in each recipient's zone. */
   recipientHours: RecipientHoursSetting;
@@ -103,6 +108,7 @@ export const DEFAULT_CAMPAIGN_SETTINGS: Readonly<CampaignSettings> = Object.free
   dailyMessageCap: null,
   circuitBreakerWindow: 40,
   circuitBreakerFailurePercent: 50,
+  budgetMinor: null,
   recipientHours: { ...DEFAULT_RECIPIENT_HOURS },
   skipHolidays: false,
 

@@ -64,6 +64,7 @@ describe('why a contact waits (decisions.md 28.5)', () => {
 
   it('the campaign’s status speaks first; contacts in flight or final wait for nothing', () => {
     expect(contactWaiting(campaign({ status: 'PAUSED', pauseReason: 'circuit_open' }), contact(), NOW, 0)).toEqual({ nextAttemptAt: null, waitingReason: 'circuit_open' });
+    expect(contactWaiting(campaign({ status: 'PAUSED', pauseReason: 'budget_reached' }), contact(), NOW, 0)).toEqual({ nextAttemptAt: null, waitingReason: 'budget_reached' });
     expect(contactWaiting(campaign({ status: 'PAUSED', pauseReason: 'user' }), contact(), NOW, 0).waitingReason).toBe('campaign_paused');
     expect(contactWaiting(campaign({ status: 'CREDIT_EXHAUSTED' }), contact(), NOW, 0).waitingReason).toBe('credit_exhausted');
     expect(contactWaiting(campaign({ status: 'DRAFT' }), contact(), NOW, 0).waitingReason).toBe('campaign_not_started');

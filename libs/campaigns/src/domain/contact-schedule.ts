@@ -14,10 +14,12 @@ export const WAITING_REASONS = [
   'campaign_not_started',
   /** COMPLETED or CANCELED: the contact will not be tried in this run. */
   'campaign_ended',
-  /** Paused by a person or by the service (pauseReason), other than the circuit breaker. */
+  /** Paused by a person or by the service (pauseReason), other than the circuit breaker and the spend guard. */
   'campaign_paused',
   /** Paused by the circuit breaker (pauseReason circuit_open, decisions.md 16.26). */
   'circuit_open',
+  /** Paused by the spend guard: the campaign's budget fits no more calls (pauseReason budget_reached, decisions.md 29.1). */
+  'budget_reached',
   /** The workspace's credit ran out (CREDIT_EXHAUSTED). */
   'credit_exhausted',
   /** A retry is scheduled for later (nextAttemptAt). */
@@ -63,8 +65,8 @@ const CAMPAIGN_STATUS_REASONS: Partial<Record<CampaignProps['status'], WaitingRe
   CREDIT_EXHAUSTED: 'credit_exhausted',
 };
 
-/** The circuit breaker's pause reason (decisions.md 16.26). */
-const CIRCUIT_OPEN = 'circuit_open';
+/** The service's pause reasons a lead's waitingReason names as they are (decisions.md 16.26, 29.1); any other pause is campaign_paused. */
+const NAMED_PAUSE_REASONS: ReadonlySet<string> = new Set<WaitingReason>(['circuit_open', 'budget_reached']);
 
 export function dialScheduleOf(campaign: Pick<CampaignProps, 'timezone' | 'scheduledStartAt' | 'scheduledEndAt' | 'settings'>): DialSchedule {
   return {
@@ -88,7 +90,8 @@ export function localeOf(contact: Pick<ScheduleContact, 'recipientZone' | 'recip
 export function contactWaiting(campaign: ScheduleCampaign, contact: ScheduleContact, now: Date, dialsToday: number): ContactWaiting {
   if (contact.status !== 'PENDING' && contact.status !== 'RETRY_SCHEDULED') return { nextAttemptAt: null, waitingReason: null };
   if (campaign.status === 'PAUSED') {
-    return { nextAttemptAt: null, waitingReason: campaign.pauseReason === CIRCUIT_OPEN ? 'circuit_open' : 'campaign_paused' };
+    const named = campaign.pauseReason !== null && NAMED_PAUSE_REASONS.has(campaign.pauseReason);
+    return { nextAttemptAt: null, waitingReason: named ? (campaign.pauseReason as WaitingReason) : 'campaign_paused' };
   }
   const byStatus = CAMPAIGN_STATUS_REASONS[campaign.status];
   if (byStatus) return { nextAttemptAt: null, waitingReason: byStatus };

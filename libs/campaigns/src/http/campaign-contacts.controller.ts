@@ -5,6 +5,7 @@ import { toPhoneNumberResponse, PhoneNumberResponse } from '@outreach/telephony'
 import type { Request } from 'express';
 import { CampaignContacts, ExplainedContactView } from '../application/campaign-contacts.service';
 import { CampaignPhoneNumbers } from '../application/campaign-phone-numbers.service';
+import { TimelinePage } from '../application/contact-timeline';
 import { UploadIntake, UploadResult } from '../application/upload-intake.service';
 import {
   AddContactsResponse,
@@ -17,6 +18,7 @@ import {
   UploadBodyDoc,
   UploadResponse,
 } from './dto/misc.dto';
+import { TimelinePageResponse, TimelineQueryDto } from './dto/timeline.dto';
 import { SingleFileUploadInterceptor } from './single-file-upload.interceptor';
 import { validateArrayBody } from './validate-array';
 import { refusalsOf } from '../domain/campaign-state-machine';
@@ -65,6 +67,22 @@ export class CampaignContactsController {
   @ApiOkResponse({ type: LeadsResponse })
   leads(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() query: LeadsQueryDto): Promise<{ items: ExplainedContactView[]; total: number }> {
     return this.contacts.leads(p.workspaceId, id, { offset: query.offset ?? 0, limit: query.limit ?? 50, status: query.status });
+  }
+
+  @RequireScope('campaigns.view')
+  @Get('campaigns/:id/contacts/:contactId/timeline')
+  @Raises('campaign_not_found', 'contact_not_found', 'invalid_cursor')
+  @ApiOperation({
+    summary: "A contact's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook",
+  })
+  @ApiOkResponse({ type: TimelinePageResponse })
+  timeline(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Param('contactId') contactId: string,
+    @Query() query: TimelineQueryDto,
+  ): Promise<TimelinePage> {
+    return this.contacts.timeline(p.workspaceId, id, contactId, { cursor: query.cursor, limit: query.limit ?? 50 });
   }
 
   @RequireScope('campaigns.edit')

@@ -134,6 +134,33 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return [...retries, ...pending].map((row) => CC.fromRow(row, CLAIMED));
   }
 
+  async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    if (limit <= 0 || locales?.length === 0) return [];
+    const keys = locales ? [...locales] : null;
+    // Two reads on the claim's own indexes (retry_due_idx, status_idx), in the claim's order.
+    const retryParams: unknown[] = [campaignId, now, limit, keys];
+    const retries: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.c.id} FROM ${CC.name}
+        WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), retryParams)} AND ${CC.c.nextAttemptAt} <= $2
+          AND ($4::text[] IS NULL OR ${LOCALE_KEY} = ANY($4::text[]))
+        ORDER BY ${CC.c.nextAttemptAt}, ${CC.c.seq} LIMIT $3`,
+      retryParams,
+    );
+    const left = limit - retries.length;
+    const pendingParams: unknown[] = [campaignId, left, keys];
+    const pending: Row[] =
+      left <= 0
+        ? []
+        : await this.tx.manager.query(
+            `SELECT ${CC.c.id} FROM ${CC.name}
+              WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claim'), pendingParams)}
+                AND ($3::text[] IS NULL OR ${LOCALE_KEY} = ANY($3::text[]))
+              ORDER BY ${CC.c.seq} LIMIT $2`,
+            pendingParams,
+          );
+    return [...retries, ...pending].map((row) => CC.fromRow(row, ['id']).id);
+  }
+
   async contactCount(campaignId: string): Promise<number> {
     const rows: Array<{ n: number }> = await this.tx.manager.query(
       `SELECT ${CONTACT_COUNT_OF_C} AS n FROM ${CAMPAIGNS.name} c WHERE c.${CAMPAIGNS.c.id} = $1`,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@outreach/core';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import {
   CampaignPhoneNumberRepository,
@@ -11,7 +12,9 @@ import { withIsoDates } from '../application/iso-dates';
 import { recipientLocaleOf } from '../domain/recipient-locale';
 import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
+import { CAMPAIGNS as C } from './persistence/campaign.table';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
+import { CONTACT_TIMELINE_EVENTS as TE } from './persistence/contact-timeline.table';
 import { CAMPAIGN_PHONE_NUMBERS as PN } from './persistence/campaign-phone-number.table';
 
 type Row = Record<string, unknown>;
@@ -20,13 +23,17 @@ const toView = (row: Row): ContactView => withIsoDates(CC.fromRow(row, CONTACT_V
 
 @Injectable()
 export class SqlContactRepository extends ContactRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly clock: Clock,
+  ) {
     super();
   }
 
   /**
    * One statement per batch: the rows travel as parallel arrays and unnest into an INSERT that
-   * skips phones the campaign already has. The campaign's contact count moves in the same statement.
+   * skips phones the campaign already has. The campaign's contact count and each new contact's
+   * `created` timeline event (decisions.md 29.3) are written by the same statement.
    */
   async insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number> {
     if (contacts.length === 0) return 0;
@@ -40,9 +47,13 @@ export class SqlContactRepository extends ContactRepository {
          SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields, zone, region
            FROM input ORDER BY ord
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
-         RETURNING 1
+         RETURNING ${CC.c.id}
        ), counted AS (
          ${addToContactCount('$1', 'SELECT count(*) FROM inserted')}
+       ), created AS (
+         INSERT INTO ${TE.name} (${TE.c.contactId}, ${TE.c.type}, ${TE.c.occurredAt}, ${TE.c.detail})
+         SELECT ${CC.c.id}, 'created', $9, jsonb_build_object('source', (SELECT ${C.c.source} FROM ${C.name} WHERE ${C.c.id} = $1))
+           FROM inserted
        )
        SELECT count(*)::int AS inserted FROM inserted`,
       [
@@ -54,6 +65,7 @@ export class SqlContactRepository extends ContactRepository {
         contacts.map((c) => JSON.stringify(c.fields)),
         locales.map((l) => l.zone),
         locales.map((l) => l.region),
+        this.clock.now(),
       ],
     );
     return rows[0].inserted;

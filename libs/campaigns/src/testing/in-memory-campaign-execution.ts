@@ -119,6 +119,16 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     this.dials.set(`${campaignId}/${day}`, (this.dials.get(`${campaignId}/${day}`) ?? 0) + count);
   }
 
+  async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
+    const only = locales ? new Set(locales) : null;
+    const contacts = this.ofCampaign(campaignId).filter((c) => !only || only.has(localeKey(localeOf(c))));
+    const retries = contacts
+      .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= now.getTime())
+      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq);
+    const pending = contacts.filter((c) => allowedFrom('claim').includes(c.status));
+    return [...retries, ...pending].slice(0, Math.max(0, limit)).map((c) => c.id);
+  }
+
   async work(campaignId: string): Promise<CampaignWork> {
     const contacts = this.ofCampaign(campaignId);
     const retryTimes = contacts

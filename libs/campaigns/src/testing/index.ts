@@ -1,3 +1,4 @@
 export * from './in-memory-campaigns';
 export * from './in-memory-campaign-execution';
 export * from './campaign-fixtures';
+export * from './in-memory-contact-timeline';

@@ -80,9 +80,9 @@ describe('AttemptSettlement', () => {
       nextAttemptAt: null,
       attemptDeadlineAt: null,
     });
-    // 61 s = 2 started minutes at 10.
+    // 61 s = 2 started minutes at 10, counted against the campaign's budget (decisions.md 29.1).
     expect(bed.debits.debits).toEqual([
-      { workspaceId: ENGINE_WS, amountMinor: 20, kind: 'call', reference: attempt.callId, description: 'Call to +14155551001: completed, 2 min' },
+      { workspaceId: ENGINE_WS, amountMinor: 20, kind: 'call', reference: attempt.callId, campaignId: CID, description: 'Call to +14155551001: completed, 2 min' },
     ]);
     expect(bed.outbox.jobs).toEqual([analyseCallJob(attempt.callId)]);
     expect(bed.scheduler.wakeNows).toEqual([CID]);
@@ -103,6 +103,11 @@ describe('AttemptSettlement', () => {
     });
     expect(bed.debits.debits).toEqual([]);
     expect(bed.outbox.jobs).toEqual([]);
+    // The contact's timeline (decisions.md 29.3), written in the settlement's transaction.
+    expect(bed.timeline.recorded.events.map((r) => r.event)).toEqual([
+      { contactId: attempt.contactId, type: 'attempt_ended', at: ENGINE_NOW, detail: { attempt: 1, callId: attempt.callId, outcome: 'no_answer', status: 'RETRY_SCHEDULED' } },
+      { contactId: attempt.contactId, type: 'retry_scheduled', at: ENGINE_NOW, detail: { at: at(60).toISOString(), why: 'no_answer' } },
+    ]);
   });
 
   it('a second unanswered attempt waits the second delay; once the retries are used up the contact FAILS', async () => {
@@ -230,9 +235,11 @@ describe('AttemptSettlement', () => {
     expect(bed.contacts.stored(attempt.contactId)!.status).toBe('IN_PROGRESS');
     expect(bed.outbox.jobs).toEqual([]);
     expect(bed.scheduler.wakeNows).toEqual([]);
+    expect(bed.timeline.recorded.events).toEqual([]);
 
     bed.debits.debit = debit;
     expect(await settle(attempt, result('completed', 61_000, 'Agent: hello'))).toMatchObject({ contactStatus: 'COMPLETED', debitedMinor: 20 });
+    expect(bed.timeline.recorded.typesOf(attempt.contactId)).toEqual(['attempt_ended']);
   });
 
   it('a failed wake-up does not fail the settlement', async () => {

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
-import { CampaignExecution, ContactStatus, ExecutionCampaign, numbersLeftAfter } from '@outreach/campaigns';
+import { CampaignExecution, ContactStatus, ContactTimeline, ExecutionCampaign, numbersLeftAfter } from '@outreach/campaigns';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import { CONNECTED_OUTCOMES, isAnswered, VoiceCallResult } from '@outreach/telephony';
 import { circuitOpen, CIRCUIT_OPEN } from '../domain/circuit-breaker';
 import { nextStep } from '../domain/retry-policy';
+import { SKIP_EVENTS_PER_RUN } from './dispatch-campaign.use-case';
 import { DispatchScheduler } from './engine.ports';
 
 const isConnected = (outcome: string) => (CONNECTED_OUTCOMES as readonly string[]).includes(outcome);
@@ -38,6 +39,7 @@ export class AttemptSettlement {
     private readonly scheduler: DispatchScheduler,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   private readonly logger = new Logger('AttemptSettlement');
@@ -80,6 +82,22 @@ export class AttemptSettlement {
           connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
         });
         contactStatus = step.status;
+        const attempt = contact.attempts;
+        await this.timeline.record(
+          { contactId: input.contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome: call.outcome, status: step.status } },
+          ...(step.status === 'RETRY_SCHEDULED'
+            ? [
+                {
+                  contactId: input.contactId,
+                  type: 'retry_scheduled' as const,
+                  detail: {
+                    at: new Date(now.getTime() + step.delayMinutes * 60_000).toISOString(),
+                    why: step.nextNumber ? 'next_number' : step.incompleteRetry ? 'incomplete_call' : call.outcome,
+                  },
+                },
+              ]
+            : []),
+        );
         // An API lead that reached its final state gets its immutable result (results module).
         if (step.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(input.contactId, call.id));
       }
@@ -95,6 +113,7 @@ export class AttemptSettlement {
           amountMinor: debitedMinor,
           kind: 'call',
           reference: call.id,
+          campaignId: campaign.id,
           description: `Call to ${call.toNumber}: ${call.outcome}, ${startedMinutes(durationMs)} min`,
         });
         canSpend = balanceMinor > 0;
@@ -126,6 +145,7 @@ export class AttemptSettlement {
       const since = campaign.runningSince ?? campaign.startedAt ?? new Date(0);
       const outcomes = await this.callLog.recentOutcomes(campaign.id, since, campaign.settings.circuitBreakerWindow);
       if (circuitOpen(outcomes, campaign.settings) && (await this.execution.pauseForService(campaign.id, CIRCUIT_OPEN))) {
+        await this.timeline.skipped(await this.execution.dueIds(campaign.id, this.clock.now(), SKIP_EVENTS_PER_RUN), 'circuit_open', null);
         this.logger.warn(`campaign ${campaign.id}: circuit breaker opened (${outcomes.length} latest calls judged), campaign PAUSED`);
       }
     } catch (error) {

@@ -286,6 +286,103 @@ describe('DispatchCampaign', () => {
       expect(bed.outbox.jobs).toEqual([]);
     });
   });
+  describe('spend guard (budgetMinor, decisions.md 29.1)', () => {
+    // The bed's agent holds calls up to 300 s at 10 per started minute: one call costs at most 50.
+    const spent = (amountMinor: number, campaignId = CID) =>
+      bed.debits.debits.push({ workspaceId: ENGINE_WS, amountMinor, kind: 'call', reference: `call-${bed.debits.debits.length}`, description: 'earlier call', campaignId });
+
+    it('claims only the calls the budget can still pay for at their most', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { budgetMinor: 130 } });
+      spent(30);
+      spent(500, 'another-campaign');
+      seedPending(5);
+
+      const report = await bed.dispatch.execute(CID);
+
+      // 130 − 30 = 100: two calls of at most 50.
+      expect(report).toMatchObject({ state: 'dispatched', claimed: 2 });
+      expect(attemptJobs()).toHaveLength(2);
+    });
+
+    it('counts the calls in flight at their most: with none fitting it waits for them, still RUNNING', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { budgetMinor: 149 } });
+      seedPending(5);
+      expect((await bed.dispatch.execute(CID)).claimed).toBe(2);
+
+      const report = await bed.dispatch.execute(CID);
+
+      // 149 − 2 × 50 in flight = 49: no room for a third.
+      expect(report).toEqual({ state: 'budget_reached', claimed: 0, doNotCall: 0, nextWakeAt: new Date(ENGINE_NOW.getTime() + 2000) });
+      expect((await bed.execution.campaign(CID))!.status).toBe('RUNNING');
+      expect(attemptJobs()).toHaveLength(2);
+      // The three left wait for the budget: one event each, however often the dispatcher looks.
+      await bed.dispatch.execute(CID);
+      const skips = bed.timeline.recorded.events.filter((r) => r.event.type === 'skipped');
+      expect(skips).toHaveLength(3);
+      expect(skips.every((r) => r.event.detail.reason === 'budget_reached')).toBe(true);
+    });
+
+    it('with nothing in flight and no call fitting pauses the campaign (budget_reached), its contacts untouched', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { budgetMinor: 100 } });
+      spent(60);
+      const waiting = seedPending(3);
+
+      const report = await bed.dispatch.execute(CID);
+
+      expect(report).toEqual({ state: 'paused', claimed: 0, doNotCall: 0, nextWakeAt: null });
+      expect(await bed.execution.campaign(CID)).toMatchObject({ status: 'PAUSED', pauseReason: 'budget_reached' });
+      expect(waiting.map((c) => statusOf(c.id))).toEqual(['PENDING', 'PENDING', 'PENDING']);
+      expect(waiting.map((c) => bed.contacts.stored(c.id)!.attempts)).toEqual([0, 0, 0]);
+      expect(attemptJobs()).toEqual([]);
+      expect(bed.timeline.recorded.typesOf(waiting[0].id)).toEqual(['skipped']);
+      expect(bed.timeline.recorded.events[0].event.detail).toEqual({ reason: 'budget_reached', until: null });
+    });
+
+    it('without a budget (null) the spend is not read and does not limit', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 3 });
+      spent(1_000_000);
+      seedPending(3);
+      expect((await bed.dispatch.execute(CID)).claimed).toBe(3);
+    });
+  });
+
+  describe('timeline (decisions.md 29.3)', () => {
+    it('a contact kept out by the window gets one skipped event until the opening, however often the dispatcher looks', async () => {
+      bed.clock.set(new Date('2026-11-18T23:35:00Z'));
+      bed.addCampaign({ id: CID, reservedConcurrency: 3 });
+      const [a] = seedPending(1);
+
+      await bed.dispatch.execute(CID);
+      bed.clock.set(new Date('2026-11-19T02:00:00Z'));
+      await bed.dispatch.execute(CID);
+
+      expect(bed.timeline.recorded.events.map((r) => r.event)).toEqual([
+        { contactId: a.id, type: 'skipped', at: new Date('2026-11-18T23:35:00Z'), detail: { reason: 'outside_campaign_window', until: '2026-11-19T09:00:00.000Z' } },
+      ]);
+
+      bed.clock.set(new Date('2026-11-19T09:00:00Z'));
+      await bed.dispatch.execute(CID);
+      expect(bed.timeline.recorded.typesOf(a.id)).toEqual(['skipped', 'claimed']);
+      expect(bed.timeline.recorded.events[1].event.detail).toEqual({ attempt: 1 });
+    });
+
+    it('a contact on the do-not-call list gets a skipped do_not_call event; the cap keeps the rest waiting until the next day', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { dailyDialCap: 1 } });
+      const [listed, dialled, waiting] = seedPending(3);
+      await bed.dnc.add(ENGINE_WS, { phone: listed.phone });
+
+      await bed.dispatch.execute(CID);
+
+      expect(bed.timeline.recorded.typesOf(listed.id)).toEqual(['skipped']);
+      expect(bed.timeline.recorded.typesOf(dialled.id)).toEqual(['claimed']);
+      expect(bed.timeline.recorded.typesOf(waiting.id)).toEqual(['skipped']);
+      const waits = bed.timeline.recorded.events.filter((r) => r.event.type === 'skipped').map((r) => r.event.detail);
+      expect(waits).toEqual([
+        { reason: 'do_not_call', until: null },
+        { reason: 'daily_cap', until: '2026-11-19T09:00:00.000Z' },
+      ]);
+    });
+  });
 
   describe('recipient-local hours (decisions.md 28.4)', () => {
     // ENGINE_NOW, Wednesday 2026-11-18 10:00Z, is 19:00 in Tokyo (open) and 05:00 in New York (closed).
@@ -313,6 +410,19 @@ describe('DispatchCampaign', () => {
       // 08:00 EST = 13:00Z, before Los Angeles' 16:00Z.
       expect(report).toEqual({ state: 'outside_recipient_hours', claimed: 0, doNotCall: 0, nextWakeAt: new Date('2026-11-18T13:00:00Z') });
       expect(bed.scheduler.wakeIns).toEqual([{ campaignId: CID, delayMs: 3 * HOUR }]);
+    });
+
+    it('records each waiting contact as skipped outside_recipient_hours until its own opening (decisions.md 29.3)', async () => {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: hours });
+      const ny = bed.contacts.seed(ENGINE_WS, CID, { phone: NEW_YORK });
+      const la = bed.contacts.seed(ENGINE_WS, CID, { phone: '+14155550125' });
+
+      await bed.dispatch.execute(CID);
+      await bed.dispatch.execute(CID);
+
+      const detailOf = (id: string) => bed.timeline.recorded.events.filter((r) => r.event.contactId === id).map((r) => r.event.detail);
+      expect(detailOf(ny.id)).toEqual([{ reason: 'outside_recipient_hours', until: '2026-11-18T13:00:00.000Z' }]);
+      expect(detailOf(la.id)).toEqual([{ reason: 'outside_recipient_hours', until: '2026-11-18T16:00:00.000Z' }]);
     });
 
     it('with the setting off every contact is claimed, the claim unfiltered', async () => {

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
-import { CreditStatus, WalletBalance } from '@outreach/billing';
+import { CampaignSpend, CreditStatus, Tariffs, WalletBalance } from '@outreach/billing';
 import {
   CampaignExecution,
+  ContactTimeline,
   dialScheduleOf,
   dialWindowAt,
   ExecutionCampaign,
@@ -15,6 +16,7 @@ import {
   recipientClosureAt,
   RecipientRules,
   recipientRulesOf,
+  SkipReason,
   startOfNextLocalDay,
 } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
@@ -23,6 +25,7 @@ import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { freeSlots } from '../domain/dispatch-slots';
+import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/spend-guard';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler } from './engine.ports';
@@ -32,6 +35,8 @@ import { ShortLivedCache } from './short-lived-cache';
 const FALLBACK_MAX_CALL_SECS = 600;
 /** Claim rounds per run when do-not-call contacts used up the slots of a round. */
 const MAX_ROUNDS = 5;
+/** Due contacts given a `skipped` timeline event per run when a block keeps them waiting (decisions.md 29.3). */
+export const SKIP_EVENTS_PER_RUN = 500;
 /** Why the service pauses a campaign none of whose caller ids can place a call (decisions.md 13.13). */
 export const NO_USABLE_CALLER_ID = 'no_usable_caller_id';
 
@@ -46,6 +51,8 @@ export type DispatchState =
   /** Every contact due now is outside its recipient's hours or on a holiday (decisions.md 28.4). */
   | 'outside_recipient_hours'
   | 'daily_cap_reached'
+  /** The budget fits no more calls while some are in flight: their endings wake it (decisions.md 29.1). */
+  | 'budget_reached'
   | 'dispatched';
 
 export interface DispatchReport {
@@ -83,6 +90,9 @@ export class DispatchCampaign {
     private readonly scheduler: DispatchScheduler,
     private readonly direct: DirectEnqueue,
     private readonly config: AppConfig,
+    private readonly spend: CampaignSpend,
+    private readonly tariffs: Tariffs,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
@@ -125,6 +135,7 @@ export class DispatchCampaign {
     // A positive balance is the common case (one query); at or below zero an active trial may still allow spending.
     const { balanceMinor } = await this.wallet.get(campaign.workspaceId);
     if (balanceMinor <= 0 && !(await this.credit.canSpend(campaign.workspaceId, now))) {
+      await this.skipDue(campaignId, now, 'credit_exhausted', null);
       await this.execution.exhaustCredit(campaign.workspaceId);
       return report('credit_exhausted');
     }
@@ -132,6 +143,7 @@ export class DispatchCampaign {
     const schedule = dialScheduleOf(campaign);
     const window = dialWindowAt(schedule, now);
     if (!window.open) {
+      await this.skipDue(campaignId, now, 'outside_campaign_window', window.nextOpening);
       return report('outside_window', await this.wakeAt(campaign, window.nextOpening, now));
     }
 
@@ -154,10 +166,13 @@ export class DispatchCampaign {
     const agent = campaign.agentId ? await this.agents.find(campaign.workspaceId, campaign.agentId) : null;
     const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
     const deadlineAt = new Date(now.getTime() + (maxCallSecs + this.config.reaperGraceSeconds) * 1000);
+    // The spend guard's price of one call at most (decisions.md 29.1); read only for a campaign with a budget.
+    const perCallMax = settings.budgetMinor === null ? 0 : perCallMaxMinor((await this.tariffs.rates(campaign.workspaceId)).voiceMinuteMinor, maxCallSecs);
 
     let claimed = 0;
     let doNotCall = 0;
     let capReached = false;
+    let budgetReached = false;
     /** No free line in the last round: contacts wait for a line, not for their recipients. */
     let linesFull = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -174,7 +189,15 @@ export class DispatchCampaign {
           capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
           limit = Math.min(limit, Math.max(0, capLeft));
         }
-        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, linesFull: capLeft > 0 };
+        let budgetLeft = Number.POSITIVE_INFINITY;
+        if (settings.budgetMinor !== null) {
+          // In flight first, then the spend: an attempt settled in between is counted twice, never missed.
+          const inFlight = load.find((l) => l.campaignId === campaignId)?.inFlight ?? 0;
+          const spentMinor = await this.spend.spentMinor(campaignId);
+          budgetLeft = callsWithinBudget({ budgetMinor: settings.budgetMinor, spentMinor, inFlight, perCallMaxMinor: perCallMax });
+          limit = Math.min(limit, budgetLeft);
+        }
+        if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0, linesFull: capLeft > 0 && budgetLeft > 0 };
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
@@ -182,7 +205,7 @@ export class DispatchCampaign {
           deadlineAt,
           openLocales,
         });
-        if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false };
+        if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
         const listed = await this.dnc.blockedAmong(
           campaign.workspaceId,
@@ -192,11 +215,13 @@ export class DispatchCampaign {
         const dialing = contacts.filter((c) => !listed.has(numberToDial(c)));
         const ended = await this.execution.numberListed(blocked);
         await this.execution.addDials(campaignId, window.localDay, dialing.length);
+        await this.timeline.skipped(blocked.map((c) => c.id), 'do_not_call', null);
+        await this.timeline.claimed(dialing.map((c) => ({ id: c.id, attempt: c.attempts })));
         const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
         // Do-not-call API leads are final without a call: their result is written too.
         const results = campaign.source === 'API' ? ended.map((c) => leadFinalJob(c.id)) : [];
         await this.outbox.enqueue(...jobs, ...results);
-        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, jobs };
+        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, budgetReached: dialing.length >= budgetLeft, jobs };
       });
       if (result.jobs?.length) {
         // Committed: start the attempts now rather than at the relay's next poll (the outbox rows remain the guarantee).
@@ -205,8 +230,27 @@ export class DispatchCampaign {
       claimed += result.dialing;
       doNotCall += result.blocked;
       capReached = result.capReached;
+      budgetReached = result.budgetReached;
       linesFull = result.linesFull === true;
       if (result.blocked === 0) break;
+    }
+
+    // The budget fits no more calls (decisions.md 29.1): the contacts left wait for it; once the
+    // calls in flight have ended (their debits are then known), a campaign with work left pauses
+    // with pauseReason budget_reached.
+    if (budgetReached) await this.skipDue(campaignId, now, 'budget_reached', null);
+    if (budgetReached && claimed === 0) {
+      const work = await this.execution.work(campaignId);
+      if (work.inFlight) {
+        return report('budget_reached', await this.wakeAt(campaign, new Date(now.getTime() + this.config.dispatchTickMs), now), claimed, doNotCall);
+      }
+      if (work.pending || work.nextRetryAt !== null) {
+        if (await this.execution.pauseForService(campaignId, BUDGET_REACHED)) {
+          this.logger.warn(`campaign ${campaignId} paused: ${BUDGET_REACHED}`);
+          return report('paused', null, claimed, doNotCall);
+        }
+        return report('not_running', null, claimed, doNotCall);
+      }
     }
 
     if (claimed > 0 && !capReached) {
@@ -221,6 +265,7 @@ export class DispatchCampaign {
     }
     if (capReached) {
       const opening = nextDialOpening(schedule, startOfNextLocalDay(campaign.timezone, now));
+      await this.skipDue(campaignId, now, 'daily_cap', opening);
       return report('daily_cap_reached', await this.wakeAt(campaign, opening, now), claimed, doNotCall);
     }
     const retryOpening = work.nextRetryAt ? nextDialOpening(schedule, new Date(Math.max(work.nextRetryAt.getTime(), now.getTime()))) : null;
@@ -229,8 +274,10 @@ export class DispatchCampaign {
       // Nothing was claimed: when every contact due now waits for its recipient's hours, sleep until the
       // earliest opening among them (or the next retry not yet due; the tick while attempts are in flight),
       // never a tick loop.
-      const openings = (await this.execution.dueLocales(campaignId, now)).map((l) => nextContactOpening(schedule, rules, l, now));
+      const due = (await this.execution.dueLocales(campaignId, now)).map((locale) => ({ locale, opening: nextContactOpening(schedule, rules, locale, now) }));
+      const openings = due.map((d) => d.opening);
       if (openings.length > 0 && openings.every((o) => o === null || o.getTime() > now.getTime())) {
+        await this.skipClosedRecipients(campaign, rules, due, now);
         const nextRetryAt = await this.execution.nextRetryAfter(campaignId, now);
         const laterRetry = nextRetryAt ? nextDialOpening(schedule, nextRetryAt) : null;
         const wake = earliest([...openings, laterRetry, work.inFlight ? tick : null]);
@@ -241,6 +288,42 @@ export class DispatchCampaign {
       return report('dispatched', await this.wakeAt(campaign, tick, now), claimed, doNotCall);
     }
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  /**
+   * The contacts a block keeps waiting get a `skipped` timeline event: the first SKIP_EVENTS_PER_RUN
+   * due, in claim order (those the run would have dialled). The timeline writes one only when a
+   * contact's reason changes, so a dispatcher meeting the same block on every tick adds nothing.
+   * Best effort: the timeline never stops dispatch.
+   */
+  private async skipDue(campaignId: string, now: Date, reason: SkipReason, until: Date | null, locales?: readonly string[]): Promise<void> {
+    try {
+      await this.timeline.skipped(await this.execution.dueIds(campaignId, now, SKIP_EVENTS_PER_RUN, locales), reason, until);
+    } catch (error) {
+      this.logger.warn(`campaign ${campaignId}: skip events (${reason}) not recorded: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Every contact due now waits for its recipient (decisions.md 28.4, 29.3): its timeline says why —
+   * outside_recipient_hours or holiday — and until its own locale's next opening. The due locales are
+   * grouped by (reason, opening), one skipDue per group (a handful: the distinct locales due).
+   */
+  private async skipClosedRecipients(
+    campaign: ExecutionCampaign,
+    rules: RecipientRules,
+    due: ReadonlyArray<{ locale: RecipientLocale; opening: Date | null }>,
+    now: Date,
+  ): Promise<void> {
+    const groups = new Map<string, { reason: SkipReason; until: Date | null; locales: string[] }>();
+    for (const { locale, opening } of due) {
+      const reason: SkipReason = recipientClosureAt(rules, locale, campaign.timezone, now) ?? 'outside_recipient_hours';
+      const key = `${reason}|${opening?.getTime() ?? ''}`;
+      const group = groups.get(key) ?? { reason, until: opening, locales: [] };
+      group.locales.push(localeKey(locale));
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) await this.skipDue(campaign.id, now, group.reason, group.until, group.locales);
   }
 
   /** The keys of the campaign's recipient locales open at `now` (the campaign's own window is open). */

@@ -35,6 +35,13 @@ describe('ExecuteAttempt', () => {
     expect(bed.polls.scheduled).toEqual([{ callId, delayMs: 15_000 }]); // the fallback should the event be lost
     expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'DIALING', providerCallId: report.state === 'placed' ? report.providerCallId : null });
     expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS' }); // nothing settled before the provider says so
+    expect(bed.timeline.recorded.typesOf(id)).toEqual(['claimed', 'attempt_started']);
+    expect(bed.timeline.recorded.events[1].event).toEqual({
+      contactId: id,
+      type: 'attempt_started',
+      at: bed.clock.now(),
+      detail: { attempt: 1, callId, toNumber: bed.voice.requests[0].to },
+    });
     await bed.voice.settled();
     expect(bed.voice.delivered).toEqual([{ callId, ok: true }]);
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory, AgentSummary, callVariables } from '@outreach/agents';
 import { CallLog } from '@outreach/calls';
-import { AttemptContact, calleeName, CampaignExecution, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
+import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core';
@@ -63,6 +63,7 @@ export class ExecuteAttempt {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
@@ -81,6 +82,7 @@ export class ExecuteAttempt {
       if (await this.dnc.isBlocked(campaign.workspaceId, numberToDial(contact))) {
         // Listed since the claim: the contact moves on to its next number, or ends DO_NOT_CALL.
         const ended = await this.execution.numberListed([contact]);
+        await this.timeline.skipped([contactId], 'do_not_call', null);
         await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' && ended.length > 0 ? [leadFinalJob(contactId)] : []));
         return { state: 'do_not_call' as const };
       }
@@ -97,6 +99,11 @@ export class ExecuteAttempt {
         kind: 'campaign',
       });
       await this.execution.markCallStarted(contactId, attemptSeq, callId);
+      await this.timeline.record({
+        contactId,
+        type: 'attempt_started',
+        detail: { attempt: contact.attempts, callId, toNumber: numberToDial(contact) },
+      });
       return { state: 'started' as const, callId, from, contact, campaign, agent };
     });
     if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);

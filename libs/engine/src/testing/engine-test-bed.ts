@@ -5,7 +5,7 @@ import { CallLog } from '@outreach/calls';
 import { CampaignExecution } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { InMemoryAgentDirectory } from '../../../agents/src/testing';
-import { FixedCreditStatus, FixedTariffs, FixedWalletBalance, RecordingWalletDebits } from '../../../billing/src/testing';
+import { FixedCreditStatus, FixedTariffs, FixedWalletBalance, RecordedCampaignSpend, RecordingWalletDebits } from '../../../billing/src/testing';
 import { InMemoryCallRepository } from '../../../calls/src/testing';
 import {
   aCampaign,
@@ -13,6 +13,8 @@ import {
   InMemoryCampaignPhoneNumbers,
   InMemoryCampaignRepository,
   InMemoryContactRepository,
+  InMemoryContactTimelineStore,
+  inMemoryTimeline,
 } from '../../../campaigns/src/testing';
 import { InMemoryDncRepository } from '../../../dnc/src/testing';
 import { jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
@@ -48,7 +50,8 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const executionRepo = new InMemoryCampaignExecutionRepository(campaigns, contacts);
   const outbox = new RecordingOutbox();
   const calls = new InMemoryCallRepository();
-  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, jobsRollback(outbox)]);
+  const timelineStore = new InMemoryContactTimelineStore();
+  const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, timelineStore, jobsRollback(outbox)]);
   const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock, outbox);
   const callLog = new CallLog(calls, uow, clock);
   const debits = new RecordingWalletDebits();
@@ -66,11 +69,13 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const settlements = new RecordingSettlementQueue();
   const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120, callPollIntervalMs: 15_000 } as AppConfig;
 
-  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock);
-  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config);
+  const timeline = inMemoryTimeline({ store: timelineStore, uow, clock });
+  const spend = new RecordedCampaignSpend(debits);
+  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline);
+  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);
   const polls = new RecordingCallPolls();
   const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline);
   const poll = new PollCall(callLog, voice, endings, config, clock);
   const callEvents = new EngineCallEvents(voice.events, callLog, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
@@ -114,6 +119,8 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     callLog,
     debits,
     tariffs,
+    timeline,
+    spend,
     credit,
     wallet,
     workspaces,

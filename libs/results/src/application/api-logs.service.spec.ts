@@ -1,5 +1,5 @@
 import { ApiLeadIntake } from '@outreach/campaigns';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
 import { RecordingOutbox } from '../../../platform/src/testing';
 import { encodeCursor } from '../domain/page-cursor';
 import { InMemoryApiLogStore } from '../testing';
@@ -12,7 +12,7 @@ const T0 = new Date('2026-11-21T10:00:00Z');
 function setup() {
   const contacts = new InMemoryContactRepository();
   const campaigns = new InMemoryCampaignRepository(contacts);
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox());
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox(), inMemoryTimeline());
   const store = new InMemoryApiLogStore();
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, draft: { source: 'API' } }));
   campaigns.seed(aCampaign({ workspaceId: 'ws-2', id: 'c-foreign' }));

@@ -1,5 +1,6 @@
 import { AppConfig } from '@outreach/core';
-import { FixedClock } from '../../../platform/src/testing';
+import { inMemoryTimeline } from '../../../campaigns/src/testing';
+import { FixedClock, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_MS } from '../domain/delivery-schedule';
 import { newWebhookSecret, signWebhook } from '../domain/webhook-signature';
 import { aLeadResult, InMemoryDeliveryStore, InMemoryResultStore, InMemoryWebhookEndpointStore, ScriptedWebhookSender } from '../testing';
@@ -17,7 +18,7 @@ function setup() {
   const deliveries = new InMemoryDeliveryStore(endpoints, results);
   const sender = new ScriptedWebhookSender();
   const config = { webhookTimeoutMs: 15_000, webhookAllowPrivateTargets: false } as AppConfig;
-  const deliver = new DeliverResults(deliveries, endpoints, sender, clock, config);
+  const deliver = new DeliverResults(deliveries, endpoints, sender, clock, config, new RollbackUnitOfWork(), inMemoryTimeline({ clock }));
 
   const secret = newWebhookSecret();
   void endpoints.insert(

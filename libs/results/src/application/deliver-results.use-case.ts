@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock } from '@outreach/core';
+import { ContactTimeline } from '@outreach/campaigns';
+import { AppConfig, Clock, UnitOfWork } from '@outreach/core';
 import { judgeResponse, nextRetryDelayMs, parseRetryAfter } from '../domain/delivery-schedule';
 import { signatureHeader } from '../domain/webhook-signature';
 import { DeliveryStore, WebhookEndpointStore, WebhookSender } from './results.ports';
@@ -31,6 +32,8 @@ export class DeliverResults {
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   async attempt(deliveryId: string): Promise<AttemptReport> {
@@ -65,7 +68,16 @@ export class DeliverResults {
 
     switch (judgeResponse(response.statusCode)) {
       case 'delivered':
-        await this.deliveries.recordAttempt(deliveryId, attempt, { status: 'SUCCEEDED', nextAttemptAt: null });
+        // The lead's timeline says so in the transaction that records the delivery (decisions.md 29.3).
+        await this.uow.run(async () => {
+          await this.deliveries.recordAttempt(deliveryId, attempt, { status: 'SUCCEEDED', nextAttemptAt: null });
+          await this.timeline.record({
+            contactId: claimed.target!.leadId,
+            type: 'webhook_delivered',
+            at,
+            detail: { resultId: claimed.resultId, endpointId: claimed.endpointId, deliveryId, attempt: number, statusCode: response.statusCode },
+          });
+        });
         return { deliveryId, outcome: 'delivered', nextAttemptAt: null };
       case 'gone':
         await this.deliveries.recordAttempt(deliveryId, attempt, { status: 'FAILED', nextAttemptAt: null });

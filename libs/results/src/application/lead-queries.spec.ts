@@ -5,6 +5,7 @@ import {
   InMemoryCampaignExecutionRepository,
   InMemoryCampaignRepository,
   InMemoryContactRepository,
+  inMemoryTimeline,
 } from '../../../campaigns/src/testing';
 import { FixedClock, RecordingOutbox } from '../../../platform/src/testing';
 import { aLeadResult, InMemoryLeadKeyStore, InMemoryResultStore } from '../testing';
@@ -17,7 +18,7 @@ const CID = 'c-1';
 function setup() {
   const contacts = new InMemoryContactRepository(() => NOW);
   const campaigns = new InMemoryCampaignRepository(contacts);
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox());
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), new RecordingOutbox(), inMemoryTimeline());
   const keys = new InMemoryLeadKeyStore();
   const results = new InMemoryResultStore();
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status: 'RUNNING', draft: { source: 'API' } }));
@@ -27,7 +28,7 @@ function setup() {
     keys.seed({ campaignId, idempotencyKey: 'k-1', workspaceId, leadId: contact.id, lead: { phone: '+14155550100', name: 'Ann', fields: { plan: 'gold', n: 3 } } });
     return contact;
   };
-  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results, new ContactWaitingReasons(new InMemoryCampaignExecutionRepository(campaigns, contacts), new FixedClock(NOW))), lead };
+  return { contacts, keys, results, queries: new LeadQueries(intake, keys, results, new ContactWaitingReasons(new InMemoryCampaignExecutionRepository(campaigns, contacts), new FixedClock(NOW)), inMemoryTimeline()), lead };
 }
 
 describe('LeadQueries (use case, ports faked)', () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiLeadIntake, ContactWaitingReasons, WaitingReason } from '@outreach/campaigns';
+import { ApiLeadIntake, ContactTimeline, ContactWaitingReasons, TimelinePage, WaitingReason } from '@outreach/campaigns';
 import { AppError } from '@outreach/core';
 import { LeadKeyStore, ResultStore } from './results.ports';
 
@@ -34,17 +34,11 @@ export class LeadQueries {
     private readonly keys: LeadKeyStore,
     private readonly results: ResultStore,
     private readonly waiting: ContactWaitingReasons,
+    private readonly timelines: ContactTimeline,
   ) {}
 
   async get(workspaceId: string, campaignId: string, leadId: string): Promise<LeadView> {
-    if (!(await this.intake.exists(workspaceId, campaignId))) {
-      throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
-    }
-    const notFound = () => new AppError('lead_not_found', { message: `no lead ${leadId} in campaign ${campaignId}` });
-    const contact = await this.intake.findContact(campaignId, leadId);
-    if (!contact) throw notFound();
-    const key = await this.keys.firstForLead(leadId);
-    if (!key || key.campaignId !== campaignId || key.workspaceId !== workspaceId) throw notFound();
+    const { contact, key } = await this.find(workspaceId, campaignId, leadId);
     const [waiting] = await this.waiting.of(campaignId, [contact]);
     return {
       id: contact.id,
@@ -63,5 +57,24 @@ export class LeadQueries {
       createdAt: contact.createdAt,
       updatedAt: contact.updatedAt,
     };
+  }
+
+  /** GET /v1/campaigns/{id}/leads/{leadId}/timeline: the lead's events, oldest first (decisions.md 29.3). */
+  async timeline(workspaceId: string, campaignId: string, leadId: string, query: { cursor?: string; limit: number }): Promise<TimelinePage> {
+    await this.find(workspaceId, campaignId, leadId);
+    return this.timelines.page(leadId, query);
+  }
+
+  /** 404 campaign_not_found; 404 lead_not_found for an unknown or malformed id, a CSV contact, another campaign's lead. */
+  private async find(workspaceId: string, campaignId: string, leadId: string) {
+    if (!(await this.intake.exists(workspaceId, campaignId))) {
+      throw new AppError('campaign_not_found', { message: `no campaign ${campaignId}` });
+    }
+    const notFound = () => new AppError('lead_not_found', { message: `no lead ${leadId} in campaign ${campaignId}` });
+    const contact = await this.intake.findContact(campaignId, leadId);
+    if (!contact) throw notFound();
+    const key = await this.keys.firstForLead(leadId);
+    if (!key || key.campaignId !== campaignId || key.workspaceId !== workspaceId) throw notFound();
+    return { contact, key };
   }
 }

@@ -1,6 +1,6 @@
 import { AppError, FixedClock } from '@outreach/core';
 import { ApiLeadIntake, CampaignJob, CampaignQueue } from '@outreach/campaigns';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
 import { codeOf, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import { InMemoryLeadKeyStore } from '../testing';
 import { LeadPushInput, PushLead } from './push-lead.use-case';
@@ -26,7 +26,7 @@ describe('PushLead', () => {
     keys = new InMemoryLeadKeyStore();
     outbox = new RecordingOutbox();
     uow = new RollbackUnitOfWork();
-    const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox);
+    const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox, inMemoryTimeline());
     pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
   });
 

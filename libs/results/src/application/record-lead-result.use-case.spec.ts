@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
 import { AppConfig } from '@outreach/core';
-import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository } from '../../../campaigns/src/testing';
+import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
 import { FixedClock, jobsRollback, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
 import {
   aLeadResult,
@@ -24,7 +24,7 @@ function setup() {
   const contacts = new InMemoryContactRepository(() => clock.now());
   const campaigns = new InMemoryCampaignRepository(contacts);
   const campaignOutbox = new RecordingOutbox();
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), campaignOutbox);
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), campaignOutbox, inMemoryTimeline());
   const keys = new InMemoryLeadKeyStore();
   const calls = new InMemoryFinalCallLookup();
   const results = new InMemoryResultStore();
@@ -33,7 +33,8 @@ function setup() {
   const outbox = new RecordingOutbox();
   const uow = new RollbackUnitOfWork([jobsRollback(outbox)]);
   const config = { resultRetentionDays: RETENTION_DAYS } as AppConfig;
-  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config);
+  const timeline = inMemoryTimeline({ uow, clock });
+  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config, timeline);
 
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status: 'RUNNING', draft: { source: 'API' } }));
   const addEndpoint = (enabled: boolean, workspaceId = WS) => {
@@ -50,7 +51,7 @@ function setup() {
     keys.seed({ campaignId: CID, idempotencyKey: 'k-1', workspaceId: WS, leadId: contact.id, lead: { phone: '+14155550100', name: 'Ann', fields: { plan: 'gold', vip: true } } });
     return contact;
   };
-  return { clock, contacts, keys, calls, results, endpoints, deliveries, outbox, uow, record, addEndpoint, lead };
+  return { clock, contacts, keys, calls, results, endpoints, deliveries, outbox, uow, timeline, record, addEndpoint, lead };
 }
 
 describe('RecordLeadResult (use case, ports faked)', () => {
@@ -95,7 +96,11 @@ describe('RecordLeadResult (use case, ports faked)', () => {
     expect(created.map((d) => d.endpointId).sort()).toEqual([on1, on2].sort());
     expect(created.every((d) => d.resultId === resultId && d.status === 'PENDING' && d.nextAttemptAt === NOW.toISOString())).toBe(true);
     expect(s.outbox.named('results', 'deliver').map((j) => j.payload.deliveryId).sort()).toEqual(created.map((d) => d.id).sort());
-    expect(s.uow.runs).toBe(1);
+    // One transaction: the timeline's event joins it (a nested run).
+    expect(s.uow.runs).toBe(2);
+    expect(s.timeline.recorded.events.map((r) => r.event)).toEqual([
+      { contactId: contact.id, type: 'result_emitted', at: NOW, detail: { resultId, status: 'completed' } },
+    ]);
   });
 
   it('is idempotent: a second run answers the same result and queues nothing more', async () => {

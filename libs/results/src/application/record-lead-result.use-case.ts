@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiLeadIntake } from '@outreach/campaigns';
+import { ApiLeadIntake, ContactTimeline } from '@outreach/campaigns';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { buildLeadResult, isFinalLeadStatus } from '../domain/lead-result';
 import { deliverJob } from './results-jobs';
@@ -27,6 +27,7 @@ export class RecordLeadResult {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly timeline: ContactTimeline,
   ) {}
 
   /**
@@ -63,6 +64,7 @@ export class RecordLeadResult {
     return this.uow.run(async () => {
       const inserted = await this.results.insert(key.workspaceId, envelope, expiresAt);
       if (!inserted) return this.results.idForLead(contactId);
+      await this.timeline.record({ contactId, type: 'result_emitted', at: now, detail: { resultId: envelope.id, status: envelope.data.status } });
       const deliveryIds = await this.deliveries.createForResult(key.workspaceId, envelope.id, now);
       await this.outbox.enqueue(...deliveryIds.map(deliverJob));
       return envelope.id;

@@ -161,7 +161,7 @@ export interface ClaimedDelivery {
   /** Attempts made before the last manual redeliver (the back-off schedule starts again after it). */
   retryBase: number;
   /** Null when the endpoint was deleted or switched off, or the result expired. */
-  target: { url: string; secrets: string[]; body: string } | null;
+  target: { url: string; secrets: string[]; body: string; leadId: string } | null;
 }
 
 export interface DeliveryListQuery {

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { TimelinePage, TimelinePageResponse, TimelineQueryDto } from '@outreach/campaigns';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { answeredError, AnswerErrors, CurrentPrincipal, ErrorStatuses, Principal, Raises, RequireScope } from '@outreach/platform';
 import type { Response } from 'express';
@@ -80,5 +81,21 @@ export class LeadsController {
   @ApiOkResponse({ type: LeadResponse })
   get(@CurrentPrincipal() p: Principal, @Param('campaignId') campaignId: string, @Param('leadId') leadId: string): Promise<LeadView> {
     return this.leads.get(p.workspaceId, campaignId, leadId);
+  }
+
+  @RequireScope('campaigns.view')
+  @Get(':leadId/timeline')
+  @Raises('campaign_not_found', 'lead_not_found', 'invalid_cursor')
+  @ApiOperation({
+    summary: "A lead's timeline, oldest first (cursor): created, claimed, skipped (why, until when), attempts, retries, result, webhook",
+  })
+  @ApiOkResponse({ type: TimelinePageResponse })
+  timeline(
+    @CurrentPrincipal() p: Principal,
+    @Param('campaignId') campaignId: string,
+    @Param('leadId') leadId: string,
+    @Query() query: TimelineQueryDto,
+  ): Promise<TimelinePage> {
+    return this.leads.timeline(p.workspaceId, campaignId, leadId, { cursor: query.cursor, limit: query.limit ?? 50 });
   }
 }

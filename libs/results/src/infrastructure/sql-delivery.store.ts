@@ -96,7 +96,7 @@ export class SqlDeliveryStore extends DeliveryStore {
           WHERE ${d.id} = $2 AND ${DUE}
          RETURNING ${RESULT_WEBHOOK_DELIVERIES.select(undefined, CLAIMED)}
        )
-       SELECT c.*, ${RESULT_WEBHOOK_ENDPOINTS.select('e', SIGNING)}, (e.${e.enabled} AND e.${e.deletedAt} IS NULL) AS usable, r.${r.envelope}
+       SELECT c.*, ${RESULT_WEBHOOK_ENDPOINTS.select('e', SIGNING)}, (e.${e.enabled} AND e.${e.deletedAt} IS NULL) AS usable, r.${r.envelope}, r.${r.leadId}
          FROM claimed c
          LEFT JOIN ${RESULT_WEBHOOK_ENDPOINTS.name} e ON e.${e.id} = c.${d.endpointId} AND e.${e.workspaceId} = c.${d.workspaceId}
          LEFT JOIN ${LEAD_RESULTS.name} r ON r.${r.id} = c.${d.resultId} AND r.${r.workspaceId} = c.${d.workspaceId} AND r.${r.expiresAt} > $1`,
@@ -105,7 +105,7 @@ export class SqlDeliveryStore extends DeliveryStore {
     const row = rows[0];
     if (!row) return null;
     const delivery = RESULT_WEBHOOK_DELIVERIES.fromRow(row, CLAIMED);
-    const { envelope } = LEAD_RESULTS.fromRow(row, ['envelope']);
+    const { envelope, leadId } = LEAD_RESULTS.fromRow(row, ['envelope', 'leadId']);
     // usable is null without an endpoint row (left join), so the endpoint's columns are there when it is true.
     const endpoint = row.usable === true ? RESULT_WEBHOOK_ENDPOINTS.fromRow(row, SIGNING) : null;
     return {
@@ -120,6 +120,7 @@ export class SqlDeliveryStore extends DeliveryStore {
                 now,
               ).map((sealed) => this.sealer.open(sealed, delivery.endpointId)),
               body: JSON.stringify(envelope),
+              leadId,
             }
           : null,
     };

@@ -313,7 +313,7 @@ export class InMemoryDeliveryStore extends DeliveryStore {
       resultId: row.view.resultId,
       attemptCount: row.view.attemptCount,
       retryBase: row.retryBase,
-      target: live ? { url: endpoint.url, secrets: this.endpoints.secretsAt(endpoint.id, now), body: JSON.stringify(result.envelope) } : null,
+      target: live ? { url: endpoint.url, secrets: this.endpoints.secretsAt(endpoint.id, now), body: JSON.stringify(result.envelope), leadId: result.leadId } : null,
     };
   }
 

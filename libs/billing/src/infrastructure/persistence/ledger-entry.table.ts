@@ -16,6 +16,8 @@ export interface LedgerEntryRecord {
   reference: string | null;
   description: string | null;
   createdAt: Date;
+  /** The campaign a debit paid for (its budget, decisions.md 29.1); null otherwise. */
+  campaignId: string | null;
 }
 
 export const LEDGER_ENTRIES = defineTable<LedgerEntryRecord>('ledger_entries', {
@@ -29,4 +31,5 @@ export const LEDGER_ENTRIES = defineTable<LedgerEntryRecord>('ledger_entries', {
   reference: column.nullableText('reference'),
   description: column.nullableText('description'),
   createdAt: column.timestamp('created_at'),
+  campaignId: column.nullableUuid('campaign_id'),
 });

@@ -312,6 +312,22 @@ export class CampaignFieldsDto {
   @Max(100)
   circuitBreakerFailurePercent?: number;
 
+  // Issue 17 (not a contract bound): the spend guard (decisions.md 29.1)
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 1_000_000_000_000,
+    description:
+      'Budget in minor units of the workspace currency: dispatch stops before the campaign\'s ledger debits would pass it, ' +
+      'and the campaign pauses with pauseReason budget_reached; null = no budget',
+  })
+  @Nullable()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000_000)
+  budgetMinor?: number | null;
+
   // Issue 17 (not a contract bound): recipient-local hours and holidays (decisions.md 28)
   @ApiPropertyOptional({
     oneOf: [

@@ -43,7 +43,7 @@ export class CampaignResponse {
   @ApiProperty({
     ...nullableString,
     example: 'user',
-    description: 'Why a PAUSED campaign is paused: `user` (POST …/pause), or the service\'s reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier). Null in every other status.',
+    description: 'Why a PAUSED campaign is paused: `user` (POST …/pause), or the service\'s reason, e.g. `no_usable_caller_id` (no caller id on an enabled carrier), `circuit_open` (too many carrier failures), `budget_reached` (budgetMinor cannot pay for another call). Null in every other status.',
   })
   pauseReason: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -104,6 +104,7 @@ export class CampaignResponse {
   @ApiProperty({ type: 'integer', nullable: true }) dailyDialCap: number | null;
   @ApiProperty({ type: 'integer' }) circuitBreakerWindow: number;
   @ApiProperty({ type: 'integer' }) circuitBreakerFailurePercent: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Spend guard in minor units; null = no budget' }) budgetMinor: number | null;
   @ApiProperty({
     oneOf: [
       { type: 'string', enum: ['off'] },

@@ -9,11 +9,22 @@ export { expectError, randomE164 } from '../campaigns/campaign-helpers';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely, field by field
 export type Loose = Record<string, any>;
 
-/** A RUNNING API campaign (agent, number, credit, started) of the workspace behind `key`; recipient hours off. */
+/**
+ * A RUNNING API campaign (agent, number, credit, started) of the workspace behind `key`; recipient
+ * hours off and a whole-day window (00:00–00:00), so that tests dialling on the real clock pass at
+ * any hour of the day (the default 09:00–18:00 made them fail after 18:00 UTC).
+ */
 export async function runningApiCampaign(t: TestApp, key: string, workspaceId: string, extra: Record<string, unknown> = {}): Promise<Loose> {
   const agent = await createActiveAgent(t, key);
   // Recipient-local hours off: leads are dialled at once whatever the hour (test/engine/recipient-hours.e2e-spec.ts is about them).
-  const campaign = await createCampaign(t, key, { source: 'API', agentId: agent.id, recipientHours: 'off', ...extra });
+  const campaign = await createCampaign(t, key, {
+    source: 'API',
+    agentId: agent.id,
+    recipientHours: 'off',
+    dailyWindowStart: '00:00',
+    dailyWindowEnd: '00:00',
+    ...extra,
+  });
   await attachNumber(t, key, workspaceId, campaign.id);
   await credit(t, workspaceId);
   const started = await t.http.post(`/campaigns/${campaign.id}/start`).set(bearer(key)).send({});

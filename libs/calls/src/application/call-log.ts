@@ -114,8 +114,8 @@ export class CallLog {
   }
 
   /** Outcomes of the campaign's latest ended calls placed since `since`, newest first (the circuit breaker's window). */
-  recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
-    return this.calls.recentOutcomes(campaignId, since, limit);
+  recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {
+    return this.calls.recentOutcomes(campaignId, since, limit, fromNumbers);
   }
 
   /** Whether this provider event was applied already (decisions.md 16.24). */

@@ -55,7 +55,7 @@ export abstract class CallRepository {
    * Outcomes of the campaign's latest calls placed at or after `since` that have ended, newest
    * first, at most `limit` (the circuit breaker's window, decisions.md 16.26).
    */
-  abstract recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]>;
+  abstract recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers?: readonly string[] | null): Promise<string[]>;
   /** Whether a provider event (by the provider's own event id) was applied already. */
   abstract hasEvent(provider: string, eventId: string): Promise<boolean>;
   /** Notes a provider event as applied; false when it was noted before (a concurrent redelivery). */

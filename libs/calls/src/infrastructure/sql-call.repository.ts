@@ -57,13 +57,14 @@ export class SqlCallRepository extends CallRepository {
     return rows[0] ? Call.restore(CALLS.fromRow(rows[0], CALL_PROPS)) : null;
   }
 
-  async recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
+  async recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {
     // calls_campaign_created_idx (campaign_id, created_at DESC) walks the newest first.
     const rows: Array<{ outcome: string }> = await this.tx.manager.query(
       `SELECT ${c.outcome} AS outcome FROM ${CALLS.name}
         WHERE ${c.campaignId} = $1 AND ${c.createdAt} >= $2 AND ${c.outcome} IS NOT NULL
+          AND ($4::text[] IS NULL OR ${c.fromNumber} = ANY($4::text[]))
         ORDER BY ${c.createdAt} DESC LIMIT $3`,
-      [campaignId, since, limit],
+      [campaignId, since, limit, fromNumbers],
     );
     return rows.map((r) => r.outcome);
   }

@@ -52,9 +52,10 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
 
   readonly events = new Map<string, { provider: string; eventId: string; callId: string; type: string }>();
 
-  async recentOutcomes(campaignId: string, since: Date, limit: number): Promise<string[]> {
+  async recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {
     return [...this.rows.values()]
       .filter((c) => c.campaignId === campaignId && c.createdAt.getTime() >= since.getTime() && c.outcome !== null)
+      .filter((c) => fromNumbers === null || (c.fromNumber !== null && fromNumbers.includes(c.fromNumber)))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
       .slice(0, limit)
       .map((c) => c.outcome!);

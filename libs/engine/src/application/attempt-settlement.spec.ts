@@ -36,7 +36,7 @@ describe('AttemptSettlement', () => {
   }
 
   /** A contact on its `attempts`-th attempt whose call has started. */
-  async function inFlight(attempts = 1, incompleteRetries = 0, phone = '+14155551001') {
+  async function inFlight(attempts = 1, incompleteRetries = 0, phone = '+14155551001', fromNumber = ENGINE_NUMBER) {
     const contact = bed.contacts.seed(ENGINE_WS, CID, {
       phone,
       status: 'IN_PROGRESS',
@@ -51,7 +51,7 @@ describe('AttemptSettlement', () => {
       campaignId: CID,
       contactId: contact.id,
       agentId: ENGINE_AGENT,
-      fromNumber: ENGINE_NUMBER,
+      fromNumber,
       toNumber: phone,
       attemptNumber: attempts,
       kind: 'campaign',
@@ -251,11 +251,15 @@ describe('AttemptSettlement', () => {
     const breaker = { circuitBreakerWindow: 10, circuitBreakerFailurePercent: 50 };
     const status = () => bed.campaigns.rows.get(CID)!;
 
+    let callNo = 0;
+    /** One call from `from` settled with `outcome`, a second after the previous one (the window is the latest calls). */
+    async function call(outcome: CallOutcome, from = ENGINE_NUMBER) {
+      bed.clock.advance(1000);
+      const attempt = await inFlight(1, 0, `+1415555${String(2000 + ++callNo)}`, from);
+      await settle(attempt, result(outcome, outcome === 'completed' ? 30_000 : 0));
+    }
     async function settleMany(outcomes: CallOutcome[]) {
-      for (const [i, outcome] of outcomes.entries()) {
-        const attempt = await inFlight(1, 0, `+1415555${String(2000 + i)}`);
-        await settle(attempt, result(outcome, outcome === 'completed' ? 30_000 : 0));
-      }
+      for (const outcome of outcomes) await call(outcome);
     }
 
     it('pauses the campaign (circuit_open) once more than the percentage of a full window failed at the carrier', async () => {
@@ -264,6 +268,38 @@ describe('AttemptSettlement', () => {
       expect(status().status).toBe('RUNNING'); // 9 calls: the window is not full yet
       await settleMany(['carrier_failure']);
       expect(status()).toMatchObject({ status: 'PAUSED', pauseReason: 'circuit_open' });
+    });
+
+    it('judges the window per carrier: one failing carrier trips it while another carrier of the campaign does well', async () => {
+      await setup({ settings: breaker });
+      const OTHER = '+14155550199';
+      bed.phones.numbers.add({ id: 'number-2', workspaceId: ENGINE_WS, e164: OTHER, carrier: 'twilio' });
+      await bed.attached.attach(CID, 'number-2');
+      // The twilio number: 4 completed, then 6 carrier failures; the sandbox number: 10 completed,
+      // interleaved. The campaign's latest 10 calls are 5 failures out of 10 (50 %: closed), but
+      // twilio's latest 10 are 6 out of 10 (60 %): the breaker opens on twilio's last failure.
+      for (let i = 0; i < 10; i++) {
+        if (i === 9) expect(status().status).toBe('RUNNING');
+        await call(i >= 4 ? 'carrier_failure' : 'completed', OTHER);
+        if (i < 9) await call('completed');
+      }
+      expect(status()).toMatchObject({ status: 'PAUSED', pauseReason: 'circuit_open' });
+    });
+
+    it('a carrier is judged only on its own calls: failures at another carrier do not fill its window', async () => {
+      await setup({ settings: breaker });
+      const OTHER = '+14155550199';
+      bed.phones.numbers.add({ id: 'number-2', workspaceId: ENGINE_WS, e164: OTHER, carrier: 'twilio' });
+      await bed.attached.attach(CID, 'number-2');
+      // Sandbox: 5 completed, then 5 failures (its window: 50 %, closed). Twilio: 5 failures between
+      // them (its window is not full: not judged). The campaign's latest 10 calls are all failures,
+      // which would have opened a campaign-wide window.
+      await settleMany(['completed', 'completed', 'completed', 'completed', 'completed']);
+      for (let i = 0; i < 5; i++) {
+        await call('carrier_failure', OTHER);
+        await call('carrier_failure');
+      }
+      expect(status()).toMatchObject({ status: 'RUNNING', pauseReason: null });
     });
 
     it('stays closed at the percentage, and for failures that are not the carrier\'s', async () => {

@@ -4,7 +4,7 @@ import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
 import { CampaignExecution, ContactStatus, ContactTimeline, ExecutionCampaign, numbersLeftAfter } from '@outreach/campaigns';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
-import { CONNECTED_OUTCOMES, isAnswered, VoiceCallResult } from '@outreach/telephony';
+import { CONNECTED_OUTCOMES, isAnswered, PhoneNumberDirectory, VoiceCallResult } from '@outreach/telephony';
 import { circuitOpen, CIRCUIT_OPEN } from '../domain/circuit-breaker';
 import { nextStep } from '../domain/retry-policy';
 import { SKIP_EVENTS_PER_RUN } from './dispatch-campaign.use-case';
@@ -40,6 +40,7 @@ export class AttemptSettlement {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly timeline: ContactTimeline,
+    private readonly numbers: PhoneNumberDirectory,
   ) {}
 
   private readonly logger = new Logger('AttemptSettlement');
@@ -130,20 +131,26 @@ export class AttemptSettlement {
       await this.execution.exhaustCredit(campaign.workspaceId);
     }
     // A carrier failure of the current attempt may open the campaign's circuit breaker.
-    if (settled.contactStatus !== null && settled.call.outcome === 'carrier_failure') await this.checkCircuit(campaign);
+    if (settled.contactStatus !== null && settled.call.outcome === 'carrier_failure') await this.checkCircuit(campaign, settled.call.fromNumber);
     return { call: settled.call, contactStatus: settled.contactStatus, debitedMinor: settled.debitedMinor };
   }
 
   /**
    * The circuit breaker (decisions.md 16.26): too many carrier failures among the latest calls since
    * the campaign went RUNNING pause it (`circuit_open`; the members named in notificationUserIds
-   * are told). Attempts in flight finish; resuming starts a new window. Best effort: a failure here
-   * is logged, the settlement stands, and the next failure judges again.
+   * are told). The window is per carrier: the latest calls placed from the campaign's numbers on
+   * the failing call's carrier, so one failing carrier trips it even when another carrier of the
+   * campaign does well. Attempts in flight finish; resuming starts a new window. Best effort: a
+   * failure here is logged, the settlement stands, and the next failure judges again.
    */
-  private async checkCircuit(campaign: ExecutionCampaign): Promise<void> {
+  private async checkCircuit(campaign: ExecutionCampaign, failedFrom: string | null): Promise<void> {
     try {
       const since = campaign.runningSince ?? campaign.startedAt ?? new Date(0);
-      const outcomes = await this.callLog.recentOutcomes(campaign.id, since, campaign.settings.circuitBreakerWindow);
+      const numbers = await this.numbers.findByIds(campaign.workspaceId, await this.execution.phoneNumberIds(campaign.id));
+      const carrier = numbers.find((n) => n.e164 === failedFrom)?.carrier;
+      // A caller id no longer on the campaign (or none): the campaign's whole window judges.
+      const sameCarrier = carrier === undefined ? null : numbers.filter((n) => n.carrier === carrier).map((n) => n.e164);
+      const outcomes = await this.callLog.recentOutcomes(campaign.id, since, campaign.settings.circuitBreakerWindow, sameCarrier);
       if (circuitOpen(outcomes, campaign.settings) && (await this.execution.pauseForService(campaign.id, CIRCUIT_OPEN))) {
         await this.timeline.skipped(await this.execution.dueIds(campaign.id, this.clock.now(), SKIP_EVENTS_PER_RUN), 'circuit_open', null);
         this.logger.warn(`campaign ${campaign.id}: circuit breaker opened (${outcomes.length} latest calls judged), campaign PAUSED`);

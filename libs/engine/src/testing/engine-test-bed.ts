@@ -71,7 +71,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
 
   const timeline = inMemoryTimeline({ store: timelineStore, uow, clock });
   const spend = new RecordedCampaignSpend(debits);
-  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline);
+  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory);
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);
   const polls = new RecordingCallPolls();
   const endings = new CallEndings(execution, callLog, settlement, settlements, uow);

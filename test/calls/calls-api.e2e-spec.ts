@@ -56,6 +56,7 @@ describe('calls API', () => {
       durationMs: expect.any(Number),
       transcript: expect.stringContaining('Agent:'),
       recordingUrl: null,
+      providerAnalysis: null,
       extraction: null,
       evaluation: null,
       metricOverrides: {},

@@ -4011,10 +4011,10 @@ export interface components {
              */
             channel: "WHATSAPP" | "EMAIL";
         };
-        FromBriefFormDoc: {
+        FromBriefDto: {
             /**
              * Format: binary
-             * @description The brief: PDF, plain text or Markdown (.pdf, .txt, .md)
+             * @description The brief: PDF, plain text or Markdown (.pdf, .txt, .md); multipart only
              */
             file?: string;
             /** @description The brief as text (with a file: notes appended to its text) */
@@ -23996,9 +23996,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": components["schemas"]["FromBriefFormDoc"];
+                "multipart/form-data": components["schemas"]["FromBriefDto"];
                 /** @example {} */
-                "application/json": components["schemas"]["FromBriefFormDoc"];
+                "application/json": components["schemas"]["FromBriefDto"];
             };
         };
         responses: {

@@ -67,7 +67,7 @@ const useCases = [
     { provide: EmailTemplateRepository, useClass: SqlEmailTemplateRepository },
     { provide: OptOutRepository, useClass: SqlOptOutRepository },
     { provide: CredentialSealer, useClass: AesGcmCredentialSealer },
-    // The deterministic sandboxes are the default providers (DESIGN §14.1).
+    // The deterministic sandboxes are the default providers (decisions.md section 30).
     SandboxWhatsappProvider,
     {
       // Each sender's credentials pick its API: the Cloud API adapter or the sandbox (decisions.md 30.18).

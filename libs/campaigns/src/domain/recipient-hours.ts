@@ -11,7 +11,7 @@ import { isPublicHoliday, RecipientLocale } from './recipient-locale';
 /** The `recipientHours` setting: "off", or a window HH:MM–HH:MM (start before end) in the recipient's local time. */
 export type RecipientHoursSetting = 'off' | { start: string; end: string };
 
-/** The default: the common legal window, 08:00–21:00 recipient-local (DESIGN §14.7). */
+/** The default: the common legal window, 08:00–21:00 recipient-local (decisions.md 28.1). */
 export const DEFAULT_RECIPIENT_HOURS: Readonly<{ start: string; end: string }> = Object.freeze({ start: '08:00', end: '21:00' });
 
 /** A campaign's recipient rules; null from `recipientRulesOf` when neither hours nor holidays apply. */

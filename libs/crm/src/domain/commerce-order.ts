@@ -24,7 +24,7 @@ export interface CommerceOrderProps extends OrderRecord {
   updatedAt: Date;
 }
 
-/** GET /commerce/orders: `page` ≥ 1 (default 1), `limit` 1–100 (default 20); else 400 invalid_params (DESIGN §14.3). */
+/** GET /commerce/orders: `page` ≥ 1 (default 1), `limit` 1–100 (default 20); else 400 invalid_params (decisions.md 31.12). */
 export function orderPage(query: { page?: string; limit?: string }): { page: number; limit: number } {
   const read = (name: 'page' | 'limit', fallback: number, max: number): number => {
     const raw = query[name];

@@ -166,7 +166,7 @@ export class CrmWebhookReceiptResponse {
   @ApiProperty({ type: 'integer', description: 'Shop orders stored (new or updated)' }) orders: number;
 }
 
-/** Page-number paging of GET /commerce/orders, read as text so the use case answers 400 invalid_params (DESIGN §14.3). */
+/** Page-number paging of GET /commerce/orders, read as text so the use case answers 400 invalid_params (decisions.md 31.12). */
 export class CommerceOrdersQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: '1-based page; else 400 invalid_params' })
   @IsOptional()

@@ -3,7 +3,7 @@ import { Clock } from '@outreach/core';
 import { MessageChannel, optOutAddress } from '../domain/opt-out';
 import { OptOutRepository } from './messaging.ports';
 
-/** Opt-outs per workspace + channel + address (DESIGN §14.1); the engine's message legs consult them before sending. */
+/** Opt-outs per workspace + channel + address (decisions.md section 30); the engine's message legs consult them before sending. */
 @Injectable()
 export class OptOuts {
   constructor(

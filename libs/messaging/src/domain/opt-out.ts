@@ -1,5 +1,5 @@
 /**
- * Opt-outs (DESIGN §14.1): per workspace + channel + address. A WhatsApp reply that is one of the
+ * Opt-outs (decisions.md section 30): per workspace + channel + address. A WhatsApp reply that is one of the
  * keywords (trimmed, any case) opts the sender out; for email, a complaint or the List-Unsubscribe link.
  */
 export const MESSAGE_CHANNELS = ['WHATSAPP', 'EMAIL'] as const;

@@ -6,7 +6,7 @@ import { AcceptedMessage, EmailProvider, MessageEvent, MessageEvents, OutboundEm
 export type SandboxEmailOutcome = 'delivered' | 'bounced' | 'complained';
 
 /**
- * DESIGN §14.1, by the recipient's LOCAL PART (before the @, any case): containing `bounce` → hard
+ * decisions.md section 30, by the recipient's LOCAL PART (before the @, any case): containing `bounce` → hard
  * bounce; containing `complain` → delivered, then a complaint (an opt-out); otherwise delivered.
  */
 export function sandboxEmailOutcome(to: string): SandboxEmailOutcome {

@@ -3,7 +3,7 @@ import { MessageEvent, MessageEvents, TransientProviderError } from '../applicat
 import { SandboxEmailProvider, sandboxEmailOutcome } from './sandbox-email.provider';
 import { SandboxWhatsappProvider, sandboxSenderVerification, sandboxTemplateReview, sandboxWhatsappScript } from './sandbox-whatsapp.provider';
 
-/* The deterministic sandboxes of DESIGN §14.1 and decisions.md 30.3: every rule, digit by digit. */
+/* The deterministic sandboxes of decisions.md section 30 and decisions.md 30.3: every rule, digit by digit. */
 
 const types = (to: string) => {
   const script = sandboxWhatsappScript(to);

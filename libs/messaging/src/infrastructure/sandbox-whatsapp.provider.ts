@@ -21,7 +21,7 @@ export type SandboxWhatsappScript =
 const lastDigit = (text: string): number => Number(/(\d)\D*$/.exec(text)?.[1] ?? '0');
 
 /**
- * DESIGN §14.1, by the recipient's LAST DIGIT: 0 undeliverable (permanent), 1 transient provider
+ * decisions.md section 30, by the recipient's LAST DIGIT: 0 undeliverable (permanent), 1 transient provider
  * error (the send is refused for now), 2 delivered not read, 3 read no reply, 4 reply "STOP"
  * (opt-out), 5 reply "Yes, interested", 6 reply "No thanks", 7–9 delivered and read.
  */
@@ -56,7 +56,7 @@ export function sandboxSenderVerification(e164: string): SenderVerification {
   return { ok: true, verifiedName: `Sandbox ${e164.replace(/\D/g, '').slice(-4)}`, qualityRating: 'GREEN' };
 }
 
-/** The sandbox's review (DESIGN §14.1): a name starting with `reject` is REJECTED, every other APPROVED, at the first review. */
+/** The sandbox's review (decisions.md section 30): a name starting with `reject` is REJECTED, every other APPROVED, at the first review. */
 export function sandboxTemplateReview(name: string): TemplateReview {
   return name.toLowerCase().startsWith('reject')
     ? { status: 'REJECTED', reason: 'the sandbox rejects templates whose name starts with "reject"' }

@@ -60,7 +60,7 @@ const DRAFTS = [
 ];
 
 /**
- * The deterministic language model (DESIGN §14.6): the answer depends only on the input and the
+ * The deterministic language model (decisions.md 32.3): the answer depends only on the input and the
  * purpose, chosen from fixed outputs by SHA-256 of the messages; markers make it fail or exceed
  * limits. It never leaves the process.
  */

@@ -31,7 +31,7 @@ export function sandboxRecord(i: number): CrmRecord {
 }
 
 /**
- * The deterministic sandbox CRM (DESIGN §14.3), default for development and the acceptance path:
+ * The deterministic sandbox CRM (decisions.md 31.2), default for development and the acceptance path:
  * credentials `{apiKey: "valid"}` (anything else 400 invalid_credentials), optionally `webhookSecret`;
  * segments `seg-<n>` (1 ≤ n ≤ 1,000,000) hold contacts 1..n, any other id 404 crm_resource_not_found;
  * cursors are offsets; webhooks `{records: [{id, properties}]}` signed with hex HMAC-SHA256 of the raw

@@ -65,6 +65,12 @@ describe('Swagger UI at /docs in a real browser', () => {
 
         // GET /v1/workspace: expand, try it out, execute.
         const operation = page.locator('.opblock.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/v1/workspace"]') });
+        // Swagger UI renders a long document's operations as the page scrolls (a virtualized
+        // list): scroll until the operation is drawn. Its tag (workspaces) comes last.
+        for (let i = 0; i < 200 && (await operation.count()) === 0; i++) {
+          await page.mouse.wheel(0, 800);
+          await page.waitForTimeout(25);
+        }
         await operation.locator('.opblock-summary').first().click();
         await operation.locator('button.try-out__btn').click();
         await operation.locator('button.execute').click();

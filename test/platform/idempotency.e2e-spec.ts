@@ -8,6 +8,7 @@ import {
 } from '@outreach/platform';
 import { DataSource } from 'typeorm';
 import { ProbeExecutions, ProbeModule } from '../support/probe.module';
+import { OUTAGE_CONNECT_TIMEOUT_MS } from '../support/proxied-app';
 import { TcpProxy, timed, waitFor } from '../support/tcp-proxy';
 import { bearer, prepareTestDatabase, Seeded, TestApp } from '../support/test-app';
 
@@ -237,7 +238,7 @@ describe('Idempotency-Key store outage (fault drill)', () => {
     proxy = await TcpProxy.forUrl(realUrl);
     // Only the idempotency store goes through the proxy: authentication still reaches Postgres,
     // so the request gets as far as the key check.
-    const config = loadConfig({ ...process.env, DATABASE_URL: proxy.rewrite(realUrl) });
+    const config = loadConfig({ ...process.env, DATABASE_URL: proxy.rewrite(realUrl), DB_CONNECT_TIMEOUT_MS: OUTAGE_CONNECT_TIMEOUT_MS });
     storeDb = new DataSource({ ...postgresOptions(config, { poolSize: 2, applicationName: 'idempotency-drill' }) });
     await storeDb.initialize();
     t = await TestApp.create({

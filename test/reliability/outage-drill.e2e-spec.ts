@@ -16,6 +16,7 @@ import { createActiveAgent } from '../support/agent-fixtures';
 import { extraOccurrences, reportDrill } from '../support/drill';
 import { sleep, TcpProxy } from '../support/tcp-proxy';
 import { bearer, prepareTestDatabase, Seeded, TestApp } from '../support/test-app';
+import { OUTAGE_CONNECT_TIMEOUT_MS } from '../support/proxied-app';
 import { killProcess, spawnWorker } from '../support/worker-process';
 
 type Target = 'postgres' | 'redis';
@@ -71,7 +72,7 @@ describe(`outage drill (${FULL ? 'full' : 'bounded'}): ${PLAN.leads} API leads a
     await t.reset();
     ws = await t.seed({ concurrency: PLAN.lines });
     db = new Pool({ connectionString: real.DATABASE_URL, max: 2 }); // the drill's own eyes, never cut
-    worker = await spawnWorker({ ...behindProxies, SANDBOX_VOICE_LATENCY_MS: String(PLAN.latencyMs), DISPATCH_TICK_MS: '100' });
+    worker = await spawnWorker({ ...behindProxies, DB_CONNECT_TIMEOUT_MS: OUTAGE_CONNECT_TIMEOUT_MS, SANDBOX_VOICE_LATENCY_MS: String(PLAN.latencyMs), DISPATCH_TICK_MS: '100' });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,6 +1,9 @@
 import { TcpProxy } from './tcp-proxy';
 import { prepareTestDatabase, TestApp } from './test-app';
 
+/** The production default of DB_CONNECT_TIMEOUT_MS (jest-env.ts raises it for ordinary tests). */
+export const OUTAGE_CONNECT_TIMEOUT_MS = '500';
+
 /**
  * The API (TestApp) reaching Postgres or Redis through a loopback TcpProxy, for outage drills:
  * only the app's own connections go through the proxy; the test's env is restored at once, so
@@ -10,12 +13,15 @@ export async function testAppBehindProxy(variable: 'DATABASE_URL' | 'REDIS_URL')
   const realUrl = process.env[variable] as string;
   await prepareTestDatabase();
   const proxy = await TcpProxy.forUrl(realUrl);
+  const realTimeout = process.env.DB_CONNECT_TIMEOUT_MS;
   process.env[variable] = proxy.rewrite(realUrl);
+  process.env.DB_CONNECT_TIMEOUT_MS = OUTAGE_CONNECT_TIMEOUT_MS; // the service's default, which the drills measure
   let t: TestApp;
   try {
     t = await TestApp.create();
   } finally {
     process.env[variable] = realUrl;
+    process.env.DB_CONNECT_TIMEOUT_MS = realTimeout;
   }
   await t.reset();
   return { proxy, t };

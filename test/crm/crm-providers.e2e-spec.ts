@@ -178,7 +178,7 @@ describe('CRM provider adapters (local stub servers)', () => {
       expect(await count(t, `SELECT count(*)::int AS n FROM crm_webhook_events WHERE connection_id = $1`, [conn.id])).toBe(0);
       const ok = await send(Date.now());
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
+      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0, notifications: 0 });
       expect((await send(Date.now())).body).toMatchObject({ duplicates: 1, deferred: 0 });
       const [event] = await t.dataSource.query(`SELECT record_id, contact FROM crm_webhook_events WHERE connection_id = $1`, [conn.id]);
       expect(event.record_id).toBe('105');
@@ -219,7 +219,7 @@ describe('CRM provider adapters (local stub servers)', () => {
       const send = (signature: string) =>
         http().post(`/crm/webhooks/${conn.id}`).set('content-type', 'application/json').set('x-shopify-topic', 'customers/create').set('x-shopify-hmac-sha256', signature).send(body);
       expectError(await send(hmac('wrong')), 401, 'unauthorized');
-      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
+      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0, notifications: 0 });
       expect((await http().get(`/crm/connections/${conn.id}`).set(bearer(ws.key))).body.deferredEventCount).toBe(1);
     });
   });

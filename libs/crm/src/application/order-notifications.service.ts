@@ -84,8 +84,9 @@ export class OrderNotifications {
     const rule = await this.rules.findById(n.ruleId);
     if (!rule || !rule.enabled) return skipped(rule ? 'rule_disabled' : 'rule_deleted');
     const order = await this.orders.findById(n.orderId);
-    const phone = order?.phone ? normalisePhone(order.phone) : null;
-    if (!order || !phone) return skipped('no_phone');
+    if (!order?.phone?.trim()) return skipped('no_phone');
+    const phone = normalisePhone(order.phone);
+    if (!phone) return skipped('invalid_phone');
     const connected = (await this.senders.list(n.workspaceId)).filter((s) => s.status === 'CONNECTED');
     const sender = connected.find((s) => s.isDefault) ?? connected[0];
     if (!sender) return failed('no_whatsapp_sender');

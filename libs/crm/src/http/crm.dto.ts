@@ -132,7 +132,7 @@ export class CreateCrmImportDto {
   @Length(1, 100)
   connectionId: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, description: 'A segment (list, saved search, filter) of the CRM; all contacts when absent', example: 'seg-5000' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, description: "A segment (list, saved search, filter) of the CRM; null: all contacts; absent: the campaign's defaultCrmSegmentId when the connection is the campaign's defaultCrmConnectionId (or it has none), else all contacts", example: 'seg-5000' })
   @IsOptional()
   @IsString()
   @Length(1, 100)

@@ -1,3 +1,4 @@
+import { AppError } from '@outreach/core';
 import type { CommerceOrderProps, OrderRecord } from '../domain/commerce-order';
 import type { CrmConnectionProps } from '../domain/crm-connection';
 import type { CrmImportProps } from '../domain/crm-import';
@@ -70,6 +71,13 @@ export abstract class CrmProvider {
   abstract contact(credentials: CrmCredentials, recordId: string): Promise<CrmRecord | null>;
   /** Verifies a webhook the provider's way (WebhookNotAuthentic) and reads its contact events. */
   abstract readWebhook(credentials: CrmCredentials, request: WebhookRequest): WebhookDelivery;
+  /**
+   * OAuth providers: the credentials an authorization code stands for (the token endpoint's
+   * answer); 400 invalid_credentials when the provider refuses the code. API-key providers have none.
+   */
+  exchangeOAuthCode(_grant: { code: string; redirectUri: string }): Promise<CrmCredentials> {
+    return Promise.reject(new AppError('invalid_request', { message: `${this.info.name} connects with an API key (POST /crm/connections), not OAuth` }));
+  }
 }
 
 /** Every provider adapter, by slug. */

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { CredentialSealer } from '@outreach/crm';
+import { CredentialSealer, OrderNotifications } from '@outreach/crm';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
 import { connectSender, createTemplate } from '../messaging/messaging-helpers';
@@ -191,6 +191,8 @@ describe('order-notification rules and the order-updates summary (sandbox CRM, s
     await notificationsSettled();
     await waitFor('the shipping update read', async () => (await count(t, `SELECT count(*)::int AS n FROM messages WHERE address = $1 AND status = 'READ'`, [read])) === 2, 20_000);
 
+    await waitFor('every report applied', async () => (await count(t, `SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND status IN ('QUEUED', 'SENT')`, [ws.workspaceId])) === 0, 20_000);
+
     const statuses = await t.dataSource.query(
       `SELECT o.external_id, n.event, n.status, n.reason FROM crm_order_notifications n JOIN commerce_orders o ON o.id = n.order_id WHERE n.workspace_id = $1 ORDER BY o.external_id, n.event`,
       [ws.workspaceId],
@@ -247,6 +249,17 @@ describe('order-notification rules and the order-updates summary (sandbox CRM, s
     expect(medianMinutesToFirstUpdate).toBeGreaterThanOrEqual(60);
     expect(medianMinutesToFirstUpdate).toBeLessThan(61);
     expect((await t.http.get(`/crm/connections/${conn.id}/order-updates/summary?days=60`).set(k())).body).toMatchObject({ orders: 7, ordersNotified: 4, attempted: 6, notifiedValue: 1170 });
+
+    // A job run again after a crash between the send and its record (the row still PENDING) sends
+    // nothing new: SendMessage answers the first message for the notification's key.
+    const [sent] = await t.dataSource.query(
+      `SELECT n.id, n.message_id FROM crm_order_notifications n JOIN commerce_orders o ON o.id = n.order_id WHERE o.external_id = '1006' AND n.workspace_id = $1`,
+      [ws.workspaceId],
+    );
+    await t.dataSource.query(`UPDATE crm_order_notifications SET status = 'PENDING', message_id = NULL WHERE id = $1`, [sent.id]);
+    await t.get(OrderNotifications).deliver({ notificationId: sent.id });
+    expect((await t.dataSource.query(`SELECT status, message_id FROM crm_order_notifications WHERE id = $1`, [sent.id]))[0]).toEqual({ status: 'SENT', message_id: sent.message_id });
+    expect(await count(t, `SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'OUTBOUND'`, [ws.workspaceId])).toBe(6);
 
     // A disabled rule sends nothing.
     await t.http.patch(`${rules()}/${shipped.body.id}`).set(k()).send({ enabled: false });

@@ -135,10 +135,17 @@ export class OrderNotifications {
       outcomes.map((o) => ({
         id: o.message.id,
         status: o.message.status,
-        sentAt: o.message.sentAt ? new Date(o.message.sentAt) : null,
+        // A report can come before SENT is recorded (the sandbox answers at once): SENT then keeps no time of its own.
+        sentAt: firstTime(o.message.sentAt, o.message.deliveredAt, o.message.readAt),
         replies: o.replies,
         optedOutByReply: o.optedOutByReply,
       })),
     );
   }
+}
+
+/** The earliest of the message's progress times (ISO text), or null. */
+function firstTime(...times: Array<string | null>): Date | null {
+  const known = times.filter((t): t is string => t !== null).map((t) => new Date(t).getTime());
+  return known.length ? new Date(Math.min(...known)) : null;
 }

@@ -70,6 +70,7 @@ export interface OrderUpdatesSummary {
 export interface NotifiedMessage {
   id: string;
   status: string;
+  /** When the message went out: SENT's time, else its first report's (a report may precede SENT). */
   sentAt: Date | null;
   replies: number;
   optedOutByReply: boolean;

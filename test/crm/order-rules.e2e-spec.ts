@@ -115,6 +115,9 @@ describe('order-notification rules and the order-updates summary (sandbox CRM, s
       [pipedrive, ws.workspaceId, t.get(CredentialSealer).seal({ accessToken: 'token' }, pipedrive)],
     );
     expectError(await t.http.post(rules(pipedrive)).set(k()).send({ event: 'ORDER_CREATED', templateId }), 400, 'invalid_request');
+    const off = await t.seed({ features: ['whatsapp'] });
+    expectError(await t.http.post(rules()).set(bearer(off.key)).send({ event: 'ORDER_CREATED', templateId }), 403, 'feature_not_available');
+    expectError(await t.http.get(rules()).set(bearer(off.key)), 403, 'feature_not_available');
     expect(await ruleCount()).toBe(0);
     expect(await templateCount()).toBe(templatesBefore);
 

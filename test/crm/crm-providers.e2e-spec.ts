@@ -277,6 +277,18 @@ describe('CRM provider adapters (local stub servers)', () => {
       expect((await summary('?days=1.5')).body).toMatchObject({ orders: 1, totalValue: 50 });
       for (const q of ['?days=0', '?days=366', '?days=-3', '?days=soon']) expectError(await summary(q), 400, 'invalid_query');
       expectError(await http().get(`/crm/connections/${conn.id}/order-updates/summary`).set(bearer(other.key)), 404, 'crm_connection_not_found');
+
+      // Shopify's orders/cancelled fires an ORDER_CANCELLED rule (decisions.md 31.14); with no WhatsApp sender it fails.
+      expect((await http().post(`/crm/connections/${conn.id}/order-rules`).set(bearer(ws.key)).send({ event: 'ORDER_CANCELLED', preset: 'order_cancelled' })).status).toBe(201);
+      expect(await sendOrder(conn.id, 'orders/cancelled', { ...o1, cancelled_at: daysAgo(0) })).toMatchObject({ orders: 1, notifications: 1 });
+      expect(await sendOrder(conn.id, 'orders/create', o2)).toMatchObject({ orders: 1, notifications: 0 });
+      await waitFor('the update settled', async () => {
+        const [n] = await t.dataSource.query(`SELECT event, status, reason FROM crm_order_notifications WHERE connection_id = $1`, [conn.id]);
+        return n?.status !== 'PENDING' ? n : null;
+      });
+      expect(await t.dataSource.query(`SELECT event, status, reason FROM crm_order_notifications WHERE connection_id = $1`, [conn.id])).toEqual([
+        { event: 'ORDER_CANCELLED', status: 'FAILED', reason: 'no_whatsapp_sender' },
+      ]);
     });
   });
 

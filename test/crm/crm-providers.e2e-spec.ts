@@ -178,7 +178,7 @@ describe('CRM provider adapters (local stub servers)', () => {
       expect(await count(t, `SELECT count(*)::int AS n FROM crm_webhook_events WHERE connection_id = $1`, [conn.id])).toBe(0);
       const ok = await send(Date.now());
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
+      expect(ok.body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0, notifications: 0 });
       expect((await send(Date.now())).body).toMatchObject({ duplicates: 1, deferred: 0 });
       const [event] = await t.dataSource.query(`SELECT record_id, contact FROM crm_webhook_events WHERE connection_id = $1`, [conn.id]);
       expect(event.record_id).toBe('105');
@@ -219,7 +219,7 @@ describe('CRM provider adapters (local stub servers)', () => {
       const send = (signature: string) =>
         http().post(`/crm/webhooks/${conn.id}`).set('content-type', 'application/json').set('x-shopify-topic', 'customers/create').set('x-shopify-hmac-sha256', signature).send(body);
       expectError(await send(hmac('wrong')), 401, 'unauthorized');
-      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0 });
+      expect((await send(hmac(webhookSecret))).body).toEqual({ received: 1, delivered: 0, deferred: 1, duplicates: 0, invalid: 0, orders: 0, notifications: 0 });
       expect((await http().get(`/crm/connections/${conn.id}`).set(bearer(ws.key))).body.deferredEventCount).toBe(1);
     });
   });
@@ -277,6 +277,18 @@ describe('CRM provider adapters (local stub servers)', () => {
       expect((await summary('?days=1.5')).body).toMatchObject({ orders: 1, totalValue: 50 });
       for (const q of ['?days=0', '?days=366', '?days=-3', '?days=soon']) expectError(await summary(q), 400, 'invalid_query');
       expectError(await http().get(`/crm/connections/${conn.id}/order-updates/summary`).set(bearer(other.key)), 404, 'crm_connection_not_found');
+
+      // Shopify's orders/cancelled fires an ORDER_CANCELLED rule (decisions.md 31.14); with no WhatsApp sender it fails.
+      expect((await http().post(`/crm/connections/${conn.id}/order-rules`).set(bearer(ws.key)).send({ event: 'ORDER_CANCELLED', preset: 'order_cancelled' })).status).toBe(201);
+      expect(await sendOrder(conn.id, 'orders/cancelled', { ...o1, cancelled_at: daysAgo(0) })).toMatchObject({ orders: 1, notifications: 1 });
+      expect(await sendOrder(conn.id, 'orders/create', o2)).toMatchObject({ orders: 1, notifications: 0 });
+      await waitFor('the update settled', async () => {
+        const [n] = await t.dataSource.query(`SELECT event, status, reason FROM crm_order_notifications WHERE connection_id = $1`, [conn.id]);
+        return n?.status !== 'PENDING' ? n : null;
+      });
+      expect(await t.dataSource.query(`SELECT event, status, reason FROM crm_order_notifications WHERE connection_id = $1`, [conn.id])).toEqual([
+        { event: 'ORDER_CANCELLED', status: 'FAILED', reason: 'no_whatsapp_sender' },
+      ]);
     });
   });
 

@@ -347,9 +347,9 @@ describe('CRM module (sandbox CRM)', () => {
       const { connection, webhookSecret } = await connectSandbox(t, ws.key);
       const campaignId = await webhookCampaign(connection.id);
       const first = await postSandboxWebhook(t, connection.id, webhookSecret, sandboxRecords(2001, 2020));
-      expect(first.body).toEqual({ received: 20, delivered: 0, deferred: 20, duplicates: 0, invalid: 0, orders: 0 });
+      expect(first.body).toEqual({ received: 20, delivered: 0, deferred: 20, duplicates: 0, invalid: 0, orders: 0, notifications: 0 });
       const again = await postSandboxWebhook(t, connection.id, webhookSecret, sandboxRecords(2011, 2025));
-      expect(again.body).toEqual({ received: 15, delivered: 0, deferred: 5, duplicates: 10, invalid: 0, orders: 0 });
+      expect(again.body).toEqual({ received: 15, delivered: 0, deferred: 5, duplicates: 10, invalid: 0, orders: 0, notifications: 0 });
       const noPhone = await postSandboxWebhook(t, connection.id, webhookSecret, [{ id: 'sbx-x', properties: { firstname: 'No', phone: null } }]);
       expect(noPhone.body).toMatchObject({ invalid: 1, deferred: 0 });
       expect((await http().get(`/crm/connections/${connection.id}`).set(bearer(ws.key))).body.deferredEventCount).toBe(25);
@@ -359,7 +359,7 @@ describe('CRM module (sandbox CRM)', () => {
       await waitFor('deferred events drained', async () => (await contactsOf(campaignId)) === 25, 15_000, 100);
       expect((await http().get(`/crm/connections/${connection.id}`).set(bearer(ws.key))).body.deferredEventCount).toBe(0);
       const live = await postSandboxWebhook(t, connection.id, webhookSecret, sandboxRecords(2020, 2026));
-      expect(live.body).toEqual({ received: 7, delivered: 1, deferred: 0, duplicates: 6, invalid: 0, orders: 0 });
+      expect(live.body).toEqual({ received: 7, delivered: 1, deferred: 0, duplicates: 6, invalid: 0, orders: 0, notifications: 0 });
       expect(await contactsOf(campaignId)).toBe(26);
       await http().post(`/campaigns/${campaignId}/stop`).set(bearer(ws.key)).expect(200);
     });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * One local server speaking the request/response shapes of HubSpot (CRM v3 objects, v3 lists,
  * account info, settings users), Shopify (Admin REST 2024-10: shop, access scopes, customers and
  * saved searches with Link-header cursors) and Pipedrive (v1 users/me, persons with start/limit,
- * filters), built from the recorded fixtures in test/fixtures/crm/. Faults are injected per test:
+ * filters, and the OAuth token endpoint: authorization-code grant), built from the recorded fixtures in test/fixtures/crm/. Faults are injected per test:
  * a run of 503s, 429s with Retry-After, a 200 that is not JSON, a request held until released.
  */
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '../fixtures/crm', name), 'utf8'));
@@ -15,6 +15,12 @@ const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '../fi
 export const HUBSPOT_TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
 export const SHOPIFY_TOKEN = 'shpat_0123456789abcdef0123456789abcdef';
 export const PIPEDRIVE_TOKEN = 'v1u:pipedrive-oauth-access-token';
+/** The service's Pipedrive app and one sign-in's authorization code, as the stub's token endpoint knows them. */
+export const PIPEDRIVE_CLIENT_ID = 'b4e1c0ffee1d2a3b';
+export const PIPEDRIVE_CLIENT_SECRET = 'pipedrive-client-secret-0123456789abcdef';
+export const PIPEDRIVE_AUTH_CODE = '11111111.2222.3333aaaa4444bbbb5555cccc6666dddd7777';
+export const PIPEDRIVE_REDIRECT_URI = 'https://outreach.test/crm/oauth/pipedrive/callback';
+export const PIPEDRIVE_REFRESH_TOKEN = 'v1r:pipedrive-oauth-refresh-token';
 
 export interface SeenRequest {
   method: string;
@@ -98,6 +104,7 @@ export class StubCrmServer {
 
   reset(): void {
     this.requests.length = 0;
+    this.usedCodes.clear();
     this.faults = [];
     this.holds = [];
   }
@@ -138,6 +145,7 @@ export class StubCrmServer {
   private route(r: SeenRequest): [number, unknown, Record<string, string>?] {
     if (r.path.startsWith('/admin/')) return this.shopify(r);
     if (r.path.startsWith('/api/v1/')) return this.pipedrive(r);
+    if (r.path === '/oauth/token') return this.pipedriveToken(r);
     return this.hubspot(r);
   }
 
@@ -203,6 +211,20 @@ export class StubCrmServer {
   }
 
   // ---- Pipedrive -------------------------------------------------------------------------
+
+  /** POST /oauth/token (oauth.pipedrive.com): Basic client credentials, form body; a code is good once. */
+  private usedCodes = new Set<string>();
+  private pipedriveToken(r: SeenRequest): [number, unknown, Record<string, string>?] {
+    const basic = `Basic ${Buffer.from(`${PIPEDRIVE_CLIENT_ID}:${PIPEDRIVE_CLIENT_SECRET}`).toString('base64')}`;
+    if (r.method !== 'POST' || r.headers.authorization !== basic) return [401, { success: false, error: 'unauthorized', error_description: 'Invalid client credentials' }];
+    if (!String(r.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return [400, { success: false, error: 'invalid_request' }];
+    const form = new URLSearchParams(r.body);
+    if (form.get('grant_type') !== 'authorization_code' || form.get('redirect_uri') !== PIPEDRIVE_REDIRECT_URI) return [400, { success: false, error: 'invalid_request' }];
+    const code = form.get('code') ?? '';
+    if (code !== PIPEDRIVE_AUTH_CODE || this.usedCodes.has(code)) return [400, { success: false, error: 'invalid_grant', error_description: 'Invalid grant: authorization code is invalid' }];
+    this.usedCodes.add(code);
+    return [200, { access_token: PIPEDRIVE_TOKEN, token_type: 'Bearer', refresh_token: PIPEDRIVE_REFRESH_TOKEN, scope: 'base,contacts:read', expires_in: 3599, api_domain: 'https://acme.pipedrive.com' }];
+  }
 
   private pipedrive(r: SeenRequest): [number, unknown, Record<string, string>?] {
     if (r.headers.authorization !== `Bearer ${PIPEDRIVE_TOKEN}`) return [401, { success: false, error: 'unauthorized access', errorCode: 401, error_info: 'Please check developers.pipedrive.com' }];

@@ -20,7 +20,7 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
  *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
  *   :sid → a chat session about A's CSV campaign
- *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5)   :importId → A's CRM import
+ *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5, :ruleId → its order rule)   :importId → A's CRM import
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -100,6 +100,8 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       break;
     case 'importId':
       return [a.crmImportId];
+    case 'ruleId':
+      return [a.orderRuleId];
     case 'segmentId':
       return ['seg-5'];
     case 'contactId':
@@ -145,6 +147,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /speech/calls/:id/translate': { language: 'fr' },
     'POST /campaigns/:id/crm-imports': { connectionId: b.crmConnectionId },
     'PUT /crm/connections/:id/mappings': { mappings: [{ source: 'company', target: 'fields.company' }] },
+    'POST /crm/connections/:id/order-rules': { event: 'ORDER_PAID', templateId: b.whatsappTemplateId },
+    'PATCH /crm/connections/:id/order-rules/:ruleId': { enabled: false },
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },

@@ -88,6 +88,13 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     },
   },
   {
+    names: ['crm:connect-oauth'],
+    async load() {
+      const [crm, connectOAuth] = await Promise.all([import('@outreach/crm'), import('./commands/crm-connect-oauth.command')]);
+      return { imports: [crm.CrmCoreModule], commands: [connectOAuth.CrmConnectOAuthCommand] };
+    },
+  },
+  {
     names: ['call:set-metric'],
     async load() {
       const [calls, setMetric] = await Promise.all([import('@outreach/calls'), import('./commands/call-set-metric.command')]);

@@ -41,7 +41,7 @@ export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CrmDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
-export { CrmContactIntake, CrmContactInput, CrmContactsAdded } from './application/crm-contact-intake.service';
+export { CrmContactIntake, CrmContactInput, CrmContactsAdded, CrmImportDefaults } from './application/crm-contact-intake.service';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
 export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, CampaignChannel, CampaignSource, hasVoiceLeg, LIST_SOURCES } from './domain/campaign-kinds';
 export {

@@ -27,8 +27,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
   campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
   agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
-  // crm and commerce (the crm module owns the rest: libs/crm/src/crm.errors.ts)
-  template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
   // knowledge (documents, knowledge bases, chatbots, dictionaries)
   dictionary_not_found: { status: 404, message: 'Dictionary not found' },
   document_not_found: { status: 404, message: 'Document not found' },

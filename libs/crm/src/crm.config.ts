@@ -10,6 +10,11 @@ export const CRM_CONFIG = defineConfig('crm', (env) => ({
   crmShopifyApiUrl: env.optional('CRM_SHOPIFY_API_URL')?.replace(/\/+$/, '') ?? null,
   /** Pipedrive's API origin (CRM_PIPEDRIVE_API_URL, default https://api.pipedrive.com). */
   crmPipedriveApiUrl: env.url('CRM_PIPEDRIVE_API_URL', 'https://api.pipedrive.com', ['http:', 'https:']).replace(/\/+$/, ''),
+  /** Pipedrive's OAuth origin, where authorization codes are exchanged (CRM_PIPEDRIVE_OAUTH_URL, default https://oauth.pipedrive.com). */
+  crmPipedriveOauthUrl: env.url('CRM_PIPEDRIVE_OAUTH_URL', 'https://oauth.pipedrive.com', ['http:', 'https:']).replace(/\/+$/, ''),
+  /** The service's Pipedrive app (CRM_PIPEDRIVE_CLIENT_ID, CRM_PIPEDRIVE_CLIENT_SECRET): unset, crm:connect-oauth refuses Pipedrive. */
+  crmPipedriveClientId: env.optional('CRM_PIPEDRIVE_CLIENT_ID') ?? null,
+  crmPipedriveClientSecret: env.optional('CRM_PIPEDRIVE_CLIENT_SECRET') ?? null,
   /** Time allowed for one CRM request before it counts as unreachable (CRM_HTTP_TIMEOUT_MS, default 10000). */
   crmHttpTimeoutMs: env.int('CRM_HTTP_TIMEOUT_MS', 10_000, 100, 120_000),
   /** Records asked per page during an import (CRM_IMPORT_PAGE_SIZE, default 100; capped by each provider's maximum). */

@@ -2,8 +2,8 @@ import { defineErrors } from '@outreach/core';
 
 /**
  * The error codes the crm module owns (moved out of libs/core/src/pending.errors.ts when the
- * module was built, issue 14; decisions.md 31). template_or_preset_required (order-notification
- * rules, which need the messaging module's templates) stays pending.
+ * module was built, issue 14; decisions.md 31), template_or_preset_required with the
+ * order-notification rules (31.14).
  */
 export const CRM_ERRORS = defineErrors('crm', {
   crm_connection_not_found: { status: 400, also: [404], message: 'Connection missing (400 on campaign create: missing or not ACTIVE; 404 on CRM routes)' },
@@ -19,6 +19,7 @@ export const CRM_ERRORS = defineErrors('crm', {
   invalid_mapping_source: { status: 400, message: 'Field mapping source invalid' },
   crm_import_not_found: { status: 404, message: 'CRM import not found' },
   invalid_params: { status: 400, message: 'Commerce query parameters invalid' },
+  template_or_preset_required: { status: 400, message: 'Order-notification rule has neither templateId nor preset' },
 });
 
 declare module '@outreach/core' {

@@ -38,7 +38,7 @@ export { BINDING_SOURCES, RUNTIME_VALUES, VariableBinding } from './domain/varia
 export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } from './domain/opt-out';
 export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';
 export { MessageView } from './application/message-view';
-export { MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
+export { MessageOutcome, MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
 export { MessageEventIntake } from './application/message-event-intake';
 export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './application/provider-reports';
 export { UnsubscribeLinks } from './application/unsubscribe-links';

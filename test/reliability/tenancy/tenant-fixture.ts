@@ -38,6 +38,8 @@ export interface Tenant {
   /** A sandbox CRM connection, and a CRM import (pending: no worker here) into the CSV campaign. */
   crmConnectionId: string;
   crmImportId: string;
+  /** An order-notification rule of the CRM connection (sends the WhatsApp template on ORDER_CREATED). */
+  orderRuleId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -144,6 +146,8 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   ok(crm, 201, 'POST /crm/connections');
   const crmImport = await t.http.post(`/campaigns/${campaign.id}/crm-imports`).set(k).send({ connectionId: crm.body.id, segmentId: 'seg-5' });
   ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
+  const orderRule = await t.http.post(`/crm/connections/${crm.body.id}/order-rules`).set(k).send({ event: 'ORDER_CREATED', templateId: template.body.id });
+  ok(orderRule, 201, 'POST /crm/connections/{id}/order-rules');
 
   return {
     ws,
@@ -173,6 +177,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     chatSessionId: chat.body.sessionId,
     crmConnectionId: crm.body.id,
     crmImportId: crmImport.body.id,
+    orderRuleId: orderRule.body.id,
   };
 }
 
@@ -205,5 +210,6 @@ export function tenantIds(x: Tenant): string[] {
     x.chatSessionId,
     x.crmConnectionId,
     x.crmImportId,
+    x.orderRuleId,
   ];
 }

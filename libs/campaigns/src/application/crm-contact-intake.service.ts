@@ -13,6 +13,12 @@ export interface CrmContactsAdded extends ImportSummary {
   dispatched: boolean;
 }
 
+/** A campaign's defaultCrmConnectionId and defaultCrmSegmentId. */
+export interface CrmImportDefaults {
+  connectionId: string | null;
+  segmentId: string | null;
+}
+
 /**
  * The crm module's way into campaigns (it never writes campaigns' tables): CRM imports (DRAFT, or a
  * live CRM_WEBHOOK campaign) and contacts of inbound CRM webhooks (the RUNNING CRM_WEBHOOK campaign
@@ -33,10 +39,13 @@ export class CrmContactIntake {
   /**
    * Locks the campaign until the transaction ends and checks a CRM import may add to it: 404
    * campaign_not_found; 400 campaign_not_in_draft unless DRAFT or a live CRM_WEBHOOK campaign.
+   * Answers the campaign's CRM defaults (an import that names no segment reads the default one).
    */
-  async openForImport(workspaceId: string, campaignId: string): Promise<void> {
+  async openForImport(workspaceId: string, campaignId: string): Promise<CrmImportDefaults> {
     const campaign = await this.require(workspaceId, campaignId);
     campaign.assertCrmImportAllowed();
+    const p = campaign.toProps();
+    return { connectionId: p.defaultCrmConnectionId, segmentId: p.defaultCrmSegmentId };
   }
 
   /** Lookup only (404 campaign_not_found), for routes that check the campaign before anything else. */

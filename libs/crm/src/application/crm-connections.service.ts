@@ -59,6 +59,27 @@ export class CrmConnections {
     if (provider.info.authType !== 'API_KEY') {
       throw new AppError('provider_not_api_key', { message: `${provider.info.name} connects with OAuth (a person signs in), not an API key` });
     }
+    return this.store(workspaceId, provider, credentials);
+  }
+
+  /**
+   * The operator CLI's crm:connect-oauth (decisions.md 31.18): 404 unknown_crm, 400 invalid_request
+   * for an API-key provider, then the provider's token endpoint (400 invalid_credentials for a
+   * refused code), then the same verification and sealed storage as an API-key connect.
+   */
+  async connectOAuth(workspaceId: string, slug: string, grant: { code: string; redirectUri: string }): Promise<CrmConnectionView> {
+    if (!isUuid(workspaceId)) throw new AppError('invalid_request', { message: 'workspace must be a UUID' });
+    const provider = this.providers.find(slug);
+    if (!provider) throw new AppError('unknown_crm', { message: `no CRM "${slug}" (see GET /crm/providers)` });
+    if (provider.info.authType !== 'OAUTH') {
+      throw new AppError('invalid_request', { message: `${provider.info.name} connects with an API key (POST /crm/connections), not OAuth` });
+    }
+    return this.store(workspaceId, provider, await provider.exchangeOAuthCode(grant));
+  }
+
+  /** Verified by the provider, then stored with the credentials sealed: nothing is written before the provider said yes. */
+  private async store(workspaceId: string, provider: CrmProvider, credentials: CrmCredentials): Promise<CrmConnectionView> {
+    const slug = provider.info.slug;
     const account = await provider.verify(credentials);
     const id = randomUUID();
     const now = this.clock.now();

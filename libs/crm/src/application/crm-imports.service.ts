@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { CrmContactIntake } from '@outreach/campaigns';
+import { CrmContactIntake, CrmImportDefaults } from '@outreach/campaigns';
 import { AppConfig, AppError, Clock, isAppError, isUuid, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
 import { CrmConnectionProps } from '../domain/crm-connection';
 import { applyImport, backoffMs, canApplyImport, CrmImportProps, importProgress } from '../domain/crm-import';
@@ -46,6 +46,18 @@ export function toImportView(p: CrmImportProps): CrmImportView {
   };
 }
 
+/**
+ * The segment an import reads (decisions.md 31.17): the one it names; null (named) for all
+ * contacts; absent, the campaign's defaultCrmSegmentId when the import reads the campaign's
+ * defaultCrmConnectionId (or the campaign names no connection): a segment id means something only
+ * to its own CRM.
+ */
+export function importSegment(requested: string | null | undefined, defaults: CrmImportDefaults, connectionId: string): string | null {
+  if (requested !== undefined) return requested;
+  const sameCrm = defaults.connectionId === null || defaults.connectionId === connectionId;
+  return sameCrm ? defaults.segmentId : null;
+}
+
 /** Upstream failures worth waiting out: unreachable, or the CRM's own 5xx. */
 function isTransient(error: unknown): boolean {
   if (!isAppError(error)) return false;
@@ -85,9 +97,9 @@ export class CrmImports {
   async request(workspaceId: string, campaignId: string, input: { connectionId: string; segmentId?: string | null }): Promise<CrmImportView> {
     await this.intake.assertExists(workspaceId, campaignId);
     const connection = await this.connections.require(workspaceId, input.connectionId);
-    await this.uow.run(() => this.intake.openForImport(workspaceId, campaignId));
+    const defaults = await this.uow.run(() => this.intake.openForImport(workspaceId, campaignId));
     const open = this.connections.open(connection);
-    const segmentId = input.segmentId ?? null;
+    const segmentId = importSegment(input.segmentId, defaults, connection.id);
     const total = segmentId ? (await open.provider.segment(open.credentials, segmentId)).size : null;
     const job = await this.uow.run(async () => {
       await this.intake.openForImport(workspaceId, campaignId);

@@ -6,6 +6,7 @@ import { CrmRecord } from '../domain/crm-provider-info';
 import { mapRecord } from '../domain/field-mapping';
 import { CommerceOrderRepository, CrmConnectionRepository, CrmWebhookEvent, CrmWebhookEventRepository, WebhookDelivery, WebhookNotAuthentic } from './crm.ports';
 import { CrmConnections } from './crm-connections.service';
+import { OrderNotifications } from './order-notifications.service';
 
 export interface CrmWebhookReceipt {
   /** Records the request named. */
@@ -20,6 +21,8 @@ export interface CrmWebhookReceipt {
   invalid: number;
   /** Shop orders stored (new or updated). */
   orders: number;
+  /** Order notifications written by the connection's order-notification rules (sent by the worker). */
+  notifications: number;
 }
 
 const DRAIN_BATCH = 500;
@@ -40,6 +43,7 @@ export class CrmWebhooks {
     private readonly events: CrmWebhookEventRepository,
     private readonly orders: CommerceOrderRepository,
     private readonly intake: CrmContactIntake,
+    private readonly orderNotifications: OrderNotifications,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -66,12 +70,13 @@ export class CrmWebhooks {
       if (record) records.push(record);
     }
     const orders = delivery.orders ?? [];
-    const receipt: CrmWebhookReceipt = { received: delivery.records.length + delivery.recordIds.length, delivered: 0, deferred: 0, duplicates: 0, invalid: 0, orders: orders.length };
+    const receipt: CrmWebhookReceipt = { received: delivery.records.length + delivery.recordIds.length, delivered: 0, deferred: 0, duplicates: 0, invalid: 0, orders: orders.length, notifications: 0 };
     receipt.invalid += delivery.recordIds.length - (records.length - delivery.records.length);
     const fresh: CrmWebhookEvent[] = [];
     await this.uow.run(async () => {
-      for (const order of orders) {
-        await this.orders.upsert({ ...order, id: randomUUID(), workspaceId: connection.workspaceId, connectionId: connection.id, receivedAt: now, updatedAt: now });
+      for (const { event, order } of orders) {
+        const orderId = await this.orders.upsert({ ...order, id: randomUUID(), workspaceId: connection.workspaceId, connectionId: connection.id, receivedAt: now, updatedAt: now });
+        receipt.notifications += await this.orderNotifications.onOrderEvent(connection.workspaceId, connection.id, event, orderId);
       }
       if (records.length === 0) return;
       const campaignId = await this.intake.liveWebhookCampaign(connection.workspaceId, connection.id);

@@ -1,8 +1,10 @@
+import { AppError } from '@outreach/core';
 import type { CommerceOrderProps, OrderRecord } from '../domain/commerce-order';
 import type { CrmConnectionProps } from '../domain/crm-connection';
 import type { CrmImportProps } from '../domain/crm-import';
 import type { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../domain/crm-provider-info';
 import type { DefaultMapping } from '../domain/field-mapping';
+import type { OrderEvent, OrderNotificationProps, OrderRuleProps } from '../domain/order-rule';
 
 /** Credentials as sent to POST /crm/connections (text members only). */
 export type CrmCredentials = Readonly<Record<string, string>>;
@@ -30,7 +32,8 @@ export interface WebhookRequest {
 export interface WebhookDelivery {
   records: CrmRecord[];
   recordIds: string[];
-  orders?: OrderRecord[];
+  /** Order events (a shop's orders/* webhooks, the sandbox's `orders`): the order as it now is. */
+  orders?: Array<{ event: OrderEvent; order: OrderRecord }>;
 }
 
 /** The signature did not verify (401, nothing stored). */
@@ -68,6 +71,13 @@ export abstract class CrmProvider {
   abstract contact(credentials: CrmCredentials, recordId: string): Promise<CrmRecord | null>;
   /** Verifies a webhook the provider's way (WebhookNotAuthentic) and reads its contact events. */
   abstract readWebhook(credentials: CrmCredentials, request: WebhookRequest): WebhookDelivery;
+  /**
+   * OAuth providers: the credentials an authorization code stands for (the token endpoint's
+   * answer); 400 invalid_credentials when the provider refuses the code. API-key providers have none.
+   */
+  exchangeOAuthCode(_grant: { code: string; redirectUri: string }): Promise<CrmCredentials> {
+    return Promise.reject(new AppError('invalid_request', { message: `${this.info.name} connects with an API key (POST /crm/connections), not OAuth` }));
+  }
 }
 
 /** Every provider adapter, by slug. */
@@ -129,9 +139,33 @@ export abstract class CredentialSealer {
 
 /** Shop orders told by webhooks (one row per order: updates overwrite it). */
 export abstract class CommerceOrderRepository {
-  abstract upsert(order: CommerceOrderProps): Promise<void>;
+  /** Returns the stored row's id (the existing one when the order was known). */
+  abstract upsert(order: CommerceOrderProps): Promise<string>;
+  abstract findById(id: string): Promise<CommerceOrderProps | null>;
   /** The workspace's orders, newest first, by page number (1-based). */
   abstract page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }>;
   /** The connection's orders placed at or after `from`. */
   abstract since(connectionId: string, from: Date): Promise<CommerceOrderProps[]>;
+}
+
+/** Order-notification rules (one per connection and event). */
+export abstract class OrderRuleRepository {
+  /** False when the connection has a rule for that event already. */
+  abstract insert(rule: OrderRuleProps): Promise<boolean>;
+  abstract find(workspaceId: string, connectionId: string, id: string): Promise<OrderRuleProps | null>;
+  abstract findById(id: string): Promise<OrderRuleProps | null>;
+  abstract list(workspaceId: string, connectionId: string): Promise<OrderRuleProps[]>;
+  abstract enabledFor(connectionId: string, event: OrderEvent): Promise<OrderRuleProps[]>;
+  /** False when the change would give the connection a second rule for an event. */
+  abstract update(rule: OrderRuleProps): Promise<boolean>;
+  abstract delete(id: string): Promise<void>;
+}
+
+/** One notification per (rule, order): written with the order event, settled by the worker. */
+export abstract class OrderNotificationRepository {
+  /** False when the rule has notified (or is notifying) that order already. */
+  abstract insertIfNew(notification: OrderNotificationProps): Promise<boolean>;
+  abstract findForUpdate(id: string): Promise<OrderNotificationProps | null>;
+  abstract update(notification: OrderNotificationProps): Promise<void>;
+  abstract ofOrders(orderIds: readonly string[]): Promise<OrderNotificationProps[]>;
 }

@@ -6,7 +6,7 @@ import { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../domain/crm-p
 import { InMemoryCrmConnectionRepository, InMemoryCrmImportRepository, InMemoryCrmWebhookEventRepository, PlainCredentialSealer, SandboxCrmProvider } from '../testing';
 import { CrmCredentials, CrmProvider, CrmProviders, CrmRateLimited, VerifiedAccount, WebhookDelivery } from './crm.ports';
 import { CrmConnections } from './crm-connections.service';
-import { CrmImports } from './crm-imports.service';
+import { CrmImports, importSegment } from './crm-imports.service';
 
 const WS = 'ws-1';
 
@@ -147,5 +147,15 @@ describe('crm use cases (ports faked)', () => {
     const live = s.campaigns.seed(aCampaign({ workspaceId: WS, status: 'PAUSED', draft: { source: 'CRM_WEBHOOK', defaultCrmConnectionId: conn.id } }));
     expect((await s.runner.request(WS, live.id, { connectionId: conn.id })).status).toBe('pending');
     expect(s.imports.rows.size).toBe(1);
+  });
+
+  it("importSegment: the named segment, null for all contacts, else the campaign's default when the import reads its default CRM", () => {
+    const defaults = { connectionId: 'c1', segmentId: 'seg-7' };
+    expect(importSegment('seg-3', defaults, 'c1')).toBe('seg-3');
+    expect(importSegment(null, defaults, 'c1')).toBeNull();
+    expect(importSegment(undefined, defaults, 'c1')).toBe('seg-7');
+    expect(importSegment(undefined, defaults, 'c2')).toBeNull();
+    expect(importSegment(undefined, { connectionId: null, segmentId: 'seg-7' }, 'c2')).toBe('seg-7');
+    expect(importSegment(undefined, { connectionId: 'c1', segmentId: null }, 'c1')).toBeNull();
   });
 });

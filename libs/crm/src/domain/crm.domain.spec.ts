@@ -91,12 +91,62 @@ describe('commerce orders', () => {
     for (const q of [{ page: '0' }, { limit: '101' }, { limit: '' }, { page: '1.5' }, { page: '-2' }, { limit: 'x' }]) expect(codeOf(() => orderPage(q))).toBe('invalid_params');
   });
 
-  it('the summary counts orders, phones, cash on delivery, value and currencies; no notification is sent yet', () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes));
+
+  it('the summary counts orders, phones, cash on delivery, value and currencies; nothing notified without notifications', () => {
     const s = summarise([
-      { phone: '+16136120707', totalValue: 199.65, cod: false, currency: 'USD' },
-      { phone: null, totalValue: 50, cod: true, currency: 'USD' },
-      { phone: ' ', totalValue: 20.35, cod: false, currency: 'EUR' },
+      { id: 'o1', phone: '+16136120707', totalValue: 199.65, cod: false, currency: 'USD', orderedAt: at(0) },
+      { id: 'o2', phone: null, totalValue: 50, cod: true, currency: 'USD', orderedAt: at(0) },
+      { id: 'o3', phone: ' ', totalValue: 20.35, cod: false, currency: 'EUR', orderedAt: at(0) },
     ]);
     expect(s).toMatchObject({ orders: 3, ordersWithPhone: 1, codOrders: 1, totalValue: 270, currencies: ['EUR', 'USD'], ordersNotified: 0, spend: 0 });
+  });
+
+  it('the notification figures: attempted, notified, delivered, read, failed, replies, opt-outs, spend, median minutes, shipped', () => {
+    const orders = [
+      { id: 'a', phone: '+1', totalValue: 10, cod: false, currency: 'USD', orderedAt: at(0) },
+      { id: 'b', phone: '+2', totalValue: 20, cod: false, currency: 'USD', orderedAt: at(0) },
+      { id: 'c', phone: '+3', totalValue: 40, cod: true, currency: 'USD', orderedAt: at(0) },
+      { id: 'd', phone: '+4', totalValue: 80, cod: false, currency: 'USD', orderedAt: at(0) },
+    ];
+    const n = (orderId: string, event: 'ORDER_CREATED' | 'ORDER_FULFILLED', status: 'SENT' | 'FAILED' | 'SKIPPED', messageId: string | null, reason: string | null = null) =>
+      ({ orderId, event, status, messageId, reason, costMinor: status === 'SENT' ? 5 : 0 });
+    const s = summarise(
+      orders,
+      [
+        n('a', 'ORDER_CREATED', 'SENT', 'm1'), // read, replied STOP, 2 minutes after the order
+        n('a', 'ORDER_FULFILLED', 'SENT', 'm2'), // delivered, 30 minutes
+        n('b', 'ORDER_CREATED', 'SENT', 'm3'), // accepted, then undeliverable
+        n('c', 'ORDER_CREATED', 'SKIPPED', null, 'contact_opted_out'),
+        n('d', 'ORDER_FULFILLED', 'SENT', 'm4'), // sent, 10 minutes
+        n('d', 'ORDER_CREATED', 'FAILED', null, 'template_not_approved'),
+      ],
+      [
+        { id: 'm1', status: 'READ', sentAt: at(2), replies: 1, optedOutByReply: true },
+        { id: 'm2', status: 'DELIVERED', sentAt: at(30), replies: 0, optedOutByReply: false },
+        { id: 'm3', status: 'FAILED', sentAt: at(1), replies: 0, optedOutByReply: false },
+        { id: 'm4', status: 'SENT', sentAt: at(10), replies: 0, optedOutByReply: false },
+      ],
+    );
+    expect(s).toEqual({
+      orders: 4,
+      ordersWithPhone: 4,
+      ordersNotified: 2, // a and d (b's only message failed, c was skipped)
+      attempted: 5,
+      delivered: 2,
+      read: 1,
+      failed: 2,
+      clicks: 0,
+      replies: 1,
+      spend: 0.2, // four accepted messages at 5 minor units
+      costPerNotifiedOrder: 0.1,
+      medianMinutesToFirstUpdate: 6, // a: 2, d: 10
+      optOuts: 2,
+      shippedNotified: 2,
+      notifiedValue: 90,
+      totalValue: 150,
+      codOrders: 1,
+      currencies: ['USD'],
+    });
   });
 });

@@ -28,7 +28,7 @@ export class CrmImportsController {
   @ApiOperation({ summary: 'Import a CRM segment (or all its contacts) into a DRAFT campaign or a live CRM_WEBHOOK campaign; poll the import' })
   @ApiAcceptedResponse({ type: CrmImportResponse })
   create(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: CreateCrmImportDto): Promise<CrmImportView> {
-    return this.imports.request(p.workspaceId, id, { connectionId: body.connectionId, segmentId: body.segmentId ?? null });
+    return this.imports.request(p.workspaceId, id, { connectionId: body.connectionId, segmentId: body.segmentId });
   }
 
   @RequireScope('crm.view')

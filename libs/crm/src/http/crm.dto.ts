@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsNumber, IsOptional, IsPositive, IsString, Length, Max, registerDecorator, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Max, registerDecorator, ValidateIf, ValidateNested } from 'class-validator';
 import { CRM_IMPORT_STATUSES } from '../domain/crm-import';
 import { MAX_MAPPINGS } from '../domain/field-mapping';
+import { ORDER_EVENTS, ORDER_PRESET_NAMES, OrderEvent, OrderPresetName } from '../domain/order-rule';
 
 /** A flat object of text members (credentials): at most 10, keys 1-64, values 1-4096 characters. */
 function IsCredentials() {
@@ -131,7 +132,7 @@ export class CreateCrmImportDto {
   @Length(1, 100)
   connectionId: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, description: 'A segment (list, saved search, filter) of the CRM; all contacts when absent', example: 'seg-5000' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: 100, description: "A segment (list, saved search, filter) of the CRM; null: all contacts; absent: the campaign's defaultCrmSegmentId when the connection is the campaign's defaultCrmConnectionId (or it has none), else all contacts", example: 'seg-5000' })
   @IsOptional()
   @IsString()
   @Length(1, 100)
@@ -164,6 +165,7 @@ export class CrmWebhookReceiptResponse {
   @ApiProperty({ type: 'integer', description: 'Events seen before (same record and phone)' }) duplicates: number;
   @ApiProperty({ type: 'integer', description: 'Records without a usable phone' }) invalid: number;
   @ApiProperty({ type: 'integer', description: 'Shop orders stored (new or updated)' }) orders: number;
+  @ApiProperty({ type: 'integer', description: 'Order notifications written by the order-notification rules (the worker sends them)' }) notifications: number;
 }
 
 /** Page-number paging of GET /commerce/orders, read as text so the use case answers 400 invalid_params (decisions.md 31.12). */
@@ -184,6 +186,7 @@ export class CommerceOrderResponse {
   @ApiProperty({ format: 'uuid' }) connectionId: string;
   @ApiProperty({ description: "The shop's order id" }) externalId: string;
   @ApiProperty({ example: '#1001' }) name: string;
+  @ApiProperty({ type: String, nullable: true }) customerName: string | null;
   @ApiProperty({ type: String, nullable: true }) email: string | null;
   @ApiProperty({ type: String, nullable: true }) phone: string | null;
   @ApiProperty({ example: 'USD' }) currency: string;
@@ -231,4 +234,69 @@ export class OrderUpdatesSummaryResponse {
   @ApiProperty({ minimum: 0 }) totalValue: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) codOrders: number;
   @ApiProperty({ type: [String] }) currencies: string[];
+}
+
+const RULE_TEMPLATE = 'A WhatsApp template of the workspace (400 template_not_found otherwise); exclusive with preset';
+const RULE_PRESET = `A built-in update (${ORDER_PRESET_NAMES.join(', ')}): the service writes it as a template of the workspace and submits it for review; exclusive with templateId`;
+
+/** POST /crm/connections/{id}/order-rules: neither templateId nor preset → 400 template_or_preset_required (the use case). */
+export class CreateOrderRuleDto {
+  @ApiProperty({ enum: ORDER_EVENTS, description: 'The order event that sends the message' })
+  @IsIn(ORDER_EVENTS)
+  event: OrderEvent;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', maxLength: 100, description: RULE_TEMPLATE })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  templateId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ORDER_PRESET_NAMES, description: RULE_PRESET })
+  @IsOptional()
+  @IsIn(ORDER_PRESET_NAMES)
+  preset?: OrderPresetName | null;
+
+  @ApiPropertyOptional({ default: true, description: 'A disabled rule sends nothing' })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+/** PATCH: any of the members (templateId and preset replace one another). */
+export class UpdateOrderRuleDto {
+  @ApiPropertyOptional({ enum: ORDER_EVENTS })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsIn(ORDER_EVENTS)
+  event?: OrderEvent;
+
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', maxLength: 100, description: RULE_TEMPLATE })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  templateId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ORDER_PRESET_NAMES, description: RULE_PRESET })
+  @IsOptional()
+  @IsIn(ORDER_PRESET_NAMES)
+  preset?: OrderPresetName | null;
+
+  @ApiPropertyOptional()
+  @ValidateIf((_, v) => v !== undefined)
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+export class OrderRuleResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) connectionId: string;
+  @ApiProperty({ enum: ORDER_EVENTS }) event: string;
+  @ApiProperty({ format: 'uuid', description: "The template sent (a preset's own template when a preset was chosen)" }) templateId: string;
+  @ApiProperty({ type: String, nullable: true, enum: ORDER_PRESET_NAMES }) preset: string | null;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class OrderRulesResponse {
+  @ApiProperty({ type: [OrderRuleResponse] }) rules: OrderRuleResponse[];
 }

@@ -3,6 +3,7 @@ import { QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { CrmImports } from '../application/crm-imports.service';
 import { CrmJob, CrmQueue } from '../application/crm-jobs';
+import { OrderNotifications } from '../application/order-notifications.service';
 
 /**
  * Queue `crm`: handlers only call use cases. An import holds its job while it reads pages; a dead
@@ -11,7 +12,10 @@ import { CrmJob, CrmQueue } from '../application/crm-jobs';
  */
 @Processor(CrmQueue.Crm, { lockDuration: 15_000, stalledInterval: 15_000 })
 export class CrmProcessor extends QueueWorkerHost {
-  constructor(private readonly imports: CrmImports) {
+  constructor(
+    private readonly imports: CrmImports,
+    private readonly orderNotifications: OrderNotifications,
+  ) {
     super(CrmQueue.Crm);
   }
 
@@ -19,6 +23,8 @@ export class CrmProcessor extends QueueWorkerHost {
     switch (job.name as CrmJob) {
       case CrmJob.Import:
         return this.imports.run(job.data as { importId: string });
+      case CrmJob.OrderNotification:
+        return this.orderNotifications.deliver(job.data as { notificationId: string });
       default:
         throw new Error(`crm queue: no handler for job ${job.name}`);
     }

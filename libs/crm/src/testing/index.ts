@@ -1,5 +1,17 @@
 // In-memory fakes of the crm module's ports, for use-case specs (no database, no network).
-import { CrmConnectionRepository, CredentialSealer, CrmCredentials, CrmImportRepository, CrmWebhookEvent, CrmWebhookEventRepository } from '../application/crm.ports';
+import {
+  CommerceOrderRepository,
+  CrmConnectionRepository,
+  CredentialSealer,
+  CrmCredentials,
+  CrmImportRepository,
+  CrmWebhookEvent,
+  CrmWebhookEventRepository,
+  OrderNotificationRepository,
+  OrderRuleRepository,
+} from '../application/crm.ports';
+import type { CommerceOrderProps } from '../domain/commerce-order';
+import type { OrderEvent, OrderNotificationProps, OrderRuleProps } from '../domain/order-rule';
 import type { CrmConnectionProps } from '../domain/crm-connection';
 import { CrmImportProps, IN_PROGRESS_IMPORT_STATUSES } from '../domain/crm-import';
 
@@ -100,4 +112,90 @@ export class PlainCredentialSealer extends CredentialSealer {
     return parsed.credentials;
   }
 }
+export class InMemoryOrderRuleRepository extends OrderRuleRepository {
+  readonly rows = new Map<string, OrderRuleProps>();
+
+  async insert(rule: OrderRuleProps): Promise<boolean> {
+    if ([...this.rows.values()].some((r) => r.connectionId === rule.connectionId && r.event === rule.event)) return false;
+    this.rows.set(rule.id, copy(rule));
+    return true;
+  }
+
+  async find(workspaceId: string, connectionId: string, id: string): Promise<OrderRuleProps | null> {
+    const row = this.rows.get(id);
+    return row && row.workspaceId === workspaceId && row.connectionId === connectionId ? copy(row) : null;
+  }
+
+  async findById(id: string): Promise<OrderRuleProps | null> {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+
+  async list(workspaceId: string, connectionId: string): Promise<OrderRuleProps[]> {
+    return [...this.rows.values()].filter((r) => r.workspaceId === workspaceId && r.connectionId === connectionId).map(copy);
+  }
+
+  async enabledFor(connectionId: string, event: OrderEvent): Promise<OrderRuleProps[]> {
+    return [...this.rows.values()].filter((r) => r.connectionId === connectionId && r.event === event && r.enabled).map(copy);
+  }
+
+  async update(rule: OrderRuleProps): Promise<boolean> {
+    if ([...this.rows.values()].some((r) => r.id !== rule.id && r.connectionId === rule.connectionId && r.event === rule.event)) return false;
+    this.rows.set(rule.id, copy(rule));
+    return true;
+  }
+
+  async delete(id: string): Promise<void> {
+    this.rows.delete(id);
+  }
+}
+
+export class InMemoryOrderNotificationRepository extends OrderNotificationRepository {
+  readonly rows = new Map<string, OrderNotificationProps>();
+
+  async insertIfNew(notification: OrderNotificationProps): Promise<boolean> {
+    if ([...this.rows.values()].some((n) => n.ruleId === notification.ruleId && n.orderId === notification.orderId)) return false;
+    this.rows.set(notification.id, copy(notification));
+    return true;
+  }
+
+  async findForUpdate(id: string): Promise<OrderNotificationProps | null> {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+
+  async update(notification: OrderNotificationProps): Promise<void> {
+    this.rows.set(notification.id, copy(notification));
+  }
+
+  async ofOrders(orderIds: readonly string[]): Promise<OrderNotificationProps[]> {
+    return [...this.rows.values()].filter((n) => orderIds.includes(n.orderId)).map(copy);
+  }
+}
+
+export class InMemoryCommerceOrderRepository extends CommerceOrderRepository {
+  readonly rows = new Map<string, CommerceOrderProps>();
+
+  async upsert(order: CommerceOrderProps): Promise<string> {
+    const known = [...this.rows.values()].find((o) => o.connectionId === order.connectionId && o.externalId === order.externalId);
+    const id = known?.id ?? order.id;
+    this.rows.set(id, copy({ ...order, id, receivedAt: known?.receivedAt ?? order.receivedAt }));
+    return id;
+  }
+
+  async findById(id: string): Promise<CommerceOrderProps | null> {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+
+  async page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }> {
+    const all = [...this.rows.values()].filter((o) => o.workspaceId === workspaceId).sort((a, b) => b.orderedAt.getTime() - a.orderedAt.getTime());
+    return { items: all.slice((page.page - 1) * page.limit, page.page * page.limit).map(copy), total: all.length };
+  }
+
+  async since(connectionId: string, from: Date): Promise<CommerceOrderProps[]> {
+    return [...this.rows.values()].filter((o) => o.connectionId === connectionId && o.orderedAt >= from).map(copy);
+  }
+}
+
 export { SandboxCrmProvider } from '../infrastructure/providers/sandbox-crm.provider';

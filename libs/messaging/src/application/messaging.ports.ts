@@ -97,6 +97,10 @@ export abstract class MessageRepository {
   abstract update(message: MessageProps): Promise<void>;
   /** The workspace's latest messages on a channel, newest first. */
   abstract listRecent(workspaceId: string, channel: MessageChannel, limit: number): Promise<MessageProps[]>;
+  /** The workspace's outbound messages of these ids (others are left out). */
+  abstract findOutbound(workspaceId: string, ids: readonly string[]): Promise<MessageProps[]>;
+  /** Inbound messages answering any of these messages. */
+  abstract repliesTo(ids: readonly string[]): Promise<MessageProps[]>;
   /** Records that a provider event was applied; false when it was before (skip it). */
   abstract markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean>;
 }

@@ -397,7 +397,11 @@ export class CampaignFieldsDto {
   @Length(1, 200)
   defaultCrmConnectionId?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: "The segment a CRM import of this campaign reads when it names none, if it reads the campaign's defaultCrmConnectionId (or the campaign names none)",
+  })
   @Nullable()
   @IsString()
   @Length(1, 200)
@@ -496,8 +500,6 @@ export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
   recoveryLinkEnabled: MESSAGING,
   messageDeclinedLeads: MESSAGING,
   workflowId: 'issue 13 (workflows)',
-  defaultCrmConnectionId: 'issue 14 (CRM)',
-  defaultCrmSegmentId: 'issue 14 (CRM)',
   retryConcurrencyPercent: LIVE_OPS,
   followupEnabled: LIVE_OPS,
   followupMaxAttempts: LIVE_OPS,

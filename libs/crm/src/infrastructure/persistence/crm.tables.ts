@@ -4,6 +4,7 @@ import type { CrmWebhookEvent } from '../../application/crm.ports';
 import type { CrmConnectionProps, CrmConnectionStatus, WebhookTopics } from '../../domain/crm-connection';
 import type { CrmImportCounts, CrmImportProps, CrmImportStatus } from '../../domain/crm-import';
 import type { FieldMapping } from '../../domain/field-mapping';
+import type { OrderEvent, OrderNotificationProps, OrderNotificationStatus, OrderPresetName, OrderRuleProps } from '../../domain/order-rule';
 
 /** `crm_connections` (migration 1763700010000). */
 export const CRM_CONNECTIONS = defineTable<CrmConnectionProps>('crm_connections', {
@@ -62,6 +63,7 @@ export const COMMERCE_ORDERS = defineTable<CommerceOrderProps>('commerce_orders'
   connectionId: column.uuid('connection_id'),
   externalId: column.text('external_id'),
   name: column.text('name'),
+  customerName: column.nullableText('customer_name'),
   email: column.nullableText('email'),
   phone: column.nullableText('phone'),
   currency: column.text('currency'),
@@ -72,4 +74,33 @@ export const COMMERCE_ORDERS = defineTable<CommerceOrderProps>('commerce_orders'
   orderedAt: column.timestamp('ordered_at'),
   receivedAt: column.timestamp('received_at'),
   updatedAt: column.timestamp('updated_at'),
+});
+
+/** `crm_order_rules` (migration 1763700011500). */
+export const CRM_ORDER_RULES = defineTable<OrderRuleProps>('crm_order_rules', {
+  id: column.uuid('id'),
+  workspaceId: column.uuid('workspace_id'),
+  connectionId: column.uuid('connection_id'),
+  event: column.text<OrderEvent>('event'),
+  templateId: column.uuid('template_id'),
+  preset: column.nullableText<OrderPresetName>('preset'),
+  enabled: column.bool('enabled'),
+  createdAt: column.timestamp('created_at'),
+  updatedAt: column.timestamp('updated_at'),
+});
+
+/** `crm_order_notifications` (migration 1763700011500). */
+export const CRM_ORDER_NOTIFICATIONS = defineTable<OrderNotificationProps>('crm_order_notifications', {
+  id: column.uuid('id'),
+  workspaceId: column.uuid('workspace_id'),
+  connectionId: column.uuid('connection_id'),
+  ruleId: column.uuid('rule_id'),
+  orderId: column.uuid('order_id'),
+  event: column.text<OrderEvent>('event'),
+  status: column.text<OrderNotificationStatus>('status'),
+  messageId: column.nullableUuid('message_id'),
+  reason: column.nullableText('reason'),
+  costMinor: column.bigint('cost_minor'),
+  createdAt: column.timestamp('created_at'),
+  attemptedAt: column.nullableTimestamp('attempted_at'),
 });

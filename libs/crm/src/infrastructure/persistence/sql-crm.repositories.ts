@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
-import { CommerceOrderRepository, CrmConnectionRepository, CrmImportRepository, CrmWebhookEvent, CrmWebhookEventRepository } from '../../application/crm.ports';
+import {
+  CommerceOrderRepository,
+  CrmConnectionRepository,
+  CrmImportRepository,
+  CrmWebhookEvent,
+  CrmWebhookEventRepository,
+  OrderNotificationRepository,
+  OrderRuleRepository,
+} from '../../application/crm.ports';
 import type { CommerceOrderProps } from '../../domain/commerce-order';
 import type { CrmConnectionProps } from '../../domain/crm-connection';
 import { CrmImportProps, IN_PROGRESS_IMPORT_STATUSES } from '../../domain/crm-import';
-import { COMMERCE_ORDERS, CRM_CONNECTIONS, CRM_IMPORTS, CRM_WEBHOOK_EVENTS } from './crm.tables';
+import { COMMERCE_ORDERS, CRM_CONNECTIONS, CRM_IMPORTS, CRM_ORDER_NOTIFICATIONS, CRM_ORDER_RULES, CRM_WEBHOOK_EVENTS } from './crm.tables';
+import type { OrderEvent, OrderNotificationProps, OrderRuleProps } from '../../domain/order-rule';
 
 type Row = Record<string, unknown>;
 const C = CRM_CONNECTIONS.c;
@@ -131,7 +140,7 @@ export class SqlCrmWebhookEventRepository extends CrmWebhookEventRepository {
 }
 
 const O = COMMERCE_ORDERS.c;
-const ORDER_MUTABLE = ['name', 'email', 'phone', 'currency', 'totalValue', 'financialStatus', 'fulfillmentStatus', 'cod', 'updatedAt'] as const;
+const ORDER_MUTABLE = ['name', 'customerName', 'email', 'phone', 'currency', 'totalValue', 'financialStatus', 'fulfillmentStatus', 'cod', 'updatedAt'] as const;
 
 @Injectable()
 export class SqlCommerceOrderRepository extends CommerceOrderRepository {
@@ -139,10 +148,16 @@ export class SqlCommerceOrderRepository extends CommerceOrderRepository {
     super();
   }
 
-  async upsert(order: CommerceOrderProps): Promise<void> {
+  async upsert(order: CommerceOrderProps): Promise<string> {
     const set = ORDER_MUTABLE.map((k) => `${O[k]} = EXCLUDED.${O[k]}`).join(', ');
-    const { sql, params } = COMMERCE_ORDERS.insert(order, `ON CONFLICT (${O.connectionId}, ${O.externalId}) DO UPDATE SET ${set}`);
-    await this.tx.manager.query(sql, params);
+    const { sql, params } = COMMERCE_ORDERS.insert(order, `ON CONFLICT (${O.connectionId}, ${O.externalId}) DO UPDATE SET ${set} RETURNING ${O.id} AS id`);
+    const rows: Array<{ id: string }> = await this.tx.manager.query(sql, params);
+    return rows[0].id;
+  }
+
+  async findById(id: string): Promise<CommerceOrderProps | null> {
+    const rows: Row[] = await this.tx.manager.query(`SELECT ${COMMERCE_ORDERS.select()} FROM ${COMMERCE_ORDERS.name} WHERE ${O.id} = $1`, [id]);
+    return rows.length ? COMMERCE_ORDERS.fromRow(rows[0]) : null;
   }
 
   async page(workspaceId: string, page: { page: number; limit: number }): Promise<{ items: CommerceOrderProps[]; total: number }> {
@@ -161,5 +176,98 @@ export class SqlCommerceOrderRepository extends CommerceOrderRepository {
       [connectionId, from],
     );
     return rows.map((row) => COMMERCE_ORDERS.fromRow(row));
+  }
+}
+
+const R = CRM_ORDER_RULES.c;
+
+@Injectable()
+export class SqlOrderRuleRepository extends OrderRuleRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async insert(rule: OrderRuleProps): Promise<boolean> {
+    const { sql, params } = CRM_ORDER_RULES.insert(rule, `ON CONFLICT (${R.connectionId}, ${R.event}) DO NOTHING RETURNING ${R.id}`);
+    const rows: Row[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  async find(workspaceId: string, connectionId: string, id: string): Promise<OrderRuleProps | null> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CRM_ORDER_RULES.select()} FROM ${CRM_ORDER_RULES.name} WHERE ${R.id} = $1 AND ${R.workspaceId} = $2 AND ${R.connectionId} = $3`,
+      [id, workspaceId, connectionId],
+    );
+    return rows.length ? CRM_ORDER_RULES.fromRow(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<OrderRuleProps | null> {
+    const rows: Row[] = await this.tx.manager.query(`SELECT ${CRM_ORDER_RULES.select()} FROM ${CRM_ORDER_RULES.name} WHERE ${R.id} = $1`, [id]);
+    return rows.length ? CRM_ORDER_RULES.fromRow(rows[0]) : null;
+  }
+
+  async list(workspaceId: string, connectionId: string): Promise<OrderRuleProps[]> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CRM_ORDER_RULES.select()} FROM ${CRM_ORDER_RULES.name} WHERE ${R.workspaceId} = $1 AND ${R.connectionId} = $2 ORDER BY ${R.createdAt}, ${R.id}`,
+      [workspaceId, connectionId],
+    );
+    return rows.map((row) => CRM_ORDER_RULES.fromRow(row));
+  }
+
+  async enabledFor(connectionId: string, event: OrderEvent): Promise<OrderRuleProps[]> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CRM_ORDER_RULES.select()} FROM ${CRM_ORDER_RULES.name} WHERE ${R.connectionId} = $1 AND ${R.event} = $2 AND ${R.enabled}`,
+      [connectionId, event],
+    );
+    return rows.map((row) => CRM_ORDER_RULES.fromRow(row));
+  }
+
+  async update(rule: OrderRuleProps): Promise<boolean> {
+    const { sql, params } = CRM_ORDER_RULES.update(rule, ['id']);
+    try {
+      await this.tx.manager.query(sql, params);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return false;
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.tx.manager.query(`DELETE FROM ${CRM_ORDER_RULES.name} WHERE ${R.id} = $1`, [id]);
+  }
+}
+
+const N = CRM_ORDER_NOTIFICATIONS.c;
+
+@Injectable()
+export class SqlOrderNotificationRepository extends OrderNotificationRepository {
+  constructor(private readonly tx: TransactionHost) {
+    super();
+  }
+
+  async insertIfNew(notification: OrderNotificationProps): Promise<boolean> {
+    const { sql, params } = CRM_ORDER_NOTIFICATIONS.insert(notification, `ON CONFLICT (${N.ruleId}, ${N.orderId}) DO NOTHING RETURNING ${N.id}`);
+    const rows: Row[] = await this.tx.manager.query(sql, params);
+    return rows.length > 0;
+  }
+
+  async findForUpdate(id: string): Promise<OrderNotificationProps | null> {
+    const rows: Row[] = await this.tx.manager.query(`SELECT ${CRM_ORDER_NOTIFICATIONS.select()} FROM ${CRM_ORDER_NOTIFICATIONS.name} WHERE ${N.id} = $1 FOR UPDATE`, [id]);
+    return rows.length ? CRM_ORDER_NOTIFICATIONS.fromRow(rows[0]) : null;
+  }
+
+  async update(notification: OrderNotificationProps): Promise<void> {
+    const { sql, params } = CRM_ORDER_NOTIFICATIONS.update(notification, ['id']);
+    await this.tx.manager.query(sql, params);
+  }
+
+  async ofOrders(orderIds: readonly string[]): Promise<OrderNotificationProps[]> {
+    if (orderIds.length === 0) return [];
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CRM_ORDER_NOTIFICATIONS.select()} FROM ${CRM_ORDER_NOTIFICATIONS.name} WHERE ${N.orderId} = ANY($1::uuid[])`,
+      [orderIds],
+    );
+    return rows.map((row) => CRM_ORDER_NOTIFICATIONS.fromRow(row));
   }
 }

@@ -22,11 +22,14 @@ export async function crmRequest(
 ): Promise<CrmResponse> {
   const path = new URL(url).pathname;
   let res: Response;
+  // A form (URLSearchParams: OAuth token requests) is sent form-encoded, anything else as JSON.
+  const form = init.body instanceof URLSearchParams;
+  const contentType: Record<string, string> = init.body === undefined ? {} : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' };
   try {
     res = await fetch(url, {
       method: init.method ?? 'GET',
-      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
-      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+      headers: { accept: 'application/json', ...contentType, ...init.headers },
+      body: init.body === undefined ? undefined : form ? String(init.body) : JSON.stringify(init.body),
       signal: AbortSignal.timeout(init.timeoutMs),
       redirect: 'error',
     });

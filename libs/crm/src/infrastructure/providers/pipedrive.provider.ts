@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/core';
+import { AppConfig, AppError } from '@outreach/core';
 import { CrmCredentials, CrmProvider, VerifiedAccount, WebhookDelivery, WebhookNotAuthentic } from '../../application/crm.ports';
 import { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../../domain/crm-provider-info';
 import { asText, credential, crmRequest, isObject, unexpected } from './crm-http';
@@ -67,6 +67,35 @@ export class PipedriveCrmProvider extends CrmProvider {
   async contact(credentials: CrmCredentials, recordId: string): Promise<CrmRecord | null> {
     const res = await this.get(credentials, `/api/v1/persons/${encodeURIComponent(recordId)}`, [404]);
     return res.status === 404 ? null : readPerson(isObject(res.body) ? res.body.data : null);
+  }
+
+  /**
+   * Pipedrive's token endpoint: POST {CRM_PIPEDRIVE_OAUTH_URL}/oauth/token, HTTP Basic with the
+   * app's client id and secret, form body grant_type=authorization_code, code, redirect_uri. An
+   * invalid or used code is 400/401 → invalid_credentials. The refresh token and expiry are kept
+   * sealed with the access token (refreshing is not built: decisions.md 31.18).
+   */
+  override async exchangeOAuthCode(grant: { code: string; redirectUri: string }): Promise<CrmCredentials> {
+    const { crmPipedriveClientId: id, crmPipedriveClientSecret: secret } = this.config;
+    if (!id || !secret) throw new AppError('invalid_request', { message: 'Pipedrive OAuth needs CRM_PIPEDRIVE_CLIENT_ID and CRM_PIPEDRIVE_CLIENT_SECRET' });
+    const res = await crmRequest(NAME, `${this.config.crmPipedriveOauthUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: grant.code, redirect_uri: grant.redirectUri }),
+      timeoutMs: this.config.crmHttpTimeoutMs,
+      allow: [400],
+    });
+    if (res.status === 400) throw new AppError('invalid_credentials', { message: 'Pipedrive refused the authorization code (400)' });
+    const body = isObject(res.body) ? res.body : {};
+    const accessToken = asText(body.access_token);
+    if (!accessToken) throw unexpected(NAME, 'token answer');
+    const expiresIn = Number(body.expires_in);
+    return {
+      accessToken,
+      ...(asText(body.refresh_token) ? { refreshToken: asText(body.refresh_token)! } : {}),
+      ...(Number.isFinite(expiresIn) ? { expiresAt: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+      ...(asText(body.scope) ? { scope: asText(body.scope)! } : {}),
+    };
   }
 
   readWebhook(): WebhookDelivery {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@outreach/core';
 import { CrmCredentials, CrmProvider, VerifiedAccount, WebhookDelivery, WebhookRequest } from '../../application/crm.ports';
+import { OrderRecord } from '../../domain/commerce-order';
 import { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../../domain/crm-provider-info';
+import { ORDER_EVENTS, OrderEvent } from '../../domain/order-rule';
 import { isObject, asText } from './crm-http';
 import { assertSignature, hmacSha256, parseJsonBody, webhookSecret } from './signatures';
 
@@ -34,8 +36,8 @@ export function sandboxRecord(i: number): CrmRecord {
  * The deterministic sandbox CRM (decisions.md 31.2), default for development and the acceptance path:
  * credentials `{apiKey: "valid"}` (anything else 400 invalid_credentials), optionally `webhookSecret`;
  * segments `seg-<n>` (1 ≤ n ≤ 1,000,000) hold contacts 1..n, any other id 404 crm_resource_not_found;
- * cursors are offsets; webhooks `{records: [{id, properties}]}` signed with hex HMAC-SHA256 of the raw
- * body in `x-sandbox-signature`.
+ * cursors are offsets; webhooks `{records: [{id, properties}], orders: [{event, id, …}]}` signed with
+ * hex HMAC-SHA256 of the raw body in `x-sandbox-signature` (orders: decisions.md 31.14).
  */
 @Injectable()
 export class SandboxCrmProvider extends CrmProvider {
@@ -44,7 +46,7 @@ export class SandboxCrmProvider extends CrmProvider {
     name: 'Sandbox CRM',
     authType: 'API_KEY',
     supportsWebhooks: true,
-    capabilities: { contacts: true, segments: true, orders: false },
+    capabilities: { contacts: true, segments: true, orders: true },
     credentialFields: ['apiKey', 'webhookSecret'],
     fields: ['firstname', 'lastname', 'email', 'phone', 'company', 'city', 'plan'],
   };
@@ -97,8 +99,34 @@ export class SandboxCrmProvider extends CrmProvider {
       if (!isObject(item) || typeof item.id !== 'string' || !isObject(item.properties)) continue;
       records.push({ id: item.id, properties: Object.fromEntries(Object.entries(item.properties).map(([k, v]) => [k, asText(v)])) });
     }
-    return { records, recordIds: [] };
+    const orders = (isObject(body) && Array.isArray(body.orders) ? body.orders : []).map(readSandboxOrder).filter((o) => o !== null);
+    return { records, recordIds: [], orders };
   }
+}
+
+/** A sandbox order event: `{event, id, name?, customerName?, phone?, email?, currency?, totalValue, cod?, financialStatus?, fulfillmentStatus?, orderedAt}`. */
+function readSandboxOrder(item: unknown): { event: OrderEvent; order: OrderRecord } | null {
+  if (!isObject(item) || !(ORDER_EVENTS as readonly unknown[]).includes(item.event)) return null;
+  const id = asText(item.id);
+  const total = Number(item.totalValue);
+  const orderedAt = new Date(asText(item.orderedAt) ?? NaN);
+  if (!id || !Number.isFinite(total) || total < 0 || Number.isNaN(orderedAt.getTime())) return null;
+  return {
+    event: item.event as OrderEvent,
+    order: {
+      externalId: id,
+      name: asText(item.name) ?? id,
+      customerName: asText(item.customerName),
+      email: asText(item.email),
+      phone: asText(item.phone),
+      currency: asText(item.currency) ?? 'USD',
+      totalValue: total,
+      financialStatus: asText(item.financialStatus),
+      fulfillmentStatus: asText(item.fulfillmentStatus),
+      cod: item.cod === true,
+      orderedAt,
+    },
+  };
 }
 
 function segmentSize(segmentId: string): number {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, AppError } from '@outreach/core';
 import { CrmCredentials, CrmProvider, VerifiedAccount, WebhookDelivery, WebhookRequest } from '../../application/crm.ports';
 import { OrderRecord } from '../../domain/commerce-order';
+import { SHOPIFY_ORDER_EVENTS } from '../../domain/order-rule';
 import { CrmPage, CrmProviderInfo, CrmRecord, CrmSegment } from '../../domain/crm-provider-info';
 import { asText, credential, crmRequest, isObject, unexpected } from './crm-http';
 import { assertSignature, hmacSha256, parseJsonBody, webhookSecret } from './signatures';
@@ -12,7 +13,6 @@ const FIELDS = ['first_name', 'last_name', 'email', 'phone', 'address_phone', 't
 const REQUIRED_SCOPES = ['read_customers', 'read_orders'];
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 const CUSTOMER_TOPICS = new Set(['customers/create', 'customers/update']);
-const ORDER_TOPICS = new Set(['orders/create', 'orders/updated', 'orders/paid', 'orders/fulfilled', 'orders/cancelled']);
 const COD_GATEWAY = /cash on delivery|\bcod\b/i;
 
 /**
@@ -92,9 +92,10 @@ export class ShopifyCrmProvider extends CrmProvider {
     const secret = webhookSecret(credentials, 'webhookSecret');
     assertSignature(request.headers['x-shopify-hmac-sha256'], hmacSha256(secret, request.rawBody, 'base64'), 'X-Shopify-Hmac-Sha256');
     const topic = request.headers['x-shopify-topic'] ?? '';
-    if (ORDER_TOPICS.has(topic)) {
+    const event = Object.hasOwn(SHOPIFY_ORDER_EVENTS, topic) ? SHOPIFY_ORDER_EVENTS[topic] : undefined;
+    if (event) {
       const order = readOrder(parseJsonBody(request.rawBody));
-      return { records: [], recordIds: [], orders: order ? [order] : [] };
+      return { records: [], recordIds: [], orders: order ? [{ event, order }] : [] };
     }
     if (!CUSTOMER_TOPICS.has(topic)) return { records: [], recordIds: [] };
     const record = readCustomer(parseJsonBody(request.rawBody));
@@ -156,6 +157,7 @@ function readOrder(value: unknown): OrderRecord | null {
   return {
     externalId: id,
     name: asText(value.name) ?? id,
+    customerName: [asText(customer.first_name), asText(customer.last_name)].filter((n) => n).join(' ') || null,
     email: asText(value.email),
     phone: asText(value.phone) ?? asText(customer.phone) ?? asText(shipping.phone) ?? asText(billing.phone),
     currency: asText(value.currency) ?? 'USD',

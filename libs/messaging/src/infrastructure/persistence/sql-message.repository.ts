@@ -103,6 +103,18 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.map((row) => MESSAGES.fromRow(row));
   }
 
+  async findOutbound(workspaceId: string, ids: readonly string[]): Promise<MessageProps[]> {
+    if (!isUuid(workspaceId) || ids.length === 0) return [];
+    const rows: Row[] = await this.tx.manager.query(`${SELECT} WHERE ${M.workspaceId} = $1 AND ${M.id} = ANY($2::uuid[]) AND ${M.direction} = 'OUTBOUND'`, [workspaceId, ids]);
+    return rows.map((row) => MESSAGES.fromRow(row));
+  }
+
+  async repliesTo(ids: readonly string[]): Promise<MessageProps[]> {
+    if (ids.length === 0) return [];
+    const rows: Row[] = await this.tx.manager.query(`${SELECT} WHERE ${M.inReplyToId} = ANY($1::uuid[]) AND ${M.direction} = 'INBOUND'`, [ids]);
+    return rows.map((row) => MESSAGES.fromRow(row));
+  }
+
   async markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean> {
     const { sql, params } = MESSAGE_EVENTS.insert(
       { provider, eventId, appliedAt: at },

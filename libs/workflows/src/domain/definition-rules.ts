@@ -102,22 +102,30 @@ export interface ReferenceCheck {
   exists(kind: 'agent' | 'whatsapp_template' | 'email_template', id: string): boolean;
 }
 
-/**
- * The whole validation: schema, then graph, then references. Throws 422 workflow_invalid with
- * `details: [{path, message}]` listing every problem found at the first failing stage.
- */
-export function assertValidDefinition(definition: unknown, references: ReferenceCheck): WorkflowDefinition {
-  const fail = (details: ValidationIssue[]): never => {
-    throw new AppError('workflow_invalid', { message: `the workflow definition is invalid: ${details[0].path} ${details[0].message}`, extra: { details } });
-  };
+const invalid = (details: ValidationIssue[]): never => {
+  throw new AppError('workflow_invalid', { message: `the workflow definition is invalid: ${details[0].path} ${details[0].message}`, extra: { details } });
+};
+
+/** Schema, then graph rules: 422 workflow_invalid with `details: [{path, message}]` for every problem of the first failing stage. */
+export function assertValidShape(definition: unknown): WorkflowDefinition {
   const schema = schemaIssues(definition);
-  if (schema.length) fail(schema);
-  const valid = definition as WorkflowDefinition;
-  const graph = graphIssues(valid);
-  if (graph.length) fail(graph);
-  const missing = referencesOf(valid)
+  if (schema.length) invalid(schema);
+  const graph = graphIssues(definition as WorkflowDefinition);
+  if (graph.length) invalid(graph);
+  return definition as WorkflowDefinition;
+}
+
+/** Every agent and template the definition names exists in the workspace (422 workflow_invalid otherwise). */
+export function assertReferences(definition: WorkflowDefinition, references: ReferenceCheck): void {
+  const missing = referencesOf(definition)
     .filter((r) => !references.exists(r.kind, r.id))
     .map((r) => ({ path: r.path, message: `no ${r.kind.replace('_', ' ')} ${r.id} in this workspace` }));
-  if (missing.length) fail(missing);
+  if (missing.length) invalid(missing);
+}
+
+/** The whole validation (decisions.md 37.1): shape, graph, then references. */
+export function assertValidDefinition(definition: unknown, references: ReferenceCheck): WorkflowDefinition {
+  const valid = assertValidShape(definition);
+  assertReferences(valid, references);
   return valid;
 }

@@ -31,7 +31,7 @@ export interface BranchCase {
   values: string[];
 }
 
-export interface StartConfig {}
+export type StartConfig = Record<string, never>;
 export interface CallConfig {
   agentId: string;
 }
@@ -58,7 +58,7 @@ export interface TagConfig {
 export interface WebhookConfig {
   url: string;
 }
-export interface EndConfig {}
+export type EndConfig = Record<string, never>;
 
 export interface NodeConfigs {
   start: StartConfig;

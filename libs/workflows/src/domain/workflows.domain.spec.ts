@@ -1,5 +1,4 @@
 import { AppError } from '@outreach/core';
-import '../workflows.errors';
 import { assertValidDefinition, graphIssues, ReferenceCheck } from './definition-rules';
 import { schemaIssues } from './definition-schema';
 import { Workflow } from './workflow';

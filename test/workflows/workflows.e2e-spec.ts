@@ -142,6 +142,17 @@ describe('workflows', () => {
     expect((await http().get(`/workflows/${w.id}`)).body).toMatchObject({ status: 'DRAFT', revision: 1 });
   });
 
+  it('an agent a live workflow calls cannot be deleted for good (409 in_use) until the workflow is archived', async () => {
+    const agent = await createActiveAgent(t, ws.key);
+    const template = await createTemplate(t, ws.key);
+    const w = await createWorkflow(t, ws.key, exampleDefinition(agent.id, String(template.id)));
+    expectError(await http().del(`/agents/${agent.id}?permanent=true`), 409, 'in_use');
+    expect((await http().get(`/agents/${agent.id}`)).status).toBe(200);
+    expect((await http().post(`/workflows/${w.id}/archive`, { revision: 1 })).status).toBe(200);
+    expect((await http().del(`/agents/${agent.id}?permanent=true`)).status).toBe(204);
+    expect((await http().get(`/agents/${agent.id}`)).status).toBe(404);
+  });
+
   it('DELETE at the current revision: 204, then 404 workflow_not_found; its revisions stay', async () => {
     const w = await createWorkflow(t, ws.key);
     expect((await http().del(`/workflows/${w.id}?revision=1`)).status).toBe(204);

@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { AgentsCoreModule } from '@outreach/agents';
+import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { CampaignsCoreModule, WorkflowDirectoryBinding } from '@outreach/campaigns';
 import { MessagingCoreModule } from '@outreach/messaging';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
@@ -28,11 +28,17 @@ export class WorkflowsCoreModule implements OnModuleInit {
   constructor(
     private readonly binding: WorkflowDirectoryBinding,
     private readonly directory: WorkflowModuleDirectory,
+    private readonly agentReferences: AgentReferenceRegistry,
+    private readonly workflows: WorkflowRepository,
   ) {}
 
-  /** Campaigns asks this module whether a journey's workflow exists and is ACTIVE (create, start). */
+  /**
+   * Campaigns asks this module whether a journey's workflow exists and is ACTIVE (create, start);
+   * agents answer 409 in_use for an agent a live workflow's call step names (decisions.md 37.11).
+   */
   onModuleInit(): void {
     this.binding.bind(this.directory);
+    this.agentReferences.register((workspaceId, agentId) => this.workflows.referencesAgent(workspaceId, agentId));
   }
 }
 

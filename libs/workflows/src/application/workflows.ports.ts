@@ -18,6 +18,8 @@ export abstract class WorkflowRepository {
   abstract markDeleted(id: string, at: Date): Promise<void>;
   /** The definition of one revision (runs read the revision they started on). */
   abstract revision(workflowId: string, revision: number): Promise<WorkflowDefinition | null>;
+  /** Whether a workflow of the workspace that is neither archived nor deleted names the agent in its current revision. */
+  abstract referencesAgent(workspaceId: string, agentId: string): Promise<boolean>;
 }
 
 /** What the workspace holds of the agents and templates a definition names. */

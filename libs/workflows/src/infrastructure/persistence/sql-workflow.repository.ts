@@ -77,6 +77,18 @@ export class SqlWorkflowRepository extends WorkflowRepository {
     return rows.length ? (rows[0].definition as WorkflowDefinition) : null;
   }
 
+  async referencesAgent(workspaceId: string, agentId: string): Promise<boolean> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT 1 FROM ${WORKFLOWS.name} w
+         JOIN ${WORKFLOW_REVISIONS.name} r ON r.${R.workflowId} = w.${W.id} AND r.${R.revision} = w.${W.revision}
+        WHERE w.${W.workspaceId} = $1 AND w.${W.deletedAt} IS NULL AND w.${W.status} <> 'archived'
+          AND r.${R.definition} -> 'nodes' @> $2::jsonb
+        LIMIT 1`,
+      [workspaceId, JSON.stringify([{ kind: 'call', config: { agentId } }])],
+    );
+    return rows.length > 0;
+  }
+
   private row(w: WorkflowProps) {
     return { id: w.id, workspaceId: w.workspaceId, name: w.name, status: w.status, revision: w.revision, createdAt: w.createdAt, updatedAt: w.updatedAt };
   }

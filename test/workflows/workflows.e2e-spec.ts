@@ -160,7 +160,9 @@ describe('workflows', () => {
     expectError(await http().del(`/workflows/${w.id}?revision=1`), 404, 'workflow_not_found');
     expect((await http().get('/v1/workflows')).body).toEqual({ workflows: [] });
     expect(await countRows(t, 'workflow_revisions')).toBe(1);
-    expectError(await http().del(`/workflows/${w.id}`), 400, 'invalid_query');
+    const kept = await createWorkflow(t, ws.key);
+    expectError(await http().del(`/workflows/${kept.id}`), 400, 'invalid_query');
+    expect((await http().get(`/workflows/${kept.id}`)).status).toBe(200);
   });
 
   it('404 workflow_not_found: unknown, malformed, another workspace, or the feature off', async () => {

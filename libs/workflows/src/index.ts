@@ -8,4 +8,5 @@ export { Workflows } from './application/workflows';
 export { WorkflowView, WorkflowSummaryView } from './application/workflow-view';
 export { WorkflowDefinition, WorkflowNode, WorkflowEdge, NODE_KINDS, MAX_NODES, MAX_EDGES } from './domain/workflow-definition';
 export { WORKFLOW_STATUSES, WorkflowStatus } from './domain/workflow';
+export { exampleJourney } from './domain/example-journey';
 export const WORKFLOWS_MIGRATIONS = defineMigrations('workflows', [Workflows1763700011400]);

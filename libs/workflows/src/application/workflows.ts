@@ -56,9 +56,11 @@ export class Workflows {
   }
 
   /** Hides the workflow: its id answers workflow_not_found; runs keep reading their revision. */
-  async remove(workspaceId: string, id: string, revision: number): Promise<void> {
+  async remove(workspaceId: string, id: string, revision: number | undefined): Promise<void> {
     await this.uow.run(async () => {
       const workflow = await this.load(workspaceId, id, true);
+      // Required, but asked for once the workflow is found: another workspace's id answers 404 like an unknown one.
+      if (revision === undefined) throw new AppError('invalid_query', { issues: [{ path: 'revision', message: 'revision is required' }] });
       workflow.assertRevision(revision);
       await this.workflows.markDeleted(id, this.clock.now());
     });

@@ -1,4 +1,4 @@
-import { exampleDefinition } from './workflows.domain.spec';
+import { exampleJourney as exampleDefinition } from './example-journey';
 import { BranchFacts, branchPortOf, callPortOf, follow, immediatePort, messagePortOf, nodeById, waitDueAt } from './run';
 import { BranchConfig, MessageConfig, WaitConfig, WorkflowDefinition } from './workflow-definition';
 
@@ -72,6 +72,6 @@ describe('runs: ports, branches and waits', () => {
     const again = ['start', 'call1', 'interested', 'wait2d', 'call2', 'lost'];
     const paths = OUTCOME_BY_DIGIT.map((outcome) => walk(definition, () => outcome));
     expect(paths).toEqual([again, again, again, again, interested, interested, interested, interested, interested, interested]);
-    expect(nodeById(definition, 'won').label).toBe('followed_up');
+    expect(nodeById(definition, 'won').label).toBe('offer_sent');
   });
 });

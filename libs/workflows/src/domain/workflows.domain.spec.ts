@@ -2,35 +2,11 @@ import { AppError } from '@outreach/core';
 import { assertValidDefinition, graphIssues, ReferenceCheck } from './definition-rules';
 import { schemaIssues } from './definition-schema';
 import { Workflow } from './workflow';
+import { exampleJourney as exampleDefinition } from './example-journey';
 import { portsOf, WorkflowDefinition } from './workflow-definition';
 
-const AGENT = '11111111-1111-4111-8111-111111111111';
 const TEMPLATE = '22222222-2222-4222-8222-222222222222';
-
-/** The README's journey: call → branch on interested → WhatsApp, or wait 2 days → call again. */
-export function exampleDefinition(): WorkflowDefinition {
-  return {
-    nodes: [
-      { id: 'start', kind: 'start', config: {} },
-      { id: 'call1', kind: 'call', label: 'First call', config: { agentId: AGENT } },
-      { id: 'interested', kind: 'branch', config: { on: 'call_outcome', cases: [{ name: 'interested', values: ['completed', 'transferred'] }] } },
-      { id: 'wa', kind: 'whatsapp', config: { templateId: TEMPLATE } },
-      { id: 'wait2d', kind: 'wait', config: { seconds: 172_800 } },
-      { id: 'call2', kind: 'call', label: 'Second call', config: { agentId: AGENT } },
-      { id: 'won', kind: 'end', label: 'followed_up', config: {} },
-      { id: 'lost', kind: 'end', label: 'not_reached', config: {} },
-    ],
-    edges: [
-      { from: 'start', port: 'next', to: 'call1' },
-      ...['answered', 'no_answer', 'voicemail', 'failed', 'transferred'].map((port) => ({ from: 'call1', port, to: 'interested' })),
-      { from: 'interested', port: 'interested', to: 'wa' },
-      { from: 'interested', port: 'else', to: 'wait2d' },
-      ...['sent', 'failed', 'replied'].map((port) => ({ from: 'wa', port, to: 'won' })),
-      { from: 'wait2d', port: 'next', to: 'call2' },
-      ...['answered', 'no_answer', 'voicemail', 'failed', 'transferred'].map((port) => ({ from: 'call2', port, to: 'lost' })),
-    ],
-  };
-}
+const AGENT = '11111111-1111-4111-8111-111111111111';
 
 const everything: ReferenceCheck = { exists: () => true };
 

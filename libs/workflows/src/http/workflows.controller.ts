@@ -60,7 +60,7 @@ export class WorkflowsController {
   @RequireScope('workflows.edit')
   @Delete('workflows/:id')
   @HttpCode(204)
-  @Raises('workflow_not_found', 'concurrent_modification')
+  @Raises('workflow_not_found', 'concurrent_modification', 'invalid_query')
   @ApiOperation({ summary: 'Delete the workflow at `revision` (its runs keep their revision)' })
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: WorkflowRevisionQueryDto): Promise<void> {

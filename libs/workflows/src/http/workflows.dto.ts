@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsObject, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsDefined, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 import { WORKFLOW_STATUSES } from '../domain/workflow';
 import { MAX_EDGES, MAX_NODES, NODE_KINDS } from '../domain/workflow-definition';
 
@@ -90,12 +90,17 @@ export class WorkflowRevisionDto {
 }
 
 export class WorkflowRevisionQueryDto {
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'The revision this delete removes (409 concurrent_modification with currentRevision when stale)' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'The revision this delete removes, required (409 concurrent_modification with currentRevision when stale). Checked after the workflow is found: an unknown id answers 404 either way',
+  })
+  @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)
-  revision: number;
+  revision?: number;
 }
 
 export class WorkflowSummaryResponse {

@@ -133,6 +133,16 @@ describe('journey campaigns', () => {
     expect((await post(`/campaigns/${plain.id}/contacts`, [{ phone: '+14155550002' }])).status).toBe(201);
   }, 60_000);
 
+  it('an upload of more than 50,000 rows → 400 journey_campaign_contact_cap; no campaign, no contact', async () => {
+    const w = await activeWorkflow(t, ws.key);
+    const rows = Array.from({ length: 50_001 }, (_, i) => `+1415${String(2_000_000 + i).padStart(7, '0')}`);
+    const up = await t.http.post('/uploads').set(bearer(ws.key)).attach('file', Buffer.from(['phone', ...rows].join('\n')), 'leads.csv');
+    expect(up.status).toBe(201);
+    expectError(await create({ workflowId: w.id, uploadId: up.body.uploadId, phoneColumn: 'phone' }), 400, 'journey_campaign_contact_cap');
+    expect(await countRows(t, 'campaigns')).toBe(0);
+    expect(await countRows(t, 'campaign_contacts')).toBe(0);
+  }, 60_000);
+
   it('429 journey_campaign_live_cap with Retry-After while 5,000 leads are pending or in flight; none added', async () => {
     await credit(t, ws.workspaceId);
     const w = await activeWorkflow(t, ws.key);

@@ -82,7 +82,7 @@ const applicationServices = [
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
-    // Modules not built yet: these answer "nothing configured" until those modules bind their own.
+    // Bound by the workflows and crm modules when they start (unbound: nothing configured).
     WorkflowDirectoryBinding,
     { provide: WorkflowDirectory, useExisting: WorkflowDirectoryBinding },
     CrmDirectoryBinding,

@@ -1,4 +1,5 @@
 import { AppError } from '@outreach/core';
+
 /** What a campaign sends and where its audience comes from (spec: Campaign). */
 export const CAMPAIGN_CHANNELS = [
   'VOICE',
@@ -43,8 +44,8 @@ export const EXTRACTION_MODES = ['APPEND', 'REPLACE'] as const;
 export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
 
 /** Refuses a journey campaign's contact list beyond JOURNEY_CONTACT_CAP (checked after an import, inside its transaction). */
-export function assertJourneyContactCap(journey: boolean, contactCount: number, cap = JOURNEY_CONTACT_CAP): void {
-  if (journey && contactCount > cap) {
-    throw new AppError('journey_campaign_contact_cap', { message: `a journey campaign holds at most ${cap} contacts; this would make ${contactCount}` });
+export function assertJourneyContactCap(journey: boolean, contactCount: number): void {
+  if (journey && contactCount > JOURNEY_CONTACT_CAP) {
+    throw new AppError('journey_campaign_contact_cap', { message: `a journey campaign holds at most ${JOURNEY_CONTACT_CAP} contacts; this would make ${contactCount}` });
   }
 }

@@ -1,5 +1,5 @@
 import { exampleJourney as exampleDefinition } from './example-journey';
-import { BranchFacts, branchPortOf, callPortOf, follow, immediatePort, messagePortOf, nodeById, waitDueAt } from './run';
+import { actionKindOf, BranchFacts, branchPortOf, callPortOf, follow, immediatePort, messagePortOf, nodeById, waitDueAt } from './run';
 import { BranchConfig, MessageConfig, WaitConfig, WorkflowDefinition } from './workflow-definition';
 
 const noFacts: BranchFacts = { lastCallOutcome: null, extraction: {}, evaluation: {}, lastReply: null, leadFields: {} };
@@ -28,6 +28,12 @@ describe('runs: ports, branches and waits', () => {
   it('call outcomes map onto the call ports', () => {
     expect(['completed', 'transferred', 'voicemail', 'no_answer', 'busy', 'carrier_failure', null, 'weird'].map(callPortOf)).toEqual([
       'answered', 'transferred', 'voicemail', 'no_answer', 'no_answer', 'failed', 'failed', 'failed',
+    ]);
+  });
+
+  it("each kind's actionKind (the journey step's)", () => {
+    expect(['start', 'call', 'whatsapp', 'email', 'wait', 'branch', 'tag', 'webhook', 'end'].map((k) => actionKindOf(k as never))).toEqual([
+      'none', 'call', 'whatsapp', 'email', 'wait', 'none', 'none', 'webhook', 'none',
     ]);
   });
 

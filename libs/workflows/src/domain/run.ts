@@ -1,6 +1,5 @@
 import {
   BranchConfig,
-  CALL_PORTS,
   CallPort,
   DEFAULT_REPLY_WITHIN_SECONDS,
   ELSE_PORT,
@@ -15,7 +14,6 @@ import {
 /** Run statuses (decisions.md 37.4). */
 export const RUN_STATUSES = ['RUNNING', 'WAITING', 'DONE', 'FAILED', 'CANCELED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
-export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['DONE', 'FAILED', 'CANCELED'];
 
 /** Step statuses (decisions.md 37.4). */
 export const STEP_STATUSES = ['PENDING', 'RUNNING', 'DONE', 'FAILED', 'SKIPPED'] as const;
@@ -140,13 +138,6 @@ function zonedInstant(year: number, month: number, day: number, hour: number, mi
   return new Date(exact ?? candidates[candidates.length - 1]);
 }
 
-/** A run's position: the node it is at and how many steps it has taken (the visit number of the next step). */
-export interface RunPosition {
-  nodeId: string;
-  /** 1 for the start node's step; +1 per step. Job ids are `<runId>-<visit>`, so a step is done once. */
-  visit: number;
-}
-
 /** The node a port of `nodeId` leads to (a validated definition wires every port). */
 export function follow(definition: WorkflowDefinition, nodeId: string, port: string): WorkflowNode {
   const edge = definition.edges.find((e) => e.from === nodeId && e.port === port);
@@ -174,4 +165,3 @@ export function immediatePort(node: WorkflowNode, facts: BranchFacts): string | 
   }
 }
 
-export { CALL_PORTS };

@@ -115,17 +115,6 @@ export function isKind<K extends NodeKind>(node: WorkflowNode, kind: K): node is
   return node.kind === kind;
 }
 
-/** The node an edge leaves `nodeId` through `port` to; null when unwired (a validated definition wires every port). */
-export function nextNodeId(definition: WorkflowDefinition, nodeId: string, port: string): string | null {
-  return definition.edges.find((e) => e.from === nodeId && e.port === port)?.to ?? null;
-}
-
-export function startNode(definition: WorkflowDefinition): WorkflowNode<'start'> {
-  const start = definition.nodes.find((n) => n.kind === 'start');
-  if (!start) throw new Error('a validated definition has a start node');
-  return start as WorkflowNode<'start'>;
-}
-
 /** The ids a definition references in its workspace (checked on every write and at activation). */
 export function referencesOf(definition: WorkflowDefinition): Array<{ path: string; kind: 'agent' | 'whatsapp_template' | 'email_template'; id: string }> {
   const refs: Array<{ path: string; kind: 'agent' | 'whatsapp_template' | 'email_template'; id: string }> = [];

@@ -21603,7 +21603,7 @@ export interface operations {
     workflowsRemove: {
         parameters: {
             query: {
-                /** @description The revision this delete removes (409 concurrent_modification with currentRevision when stale) */
+                /** @description The revision this delete removes, required (409 concurrent_modification with currentRevision when stale). Checked after the workflow is found: an unknown id answers 404 either way */
                 revision: number;
             };
             header?: never;

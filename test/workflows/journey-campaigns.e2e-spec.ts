@@ -133,6 +133,17 @@ describe('journey campaigns', () => {
     expect((await post(`/campaigns/${plain.id}/contacts`, [{ phone: '+14155550002' }])).status).toBe(201);
   }, 60_000);
 
+  it('PATCHing a campaign of more than 50,000 contacts into a journey → 400 journey_campaign_contact_cap, unchanged', async () => {
+    const w = await activeWorkflow(t, ws.key);
+    const c = await createCampaign(t, ws.key, { channel: 'CUSTOM' });
+    await seedContacts(c.id, 50_001);
+    expectError(await t.http.patch(`/v1/campaigns/${c.id}`).set(bearer(ws.key)).send({ workflowId: w.id }), 400, 'journey_campaign_contact_cap');
+    expect((await readCampaign(t, ws.key, c.id)).workflowId).toBeNull();
+    const small = await createCampaign(t, ws.key, { channel: 'CUSTOM' });
+    await seedContacts(small.id, 10);
+    expect((await t.http.patch(`/v1/campaigns/${small.id}`).set(bearer(ws.key)).send({ workflowId: w.id })).status).toBe(200);
+  }, 60_000);
+
   it('an upload of more than 50,000 rows → 400 journey_campaign_contact_cap; no campaign, no contact', async () => {
     const w = await activeWorkflow(t, ws.key);
     const rows = Array.from({ length: 50_001 }, (_, i) => `+1415${String(2_000_000 + i).padStart(7, '0')}`);

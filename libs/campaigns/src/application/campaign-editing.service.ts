@@ -70,6 +70,8 @@ export class CampaignEditing {
         changes.campaignTypeId !== undefined ? await this.typeKeys(workspaceId, typeId) : await this.currentTypeKeys(workspaceId, typeId);
       const hasAudience = changes.source !== undefined && changes.source !== current.source ? await this.contacts.hasAny(id) : false;
       campaign.update(changes, { typeKeys, hasAudience }, this.clock.now());
+      // A campaign that becomes a journey brings its contacts under the journey cap.
+      if (current.workflowId === null && campaign.toProps().workflowId !== null) assertJourneyContactCap(true, await this.contacts.count(id));
       await this.checkReferences(workspaceId, changes);
       const upload = await this.uploadFor(workspaceId, changes.uploadId, campaign);
       await this.campaigns.update(campaign);

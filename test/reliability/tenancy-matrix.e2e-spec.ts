@@ -77,6 +77,7 @@ function expectedCode(route: RouteInfo): string {
   if (/^\/(whatsapp|email)\/senders\//.test(p)) return 'not_found';
   if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
   if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
+  if (p.startsWith('/workflows/')) return 'workflow_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -97,6 +98,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/email/senders/')) return [a.emailSenderId];
       if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
       if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
+      if (p.startsWith('/workflows/')) return [a.workflowId];
       break;
     case 'importId':
       return [a.crmImportId];
@@ -152,6 +154,9 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PUT /calls/:id/metrics/:key': { value: 1 },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },
+    'PUT /workflows/:id': { revision: 1, name: 'Hijacked' },
+    'POST /workflows/:id/activate': { revision: 1 },
+    'POST /workflows/:id/archive': { revision: 1 },
   };
   return bodies[key] ?? {};
 }

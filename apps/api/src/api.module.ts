@@ -12,6 +12,7 @@ import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
+import { WorkflowsModule } from '@outreach/workflows';
 import { CrmModule, CrmQueue } from '@outreach/crm';
 import { MessagingModule, MessagingQueue } from '@outreach/messaging';
 import { AssistModule } from '@outreach/assist';
@@ -34,6 +35,7 @@ import { AssistModule } from '@outreach/assist';
     CallsModule,
     ResultsModule,
     ExportsModule,
+    WorkflowsModule,
     MessagingModule,
     AssistModule,
     CrmModule,

@@ -15,4 +15,5 @@ import '@outreach/messaging';
 import '@outreach/notifications';
 import '@outreach/results';
 import '@outreach/telephony';
+import '@outreach/workflows';
 import '@outreach/workspaces';

@@ -1225,6 +1225,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's workflows, oldest first (unpaginated); an ACTIVE one can drive a journey campaign (channel CUSTOM) */
+        get: operations["workflowsList"];
+        put?: never;
+        /** Create a DRAFT workflow at revision 1 (its definition is validated: 422 workflow_invalid with details) */
+        post: operations["workflowsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's workflows, oldest first (unpaginated); an ACTIVE one can drive a journey campaign (channel CUSTOM) */
+        get: operations["workflowsListV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow with the definition of its current revision */
+        get: operations["workflowsGet"];
+        /** Replace the name and/or definition at `revision` (a new revision; runs keep the one they started on) */
+        put: operations["workflowsUpdate"];
+        post?: never;
+        /** Delete the workflow at `revision` (its runs keep their revision) */
+        delete: operations["workflowsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** DRAFT → ACTIVE at `revision` (the agents and templates it names are checked again); ACTIVE stays ACTIVE */
+        post: operations["workflowsActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** DRAFT or ACTIVE → archived at `revision` (runs under way finish; no new journey campaign can use it) */
+        post: operations["workflowsArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/whatsapp/senders": {
         parameters: {
             query?: never;
@@ -3706,6 +3794,149 @@ export interface components {
             items: components["schemas"]["ExportJobResponse"][];
             total: number;
         };
+        WorkflowSummaryResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "DRAFT" | "ACTIVE" | "archived";
+            revision: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WorkflowListResponse: {
+            workflows: components["schemas"]["WorkflowSummaryResponse"][];
+        };
+        CreateWorkflowDto: {
+            /** @example Call, then WhatsApp the interested */
+            name: string;
+            /**
+             * @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}].
+             * @example {
+             *       "nodes": [
+             *         {
+             *           "id": "start",
+             *           "kind": "start",
+             *           "config": {}
+             *         },
+             *         {
+             *           "id": "done",
+             *           "kind": "end",
+             *           "label": "done",
+             *           "config": {}
+             *         }
+             *       ],
+             *       "edges": [
+             *         {
+             *           "from": "start",
+             *           "port": "next",
+             *           "to": "done"
+             *         }
+             *       ]
+             *     }
+             */
+            definition?: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+        };
+        WorkflowResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "DRAFT" | "ACTIVE" | "archived";
+            revision: number;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}]. */
+            definition?: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        UpdateWorkflowDto: {
+            /**
+             * @description The revision this write edits (409 concurrent_modification with currentRevision when stale)
+             * @example 1
+             */
+            revision: number;
+            name?: string;
+            /**
+             * @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}].
+             * @example {
+             *       "nodes": [
+             *         {
+             *           "id": "start",
+             *           "kind": "start",
+             *           "config": {}
+             *         },
+             *         {
+             *           "id": "done",
+             *           "kind": "end",
+             *           "label": "done",
+             *           "config": {}
+             *         }
+             *       ],
+             *       "edges": [
+             *         {
+             *           "from": "start",
+             *           "port": "next",
+             *           "to": "done"
+             *         }
+             *       ]
+             *     }
+             */
+            definition?: {
+                nodes?: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges?: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+        };
+        WorkflowRevisionDto: {
+            /**
+             * @description The revision this write edits (409 concurrent_modification with currentRevision when stale)
+             * @example 1
+             */
+            revision: number;
+        };
         WhatsappSenderResponse: {
             /** Format: uuid */
             id: string;
@@ -4509,6 +4740,11 @@ export interface components {
             }[];
             /** @description More about the failure, where the code has it */
             detail?: unknown;
+            /** @description workflow_invalid: every problem of the definition (decisions.md 37.1) */
+            details?: {
+                path: string;
+                message: string;
+            }[];
             /** @description forbidden: the scope the route needs */
             requiredPermission?: string;
             /** @description provider_error: the status of the called service */
@@ -9897,7 +10133,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9905,7 +10141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -10748,7 +10984,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10756,7 +10992,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -14283,7 +14519,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddContactsResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft, journey_campaign_contact_cap */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14291,7 +14527,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone" | "journey_campaign_contact_cap";
                     };
                 };
             };
@@ -20593,6 +20829,1310 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "expired";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workflows": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "status": "DRAFT",
+                     *           "revision": 1,
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Call, then WhatsApp the interested",
+                 *       "definition": {
+                 *         "nodes": [
+                 *           {
+                 *             "id": "start",
+                 *             "kind": "start",
+                 *             "config": {}
+                 *           },
+                 *           {
+                 *             "id": "done",
+                 *             "kind": "end",
+                 *             "label": "done",
+                 *             "config": {}
+                 *           }
+                 *         ],
+                 *         "edges": [
+                 *           {
+                 *             "from": "start",
+                 *             "port": "next",
+                 *             "to": "done"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWorkflowDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsListV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workflows": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "status": "DRAFT",
+                     *           "revision": 1,
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1,
+                 *       "definition": {
+                 *         "nodes": [
+                 *           {
+                 *             "id": "start",
+                 *             "kind": "start",
+                 *             "config": {}
+                 *           },
+                 *           {
+                 *             "id": "done",
+                 *             "kind": "end",
+                 *             "label": "done",
+                 *             "config": {}
+                 *           }
+                 *         ],
+                 *         "edges": [
+                 *           {
+                 *             "from": "start",
+                 *             "port": "next",
+                 *             "to": "done"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWorkflowDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsRemove: {
+        parameters: {
+            query: {
+                /** @description The revision this delete removes, required (409 concurrent_modification with currentRevision when stale). Checked after the workflow is found: an unknown id answers 404 either way */
+                revision: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkflowRevisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkflowRevisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
                     };
                 };
             };

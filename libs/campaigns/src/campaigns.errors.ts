@@ -40,6 +40,11 @@ export const CAMPAIGNS_ERRORS = defineErrors('campaigns', {
   inbound_campaign_action_not_supported: { status: 400, message: 'Operation invalid for INBOUND campaigns (uploads, pause/resume/restart, source switch, re-engage, remessage, outreach)' },
   journey_campaign_source_unsupported: { status: 400, message: 'Journey campaigns accept only CSV or API source' },
   journey_campaign_action_unsupported: { status: 400, message: 'Restart or contact-retry on a journey campaign' },
+  // Journey rules the campaigns module raises (moved from pending with the workflows module, decisions.md 37.9).
+  workflow_not_found: { status: 404, message: 'No such workflow, or workflows not enabled' },
+  workflow_not_active: { status: 409, message: 'Workflow not ACTIVE' },
+  journey_campaign_contact_cap: { status: 400, message: 'Too many contacts for a journey campaign' },
+  journey_campaign_live_cap: { status: 429, message: 'Too many leads pending or in flight in a journey campaign' },
   campaign_type_not_found: { status: 400, message: 'CampaignTypeId unknown or not ACTIVE' },
   reserved_extraction_key: { status: 400, message: 'Custom extraction key uses a built-in signal name' },
   reserved_metric_key: { status: 400, message: 'Evaluation metric key uses a built-in signal name' },

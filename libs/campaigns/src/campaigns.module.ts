@@ -46,7 +46,7 @@ import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.s
 import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
-import { CrmDirectoryBinding, NoWorkflowDirectory } from './infrastructure/unconfigured-channels.adapters';
+import { CrmDirectoryBinding, WorkflowDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
 
 const applicationServices = [
   CampaignTypesService,
@@ -82,12 +82,13 @@ const applicationServices = [
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
-    // Modules not built yet: these answer "nothing configured" until those modules bind their own.
-    { provide: WorkflowDirectory, useClass: NoWorkflowDirectory },
+    // Bound by the workflows and crm modules when they start (unbound: nothing configured).
+    WorkflowDirectoryBinding,
+    { provide: WorkflowDirectory, useExisting: WorkflowDirectoryBinding },
     CrmDirectoryBinding,
     { provide: CrmDirectory, useExisting: CrmDirectoryBinding },
   ],
-  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, CrmDirectory, CrmDirectoryBinding],
+  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, WorkflowDirectoryBinding, CrmDirectory, CrmDirectoryBinding],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

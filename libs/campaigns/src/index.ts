@@ -40,8 +40,8 @@ export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './ht
 export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
-export { CrmDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
 export { CrmContactIntake, CrmContactInput, CrmContactsAdded, CrmImportDefaults } from './application/crm-contact-intake.service';
+export { CrmDirectoryBinding, WorkflowDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
 export { CAMPAIGN_STATUSES, CAMPAIGN_TRANSITIONS, CAMPAIGN_PERMISSIONS } from './domain/campaign-state-machine';
 export { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, CampaignChannel, CampaignSource, hasVoiceLeg, LIST_SOURCES } from './domain/campaign-kinds';
 export {

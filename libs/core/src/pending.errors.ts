@@ -6,14 +6,7 @@ import { defineErrors } from './error-registry';
  * moves its group into its own `<module>.errors.ts` (docs/extending.md, "Add a module").
  */
 export const PENDING_ERRORS = defineErrors('pending', {
-  // workflows (journeys)
-  journey_campaign_live_cap: { status: 429, message: 'Too many leads pending or in flight in a journey campaign' },
-  workflow_not_found: { status: 404, message: 'No such workflow, or workflows not enabled' },
-  workflow_not_active: { status: 409, message: 'Workflow not ACTIVE' },
-  journey_campaign_contact_cap: { status: 400, message: 'Too many contacts for a journey campaign' },
-  workflow_invalid: { status: 422, message: 'Workflow definition fails validation (details included)' },
-  campaign_has_no_journey: { status: 400, message: 'Campaign runs no workflow' },
-  workflow_run_not_found: { status: 404, message: 'No run for that lead or run id' },
+  // workflows (journeys): moved to libs/workflows/src/workflows.errors.ts and libs/campaigns/src/campaigns.errors.ts
   // inbound and live campaign operations
   inbound_did_unavailable: { status: 400, message: 'Inbound number missing, not assigned, or carrier disabled' },
   inbound_did_has_no_agent: { status: 400, message: 'Number has no ACTIVE INBOUND agent' },

@@ -40,6 +40,8 @@ export interface Tenant {
   crmImportId: string;
   /** An order-notification rule of the CRM connection (sends the WhatsApp template on ORDER_CREATED). */
   orderRuleId: string;
+  /** A DRAFT workflow (issue 13). */
+  workflowId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -51,7 +53,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm', 'workflows'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -145,6 +147,11 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   const crm = await t.http.post('/crm/connections').set(k).send({ slug: 'sandbox', credentials: { apiKey: 'valid', webhookSecret: `whsec-${label}` } });
   ok(crm, 201, 'POST /crm/connections');
   const crmImport = await t.http.post(`/campaigns/${campaign.id}/crm-imports`).set(k).send({ connectionId: crm.body.id, segmentId: 'seg-5' });
+  const workflow = await t.http
+    .post('/workflows')
+    .set(k)
+    .send({ name: `Journey ${label}`, definition: { nodes: [{ id: 'start', kind: 'start', config: {} }, { id: 'done', kind: 'end', config: {} }], edges: [{ from: 'start', port: 'next', to: 'done' }] } });
+  ok(workflow, 201, 'workflow');
   ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
   const orderRule = await t.http.post(`/crm/connections/${crm.body.id}/order-rules`).set(k).send({ event: 'ORDER_CREATED', templateId: template.body.id });
   ok(orderRule, 201, 'POST /crm/connections/{id}/order-rules');
@@ -178,6 +185,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     crmConnectionId: crm.body.id,
     crmImportId: crmImport.body.id,
     orderRuleId: orderRule.body.id,
+    workflowId: workflow.body.id,
   };
 }
 
@@ -211,5 +219,6 @@ export function tenantIds(x: Tenant): string[] {
     x.crmConnectionId,
     x.crmImportId,
     x.orderRuleId,
+    x.workflowId,
   ];
 }

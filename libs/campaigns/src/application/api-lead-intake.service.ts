@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, Outbox } from '@outreach/core';
 import { CampaignProps } from '../domain/campaign.aggregate';
 import { ContactRecord } from '../domain/contact';
+import { JOURNEY_LIVE_CAP, JOURNEY_LIVE_CAP_RETRY_AFTER_SECONDS } from '../domain/campaign-kinds';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';
 import { WithIsoDates } from './iso-dates';
@@ -36,7 +37,7 @@ export const API_LEAD_CONTACT_FIELDS = [
 export type ApiLeadContactView = WithIsoDates<Pick<ContactRecord, (typeof API_LEAD_CONTACT_FIELDS)[number]>>;
 
 /** What a lead push checks of its campaign. */
-export const API_LEAD_CAMPAIGN_FIELDS = ['id', 'source', 'status', 'countryCode'] as const satisfies ReadonlyArray<keyof CampaignProps>;
+export const API_LEAD_CAMPAIGN_FIELDS = ['id', 'source', 'status', 'countryCode', 'workflowId'] as const satisfies ReadonlyArray<keyof CampaignProps>;
 export type ApiLeadCampaign = Pick<CampaignProps, (typeof API_LEAD_CAMPAIGN_FIELDS)[number]>;
 
 /** Persistence of API lead contacts (implemented in infrastructure/). */
@@ -52,6 +53,8 @@ export abstract class ApiLeadContactStore {
    */
   abstract insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean }>;
   abstract find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null>;
+  /** Contacts of the campaign not final yet (PENDING, IN_PROGRESS, RETRY_SCHEDULED): a journey's live leads. */
+  abstract liveCount(campaignId: string): Promise<number>;
 }
 
 export interface OpenApiCampaign {
@@ -88,7 +91,23 @@ export class ApiLeadIntake {
     if (p.status !== 'RUNNING') {
       throw new AppError('campaign_not_accepting', { message: `the campaign is ${p.status}`, extra: { reason: p.status } });
     }
+    if (p.workflowId !== null) await this.assertJourneyRoom(p.id);
     return { campaignId: p.id, countryCode: p.countryCode };
+  }
+
+  /**
+   * A journey campaign takes a lead only while fewer than JOURNEY_LIVE_CAP are pending or in flight
+   * (decisions.md 37.5): 429 journey_campaign_live_cap with Retry-After. Pushes running side by
+   * side may pass the check together: the cap can be passed by the pushes in flight, never more.
+   */
+  private async assertJourneyRoom(campaignId: string): Promise<void> {
+    const live = await this.contacts.liveCount(campaignId);
+    if (live >= JOURNEY_LIVE_CAP) {
+      throw new AppError('journey_campaign_live_cap', {
+        message: `${live} leads of this journey campaign are pending or in flight (at most ${JOURNEY_LIVE_CAP}); retry later`,
+        headers: { 'Retry-After': String(JOURNEY_LIVE_CAP_RETRY_AFTER_SECONDS) },
+      });
+    }
   }
 
   /** Whether the workspace has this campaign (any source, any status). */

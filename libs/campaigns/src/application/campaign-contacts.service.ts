@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, Outbox, UnitOfWork } from '@outreach/core';
 import { Campaign } from '../domain/campaign.aggregate';
+import { assertJourneyContactCap } from '../domain/campaign-kinds';
 import { assertContactRetryable } from '../domain/contact';
 import { ContactStatus } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
@@ -34,7 +35,9 @@ export class CampaignContacts {
         countryCode: p.countryCode,
         removeInvalidRows: p.removeInvalidRows,
       });
-      return { ...summary, contactCount: await this.contacts.count(campaignId) };
+      const contactCount = await this.contacts.count(campaignId);
+      assertJourneyContactCap(p.workflowId !== null, contactCount);
+      return { ...summary, contactCount };
     });
   }
 

@@ -5,6 +5,7 @@ import { MemberDirectory } from '@outreach/workspaces';
 import { AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { Campaign, CampaignChanges, CampaignDraft } from '../domain/campaign.aggregate';
 import { ExtractionKey, ExtractionKeyInput, toExtractionKeys } from '../domain/extraction-keys';
+import { assertJourneyContactCap } from '../domain/campaign-kinds';
 import { CampaignTypesService } from './campaign-types.service';
 import { CampaignView, CampaignViews } from './campaign-views';
 import { CampaignRepository, ContactRepository, CrmDirectory, UploadMeta, UploadStore, WorkflowDirectory } from './campaigns.ports';
@@ -69,6 +70,8 @@ export class CampaignEditing {
         changes.campaignTypeId !== undefined ? await this.typeKeys(workspaceId, typeId) : await this.currentTypeKeys(workspaceId, typeId);
       const hasAudience = changes.source !== undefined && changes.source !== current.source ? await this.contacts.hasAny(id) : false;
       campaign.update(changes, { typeKeys, hasAudience }, this.clock.now());
+      // A campaign that becomes a journey brings its contacts under the journey cap.
+      if (current.workflowId === null && campaign.toProps().workflowId !== null) assertJourneyContactCap(true, await this.contacts.count(id));
       await this.checkReferences(workspaceId, changes);
       const upload = await this.uploadFor(workspaceId, changes.uploadId, campaign);
       await this.campaigns.update(campaign);
@@ -164,14 +167,19 @@ export class CampaignEditing {
     return upload;
   }
 
-  private importInto(campaign: Campaign, upload: UploadMeta): Promise<ImportSummary> {
+  private async importInto(campaign: Campaign, upload: UploadMeta): Promise<ImportSummary> {
     const p = campaign.toProps();
-    return this.importer.importUpload(p.workspaceId, p.id, upload, {
+    const journey = p.workflowId !== null;
+    // A journey upload whose rows alone exceed the cap is refused before any row is read.
+    assertJourneyContactCap(journey, upload.rowCount);
+    const summary = await this.importer.importUpload(p.workspaceId, p.id, upload, {
       phoneColumn: p.phoneColumn!,
       altPhoneColumns: p.altPhoneColumns,
       countryCode: p.countryCode,
       removeInvalidRows: p.removeInvalidRows,
     });
+    if (journey) assertJourneyContactCap(journey, await this.contacts.count(p.id));
+    return summary;
   }
 }
 

@@ -51,7 +51,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/contacts')
   @AnswerErrors({ invalid_phone: 400 })
-  @Raises('campaign_not_found', ...refusalsOf('addContacts'), 'invalid_phone', 'excel_mangled_phone')
+  @Raises('campaign_not_found', ...refusalsOf('addContacts'), 'invalid_phone', 'excel_mangled_phone', 'journey_campaign_contact_cap')
   @ApiOperation({ summary: 'Add contacts to a DRAFT campaign (JSON array); duplicates are skipped' })
   @ApiBody({ type: [ContactInputDto] })
   @ApiCreatedResponse({ type: AddContactsResponse })

@@ -30,6 +30,7 @@ const CAMPAIGN_BODY_ERRORS: ErrorCode[] = [
   'workflow_not_active',
   'crm_connection_not_found',
   'upload_not_found_or_expired',
+  'journey_campaign_contact_cap',
   'excel_mangled_phone',
   'invalid_csv_format',
   'invalid_phone',

@@ -63,6 +63,14 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
     return { id: CC.fromRow(again[0], ['id']).id, created: false };
   }
 
+  async liveCount(campaignId: string): Promise<number> {
+    const rows: Array<{ n: number }> = await this.tx.manager.query(
+      `SELECT count(*)::int AS n FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} IN ('PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED')`,
+      [campaignId],
+    );
+    return rows[0].n;
+  }
+
   async find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null> {
     if (!isUuid(campaignId) || !isUuid(contactId)) return null;
     const rows: Row[] = await this.tx.manager.query(

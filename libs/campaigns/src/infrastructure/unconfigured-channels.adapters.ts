@@ -4,15 +4,25 @@ import { CrmDirectory, WorkflowDirectory } from '../application/campaigns.ports'
 /*
  * Default adapters of the ports to modules that do not exist yet. Each answers "nothing is
  * configured", so every dependent rule is reachable today (e.g. a CUSTOM campaign's workflow is
- * never ACTIVE). The workflows and crm modules replace them by binding their own implementations
- * in CampaignsCoreModule (messaging did: infrastructure/messaging-readiness.adapters.ts; crm binds
- * through CrmDirectoryBinding).
+ * never ACTIVE). The workflows and crm modules bind their own implementations into them when they
+ * start (messaging replaced its ports: infrastructure/messaging-readiness.adapters.ts).
  */
 
+/**
+ * The WorkflowDirectory campaigns asks. The workflows module depends on campaigns (journey runs
+ * read its contacts), so it binds its implementation here when it starts (`bind`), like the crm
+ * module below. Until then (a process without the workflows module) no workflow exists.
+ */
 @Injectable()
-export class NoWorkflowDirectory extends WorkflowDirectory {
-  async status(): Promise<string | null> {
-    return null;
+export class WorkflowDirectoryBinding extends WorkflowDirectory {
+  private bound: WorkflowDirectory | null = null;
+
+  bind(directory: WorkflowDirectory): void {
+    this.bound = directory;
+  }
+
+  async status(workspaceId: string, workflowId: string): Promise<string | null> {
+    return this.bound ? this.bound.status(workspaceId, workflowId) : null;
   }
 }
 

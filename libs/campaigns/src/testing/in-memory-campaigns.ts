@@ -358,7 +358,7 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
 
   async lockCampaign(workspaceId: string, campaignId: string): Promise<ApiLeadCampaign | null> {
     const p = this.campaigns.stored(campaignId);
-    return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode } : null;
+    return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode, workflowId: p.workflowId } : null;
   }
 
   async insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean }> {
@@ -366,6 +366,10 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
     if (existing) return { id: existing.id, created: false };
     const created = this.contacts.seed(workspaceId, campaignId, { phone: contact.phone, name: contact.name, fields: { ...contact.fields } });
     return { id: created.id, created: true };
+  }
+
+  async liveCount(campaignId: string): Promise<number> {
+    return this.contacts.inCampaign(campaignId).filter((c) => ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED'].includes(c.status)).length;
   }
 
   async find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null> {

@@ -169,6 +169,11 @@ function errorResponseSchema(): SchemaObject {
         items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
       },
       detail: { description: 'More about the failure, where the code has it' },
+      details: {
+        type: 'array',
+        description: 'workflow_invalid: every problem of the definition (decisions.md 37.1)',
+        items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      },
       requiredPermission: { type: 'string', description: 'forbidden: the scope the route needs' },
       upstreamStatus: { type: 'integer', description: 'provider_error: the status of the called service' },
       currentRevision: { type: 'integer', description: 'concurrent_modification: the current revision' },

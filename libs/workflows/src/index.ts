@@ -1,0 +1,12 @@
+// Public surface of the workflows module (issue 13): workflow definitions, revisions, journeys.
+import { defineMigrations } from '@outreach/platform';
+export * from './workflows.errors';
+import { Workflows1763700011400 } from './infrastructure/migrations/1763700011400-workflows';
+
+export { WorkflowsCoreModule, WorkflowsModule, WorkflowsWorkerModule } from './workflows.module';
+export { Workflows } from './application/workflows';
+export { WorkflowView, WorkflowSummaryView } from './application/workflow-view';
+export { WorkflowDefinition, WorkflowNode, WorkflowEdge, NODE_KINDS, MAX_NODES, MAX_EDGES } from './domain/workflow-definition';
+export { WORKFLOW_STATUSES, WorkflowStatus } from './domain/workflow';
+export { exampleJourney } from './domain/example-journey';
+export const WORKFLOWS_MIGRATIONS = defineMigrations('workflows', [Workflows1763700011400]);

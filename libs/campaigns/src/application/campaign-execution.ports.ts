@@ -36,6 +36,9 @@ export const ATTEMPT_CONTACT_FIELDS = [
   'incompleteRetries',
   'attemptStartedAt',
   'attemptDeadlineAt',
+  'followups',
+  'churnRounds',
+  'referralDepth',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;
 
 /** A contact as an attempt sees it (read under its row lock). */
@@ -54,6 +57,10 @@ export interface AttemptOutcomeUpdate {
   nextNumber: boolean;
   /** The number a person answered on (set when the attempt connected, else left as it was). */
   connectedPhone: string | null;
+  /** The retry is a follow-up of an interested lead or a churn re-contact (counted on their own, decisions.md 35.3, 35.4). */
+  sequence?: 'followup' | 'churn' | null;
+  /** The call's talk time, ms (finish-interrupted reads it, decisions.md 35.2). */
+  talkMs?: number | null;
 }
 
 /** What a claim takes: see CampaignExecutionRepository.claimDue. */

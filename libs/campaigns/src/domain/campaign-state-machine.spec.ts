@@ -55,6 +55,14 @@ const EXPECTED: Record<CampaignEvent, Record<CampaignStatus, CampaignStatus | st
     COMPLETED: 'campaign_already_terminal',
     CANCELED: 'campaign_already_terminal',
   },
+  reopen: {
+    COMPLETED: 'RUNNING',
+    DRAFT: 'campaign_not_reengageable',
+    RUNNING: 'campaign_not_reengageable',
+    PAUSED: 'campaign_not_reengageable',
+    CREDIT_EXHAUSTED: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
+  },
   restart: {
     COMPLETED: 'RUNNING',
     CANCELED: 'RUNNING',
@@ -163,6 +171,22 @@ const OPERATIONS: Record<CampaignOperation, Record<CampaignStatus, string | null
     COMPLETED: null,
     CANCELED: null,
     RUNNING: 'campaign_running_no_remove',
+  },
+  reengage: {
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: null,
+    DRAFT: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
+  },
+  finishInterrupted: {
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: null,
+    DRAFT: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
   },
   retryContact: {
     RUNNING: null,

@@ -266,6 +266,9 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
               ${CC.c.phoneIndex} = ${CC.c.phoneIndex} + CASE WHEN $9 THEN 1 ELSE 0 END,
               ${CC.c.phoneFirstAttempt} = CASE WHEN $9 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
               ${CC.c.connectedPhone} = COALESCE($10, ${CC.c.connectedPhone}),
+              ${CC.c.followups} = ${CC.c.followups} + CASE WHEN $11 = 'followup' THEN 1 ELSE 0 END,
+              ${CC.c.churnRounds} = ${CC.c.churnRounds} + CASE WHEN $11 = 'churn' THEN 1 ELSE 0 END,
+              ${CC.c.lastTalkMs} = $12,
               ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($8::text[])`,
       [
@@ -279,6 +282,8 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
         allowedFrom(event),
         update.nextNumber,
         update.connectedPhone,
+        update.sequence ?? null,
+        update.talkMs ?? null,
       ],
     );
     return affectedOf(result) > 0;

@@ -161,6 +161,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       incompleteRetries: c.incompleteRetries,
       attemptStartedAt: c.attemptStartedAt,
       attemptDeadlineAt: c.attemptDeadlineAt,
+      followups: c.followups,
+      churnRounds: c.churnRounds,
+      referralDepth: c.referralDepth,
     });
   }
 
@@ -183,6 +186,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       c.phoneFirstAttempt = c.attempts;
     }
     c.connectedPhone = update.connectedPhone ?? c.connectedPhone;
+    if (update.sequence === 'followup') c.followups += 1;
+    if (update.sequence === 'churn') c.churnRounds += 1;
+    c.lastTalkMs = update.talkMs ?? null;
     c.attemptDeadlineAt = null;
     return true;
   }

@@ -147,6 +147,10 @@ export class ContactResponse {
   phoneIndex: number;
   @ApiProperty({ type: String, nullable: true, description: 'The number on which a person answered (phone or an alternate); null until one did' })
   connectedPhone: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: "0 for a contact of the campaign's own list; n for one referred on the call of a contact of depth n − 1 (referralMaxDepth, docs/decisions.md 35.6)" })
+  referralDepth: number;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The contact whose call named this one (a referral); null otherwise' })
+  referredBy: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies)" })
   recipientZone: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown' })

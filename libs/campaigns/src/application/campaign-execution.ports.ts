@@ -13,6 +13,8 @@ export type ExecutionCampaign = Readonly<CampaignProps>;
 export interface CampaignLoad extends Pick<CampaignProps, 'status' | 'reservedConcurrency' | 'allowBurst'> {
   campaignId: string;
   inFlight: number;
+  /** Of those, attempts after a contact's first (claimed from RETRY_SCHEDULED: retries, follow-ups, churn re-contacts). */
+  retriesInFlight: number;
 }
 
 /** A contact just claimed for an attempt (IN_PROGRESS, attempts + 1, attemptSeq + 1). */
@@ -74,6 +76,11 @@ export interface ClaimInput {
    * these — the locales open now. Absent or null: any contact.
    */
   openLocales?: readonly string[] | null;
+  /**
+   * retryConcurrencyPercent (decisions.md 35.7): at most this many due retries while first dials
+   * are due too; retries fill the lines first dials leave. Absent: retries first, up to `limit`.
+   */
+  retryLimit?: number;
 }
 
 /** How much work a campaign has left. */

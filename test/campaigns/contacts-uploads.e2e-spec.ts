@@ -288,6 +288,8 @@ describe('contacts: uploads, imports, JSON contacts, leads, retry', () => {
           'phoneIndex',
           'recipientRegion',
           'recipientZone',
+          'referralDepth',
+          'referredBy',
           'status',
           'updatedAt',
           'waitingReason',

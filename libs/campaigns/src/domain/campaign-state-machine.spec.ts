@@ -212,13 +212,31 @@ describe('status-preserving operations', () => {
       'inbound_campaign_action_not_supported',
     );
   });
+
+  it('INBOUND campaigns are neither re-engaged nor finish-interrupted, in any status (decisions.md 35.1)', () => {
+    for (const status of CAMPAIGN_STATUSES) {
+      for (const operation of ['reengage', 'finishInterrupted'] as const) {
+        expect(codeOf(() => assertOperationAllowed(status, operation, { inbound: true, journey: false }))).toBe('inbound_campaign_action_not_supported');
+      }
+    }
+  });
 });
 
 describe('refusalsOf (what the routes document)', () => {
   it('holds every code nextStatus and assertOperationAllowed answer, for every status and kind', () => {
     const kinds = [plain, { inbound: true, journey: false }, { inbound: false, journey: true }];
-    const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart'];
-    const operations: CampaignOperation[] = ['edit', 'editAudience', 'replaceCustomKeys', 'addContacts', 'delete', 'detachPhoneNumber', 'retryContact'];
+    const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart', 'reopen'];
+    const operations: CampaignOperation[] = [
+      'edit',
+      'editAudience',
+      'replaceCustomKeys',
+      'addContacts',
+      'delete',
+      'detachPhoneNumber',
+      'retryContact',
+      'reengage',
+      'finishInterrupted',
+    ];
     for (const kind of kinds) {
       for (const status of CAMPAIGN_STATUSES) {
         for (const e of events) {

@@ -84,9 +84,6 @@ export const CONTACT_VIEW_FIELDS = [
 
 export type ContactView = WithIsoDates<Pick<ContactRecord, (typeof CONTACT_VIEW_FIELDS)[number]>>;
 
-/** Which finished contacts a re-engage takes (domain/reengage-segments.ts). */
-export type ReengageSelection = ContactSelection;
-
 export abstract class ContactRepository {
   /** Inserts, skipping phones the campaign has already; returns how many were new. */
   abstract insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number>;
@@ -104,7 +101,7 @@ export abstract class ContactRepository {
    * Re-engage (decisions.md 35.1): the finished contacts of `segment` that the `reengage` transition
    * leaves from move to its target with a fresh run. Returns how many moved.
    */
-  abstract reengage(campaignId: string, segment: ReengageSelection): Promise<number>;
+  abstract reengage(campaignId: string, segment: ContactSelection): Promise<number>;
 }
 
 export abstract class CampaignPhoneNumberRepository {

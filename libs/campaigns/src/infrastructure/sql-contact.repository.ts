@@ -7,10 +7,10 @@ import {
   ContactRepository,
   ContactView,
   NewContact,
-  ReengageSelection,
 } from '../application/campaigns.ports';
 import { withIsoDates } from '../application/iso-dates';
 import { recipientLocaleOf } from '../domain/recipient-locale';
+import { ContactSelection } from '../domain/reengage-segments';
 import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
@@ -136,7 +136,7 @@ export class SqlContactRepository extends ContactRepository {
     return affected;
   }
 
-  async reengage(campaignId: string, segment: ReengageSelection): Promise<number> {
+  async reengage(campaignId: string, segment: ContactSelection): Promise<number> {
     const statuses = allowedFrom('reengage').filter((s) => segment.statuses.includes(s));
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
       `UPDATE ${CC.name}

@@ -14,7 +14,6 @@ import {
   CrmDirectory,
   EmailReadiness,
   NewContact,
-  ReengageSelection,
   SpreadsheetReader,
   UploadMeta,
   UploadRow,
@@ -26,6 +25,7 @@ import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ContactRecord } from '../domain/contact';
 import { recipientLocaleOf } from '../domain/recipient-locale';
+import { ContactSelection } from '../domain/reengage-segments';
 import { CONTACT_TRANSITIONS, ContactEvent, ContactStatus } from '../domain/contact-state-machine';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
 import { Rollbackable } from '../../../platform/src/testing';
@@ -336,7 +336,7 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     return reset;
   }
 
-  async reengage(campaignId: string, segment: ReengageSelection): Promise<number> {
+  async reengage(campaignId: string, segment: ContactSelection): Promise<number> {
     const { from, to } = CONTACT_TRANSITIONS.reengage;
     let moved = 0;
     for (const c of this.rows.values()) {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_OFFSET } from '@outreach/platform';
 import { WAITING_REASONS } from '../../domain/contact-schedule';
 import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
 import { CampaignExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
@@ -93,11 +94,13 @@ export class AddContactsResponse {
 }
 
 export class LeadsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  // Like every offset list (OffsetPageQuery): an offset past Postgres's bigint answered 500.
+  @Max(MAX_OFFSET)
   offset?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })

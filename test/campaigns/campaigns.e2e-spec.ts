@@ -345,8 +345,8 @@ describe('campaigns: create, read, PATCH (36 bounds), custom keys, delete', () =
       const switches = [
         'messageDeclinedLeads', 'whatsappEnabled', 'whatsappPaymentLinkEnabled', 'recoveryLinkEnabled', 'removeInvalidRows',
         'transliterateCalleeNames', 'followupEnabled', 'churnEnabled', 'incompleteRetryEnabled', 'skipRetryOnFirstVoicemail',
-        'messageRetryEnabled', 'messageRetryTieredEnabled', 'autoReseedEnabled', 'allowBurst',
-      ];
+        'messageRetryEnabled', 'messageRetryTieredEnabled', 'allowBurst',
+      ]; // autoReseedEnabled: true is refused (decisions.md 35.8; test/engine/sequences.e2e-spec.ts)
       const body = Object.fromEntries(switches.map((name) => [name, true]));
       const res = await patch(c.id, { ...body, whatsappOutreachTemplateId: 'tpl_1', whatsappAgentTemplateIds: ['tpl_2'], timezone: 'Europe/Paris' });
       expect(res.status).toBe(200);

@@ -288,12 +288,14 @@ describe('contacts: uploads, imports, JSON contacts, leads, retry', () => {
           'phoneIndex',
           'recipientRegion',
           'recipientZone',
+          'referralDepth',
+          'referredBy',
           'status',
           'updatedAt',
           'waitingReason',
         ].sort(),
       );
-      for (const bad of ['?limit=0', '?limit=501', '?offset=-1', '?status=LOST', '?limit=ten', '?color=red']) {
+      for (const bad of ['?limit=0', '?limit=501', '?offset=-1', '?offset=1000001', '?offset=99999999999999999999999', '?status=LOST', '?limit=ten', '?color=red']) {
         expectError(await t.http.get(`/campaigns/${c.id}/leads${bad}`).set(bearer(ws.key)), 400, 'invalid_query');
       }
       const other = await t.seed();

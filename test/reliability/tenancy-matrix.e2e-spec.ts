@@ -141,6 +141,8 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
+    'POST /campaigns/:id/re-engage': { segment: 'all' },
+    'POST /v1/campaigns/:id/re-engage': { segment: 'all' },
     'PATCH /whatsapp/senders/:id': { phoneDisplay: 'Hijacked' },
     'PATCH /whatsapp/templates/:id': { footer: 'Hijacked' },
     'PATCH /email/senders/:id': { displayName: 'Hijacked' },

@@ -560,6 +560,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/re-engage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Requeues a segment's finished contacts with a fresh run (RUNNING, PAUSED, CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again); else 409 campaign_not_reengageable (docs/decisions.md 35.1) */
+        post: operations["campaignsReengage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/re-engage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Requeues a segment's finished contacts with a fresh run (RUNNING, PAUSED, CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again); else 409 campaign_not_reengageable (docs/decisions.md 35.1) */
+        post: operations["campaignsReengageV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/finish-interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls again the contacts whose last call a person answered but that was cut before incompleteCallSeconds; 409 incomplete_retry_disabled while incompleteRetryEnabled is off (docs/decisions.md 35.2) */
+        post: operations["campaignsFinishInterrupted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/finish-interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls again the contacts whose last call a person answered but that was cut before incompleteCallSeconds; 409 incomplete_retry_disabled while incompleteRetryEnabled is off (docs/decisions.md 35.2) */
+        post: operations["campaignsFinishInterruptedV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uploads": {
         parameters: {
             query?: never;
@@ -2426,7 +2494,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Share of the reserved lines retries (and follow-ups, churn re-contacts) may hold while first dials wait; above 0 at least one line; idle lines always go to due retries (docs/decisions.md 35.7) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -2434,13 +2502,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Follow-up calls per run for a lead whose call said interested (followupEnabled; docs/decisions.md 35.3) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Churn re-contacts per run of a contact lost after every retry (churnEnabled; docs/decisions.md 35.4) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before a churn re-contact when churnDelaysHours has no entry for it */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before each churn attempt (1-2160 each) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -2454,7 +2522,7 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
@@ -2546,9 +2614,9 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Re-contacts a contact lost after every retry, churnDelaysHours / churnIntervalHours later, up to churnMaxAttempts (docs/decisions.md 35.4) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
@@ -2556,7 +2624,7 @@ export interface components {
             messageRetryEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
             name: string;
             /** @enum {string} */
@@ -2865,7 +2933,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Share of the reserved lines retries (and follow-ups, churn re-contacts) may hold while first dials wait; above 0 at least one line; idle lines always go to due retries (docs/decisions.md 35.7) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -2873,13 +2941,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Follow-up calls per run for a lead whose call said interested (followupEnabled; docs/decisions.md 35.3) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Churn re-contacts per run of a contact lost after every retry (churnEnabled; docs/decisions.md 35.4) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before a churn re-contact when churnDelaysHours has no entry for it */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before each churn attempt (1-2160 each) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -2893,7 +2961,7 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
@@ -2985,9 +3053,9 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Re-contacts a contact lost after every retry, churnDelaysHours / churnIntervalHours later, up to churnMaxAttempts (docs/decisions.md 35.4) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
@@ -2995,7 +3063,7 @@ export interface components {
             messageRetryEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
             name?: string;
             /**
@@ -3022,6 +3090,19 @@ export interface components {
             reservedConcurrency?: number;
             /** @description Use idle unreserved capacity above the reservation (never another campaign’s reservation) */
             allowBurst?: boolean;
+        };
+        ReengageCampaignDto: {
+            /**
+             * @description Which finished contacts start a fresh run: completed (reached), failed (every attempt spent), not_reached (finished with no_answer, busy, voicemail or carrier_failure last), all (every finished contact). DO_NOT_CALL contacts are never re-engaged
+             * @enum {string}
+             */
+            segment: "completed" | "failed" | "not_reached" | "all";
+        };
+        RequeuedResponse: {
+            /** @description Contacts put back to PENDING with a fresh run */
+            requeued: number;
+            /** @description The campaign afterwards (a COMPLETED campaign that got contacts back is RUNNING again) */
+            campaign: components["schemas"]["CampaignResponse"];
         };
         UploadBodyDoc: {
             /**
@@ -3098,6 +3179,13 @@ export interface components {
             phoneIndex: number;
             /** @description The number on which a person answered (phone or an alternate); null until one did */
             connectedPhone: string | null;
+            /** @description 0 for a contact of the campaign's own list; n for one referred on the call of a contact of depth n − 1 (referralMaxDepth, docs/decisions.md 35.6) */
+            referralDepth: number;
+            /**
+             * Format: uuid
+             * @description The contact whose call named this one (a referral); null otherwise
+             */
+            referredBy: string | null;
             /** @description The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies) */
             recipientZone: string | null;
             /** @description Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown */
@@ -14347,6 +14435,1224 @@ export interface operations {
             };
         };
     };
+    campaignsReengage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segment": "completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReengageCampaignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsReengageV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segment": "completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReengageCampaignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsFinishInterrupted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsFinishInterruptedV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     campaignContactsUpload: {
         parameters: {
             query?: never;
@@ -14675,6 +15981,8 @@ export interface operations {
                      *           "lastOutcome": "example",
                      *           "phoneIndex": 0,
                      *           "connectedPhone": "example",
+                     *           "referralDepth": 0,
+                     *           "referredBy": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *           "recipientZone": "example",
                      *           "recipientRegion": "example",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
@@ -14966,6 +16274,8 @@ export interface operations {
                      *       "lastOutcome": "example",
                      *       "phoneIndex": 0,
                      *       "connectedPhone": "example",
+                     *       "referralDepth": 0,
+                     *       "referredBy": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "recipientZone": "example",
                      *       "recipientRegion": "example",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",

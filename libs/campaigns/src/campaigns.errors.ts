@@ -61,6 +61,9 @@ export const CAMPAIGNS_ERRORS = defineErrors('campaigns', {
   campaign_not_in_draft: { status: 400, message: 'Adding contacts or CRM import needs DRAFT (or live CRM_WEBHOOK for imports)' },
   campaign_already_terminal: { status: 400, message: 'Stop on a finished campaign' },
   campaign_not_restartable: { status: 400, message: 'Only COMPLETED or CANCELED can be restarted' },
+  // live actions (decisions.md 35)
+  campaign_not_reengageable: { status: 409, message: 'Re-engage not allowed in this state' },
+  incomplete_retry_disabled: { status: 409, message: 'Finish-interrupted requested while incompleteRetryEnabled is off' },
 });
 
 declare module '@outreach/core' {

@@ -26,7 +26,7 @@ export {
 export { fromWire, toWire, VoiceCallEventWire, VoiceWebhookReader, VoiceWebhookReaders, WebhookNotAuthentic } from './application/voice-webhooks';
 export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxWebhook } from './infrastructure/sandbox-voice-webhooks';
 export { SandboxCallRecord, SandboxCallRecords } from './infrastructure/sandbox-call-records';
-export { SandboxScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
+export { SandboxScript, sandboxReferralOf, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER } from './domain/phone-number';
 export { VOICE_ADAPTERS, VoiceAdapterName, VoiceAgentSpec } from './application/carrier-accounts';
 export { VoiceAgentHosting } from './application/voice-provider-router';

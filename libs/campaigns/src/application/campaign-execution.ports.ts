@@ -13,6 +13,8 @@ export type ExecutionCampaign = Readonly<CampaignProps>;
 export interface CampaignLoad extends Pick<CampaignProps, 'status' | 'reservedConcurrency' | 'allowBurst'> {
   campaignId: string;
   inFlight: number;
+  /** Of those, attempts after a contact's first (claimed from RETRY_SCHEDULED: retries, follow-ups, churn re-contacts). */
+  retriesInFlight: number;
 }
 
 /** A contact just claimed for an attempt (IN_PROGRESS, attempts + 1, attemptSeq + 1). */
@@ -36,6 +38,9 @@ export const ATTEMPT_CONTACT_FIELDS = [
   'incompleteRetries',
   'attemptStartedAt',
   'attemptDeadlineAt',
+  'followups',
+  'churnRounds',
+  'referralDepth',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;
 
 /** A contact as an attempt sees it (read under its row lock). */
@@ -54,6 +59,10 @@ export interface AttemptOutcomeUpdate {
   nextNumber: boolean;
   /** The number a person answered on (set when the attempt connected, else left as it was). */
   connectedPhone: string | null;
+  /** The retry is a follow-up of an interested lead or a churn re-contact (counted on their own, decisions.md 35.3, 35.4). */
+  sequence?: 'followup' | 'churn' | null;
+  /** The call's talk time, ms (finish-interrupted reads it, decisions.md 35.2). */
+  talkMs?: number | null;
 }
 
 /** What a claim takes: see CampaignExecutionRepository.claimDue. */
@@ -67,6 +76,11 @@ export interface ClaimInput {
    * these — the locales open now. Absent or null: any contact.
    */
   openLocales?: readonly string[] | null;
+  /**
+   * retryConcurrencyPercent (decisions.md 35.7): at most this many due retries while first dials
+   * are due too; retries fill the lines first dials leave. Absent: retries first, up to `limit`.
+   */
+  retryLimit?: number;
 }
 
 /** How much work a campaign has left. */

@@ -18,7 +18,7 @@ function setup() {
   const repo = new InMemoryCampaignExecutionRepository(campaigns, contacts);
   const outbox = new RecordingOutbox();
   const uow = new RollbackUnitOfWork([campaigns, contacts, attached, repo, jobsRollback(outbox)]);
-  const execution = new CampaignExecution(repo, campaigns, attached, uow, clock, outbox);
+  const execution = new CampaignExecution(repo, campaigns, attached, uow, clock, outbox, contacts);
   const add = (id: string, options: { status?: CampaignStatus; draft?: Partial<CampaignDraft>; workspaceId?: string } = {}) =>
     campaigns.seed(aCampaign({ workspaceId: options.workspaceId ?? WS, id, status: options.status ?? 'RUNNING', draft: options.draft, now: NOW }));
   return { clock, contacts, campaigns, attached, repo, uow, execution, add };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, Outbox, UnitOfWork } from '@outreach/core';
+import { Clock, normalisePhone, Outbox, UnitOfWork } from '@outreach/core';
 import { campaignEventJob, CampaignNotificationEvent } from '@outreach/notifications';
 import { Campaign } from '../domain/campaign.aggregate';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
@@ -15,7 +15,8 @@ import {
   ExecutionCampaign,
 } from './campaign-execution.ports';
 import { RecipientLocale } from '../domain/recipient-locale';
-import { CampaignPhoneNumberRepository, CampaignRepository } from './campaigns.ports';
+import { CampaignPhoneNumberRepository, CampaignRepository, ContactRepository } from './campaigns.ports';
+import { referralsAllowed } from '../domain/referrals';
 
 /**
  * What the execution engine (libs/engine) may do to campaigns and their contacts: read a
@@ -34,6 +35,7 @@ export class CampaignExecution {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
+    private readonly contacts: ContactRepository,
   ) {}
 
   campaign(campaignId: string): Promise<ExecutionCampaign | null> {
@@ -125,6 +127,23 @@ export class CampaignExecution {
     await this.execution.skipToNextNumber(moving.map(({ id, attemptSeq }) => ({ id, attemptSeq })), this.clock.now());
     await this.execution.markDoNotCall(ending.map(({ id, attemptSeq }) => ({ id, attemptSeq })));
     return ending;
+  }
+
+  /**
+   * Referral contacts (decisions.md 35.6): the numbers a person gave on the call of `parent` join the
+   * campaign as new PENDING contacts one level deeper, while the parent's depth is below
+   * referralMaxDepth and the campaign's contacts come from a list (CSV, CRM_MANUAL). Numbers are
+   * normalised like an upload's; invalid ones and numbers the campaign has are dropped. Joins the
+   * caller's transaction; returns how many were added.
+   */
+  async addReferrals(campaign: ExecutionCampaign, parent: { id: string; referralDepth: number }, numbers: readonly string[]): Promise<number> {
+    if (numbers.length === 0 || !referralsAllowed(campaign, parent.referralDepth)) return 0;
+    const phones = [...new Set(numbers.map((n) => normalisePhone(n, campaign.countryCode)).filter((p): p is string => p !== null))];
+    return this.contacts.insertMany(
+      campaign.workspaceId,
+      campaign.id,
+      phones.map((phone) => ({ phone, altPhones: [], name: null, fields: {}, referral: { depth: parent.referralDepth + 1, referredBy: parent.id } })),
+    );
   }
 
   findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {

@@ -433,4 +433,33 @@ describe('CampaignLifecycle (use case, ports faked)', () => {
       expect((await s.contacts.findById(CID, failed.id))?.status).toBe('FAILED');
     });
   });
+  describe('re-engage and finish-interrupted (decisions.md 35.1, 35.2)', () => {
+    it('a COMPLETED campaign whose start checks fail stays COMPLETED and its contacts stay finished (the requeue rolls back)', async () => {
+      const s = setup({}, 'COMPLETED');
+      const [contact] = s.contacts.inCampaign(CID);
+      s.contacts.rows.get(contact.id)!.status = 'FAILED';
+      s.wallet.balances.set(WS, 0);
+      await expect(s.lifecycle.reengage(WS, CID, 'failed')).rejects.toMatchObject({ code: 'insufficient_credits' });
+      expect(s.campaigns.stored(CID)?.status).toBe('COMPLETED');
+      expect((await s.contacts.findById(CID, contact.id))?.status).toBe('FAILED');
+      expect(s.dispatchJobs()).toHaveLength(0);
+    });
+
+    it('a COMPLETED campaign with nothing in the segment stays COMPLETED: no start checks, no dispatch', async () => {
+      const s = setup({}, 'COMPLETED');
+      s.wallet.balances.set(WS, 0); // would refuse a start
+      await expect(s.lifecycle.reengage(WS, CID, 'completed')).resolves.toMatchObject({ requeued: 0, campaign: { status: 'COMPLETED' } });
+      expect(s.dispatchJobs()).toHaveLength(0);
+    });
+
+    it('finish-interrupted takes only connected calls shorter than incompleteCallSeconds', async () => {
+      const s = setup({ incompleteRetryEnabled: true, incompleteCallSeconds: 30 } as Partial<CampaignDraft>, 'RUNNING');
+      const short = s.contacts.seed(WS, CID, { phone: '+14155550102', status: 'COMPLETED', lastOutcome: 'completed', lastTalkMs: 29_000 });
+      const long = s.contacts.seed(WS, CID, { phone: '+14155550103', status: 'COMPLETED', lastOutcome: 'completed', lastTalkMs: 30_000 });
+      const machine = s.contacts.seed(WS, CID, { phone: '+14155550104', status: 'FAILED', lastOutcome: 'voicemail', lastTalkMs: null });
+      await expect(s.lifecycle.finishInterrupted(WS, CID)).resolves.toMatchObject({ requeued: 1, campaign: { status: 'RUNNING' } });
+      expect([short, long, machine].map((c) => s.contacts.stored(c.id)?.status)).toEqual(['PENDING', 'COMPLETED', 'FAILED']);
+      expect(s.dispatchJobs()).toHaveLength(1);
+    });
+  });
 });

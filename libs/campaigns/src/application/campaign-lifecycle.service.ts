@@ -4,10 +4,12 @@ import { WalletBalance } from '@outreach/billing';
 import { AppError, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
-import { Campaign } from '../domain/campaign.aggregate';
+import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { hasMessageLeg, hasVoiceLeg, LIST_SOURCES } from '../domain/campaign-kinds';
 import { assertStartChecks, StartFacts } from '../domain/start-checks';
 import { WORK_LEFT_STATUSES } from '../domain/contact-state-machine';
+import { CampaignOperation } from '../domain/campaign-state-machine';
+import { ContactSelection, interruptedSelection, reengageSelection, ReengageSegment } from '../domain/reengage-segments';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignView, CampaignViews } from './campaign-views';
 import {
@@ -18,6 +20,12 @@ import {
   WhatsappReadiness,
   WorkflowDirectory,
 } from './campaigns.ports';
+
+/** What a re-engage or finish-interrupted did: how many contacts it requeued, and the campaign after it. */
+export interface Requeued {
+  requeued: number;
+  campaign: CampaignView;
+}
 
 export interface StartRequest {
   reservedConcurrency?: number;
@@ -61,6 +69,24 @@ export class CampaignLifecycle {
     return this.run(workspaceId, id, 'restart', request);
   }
 
+  /**
+   * POST …/re-engage {segment} (decisions.md 35.1): the segment's finished contacts start a fresh run.
+   * RUNNING, PAUSED and CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again
+   * (`reopen`, after the start checks) when something was requeued; else 409 campaign_not_reengageable.
+   */
+  reengage(workspaceId: string, id: string, segment: ReengageSegment): Promise<Requeued> {
+    return this.requeue(workspaceId, id, 'reengage', () => reengageSelection(segment));
+  }
+
+  /**
+   * POST …/finish-interrupted (decisions.md 35.2): the contacts whose last call a person answered
+   * but that was cut before incompleteCallSeconds are called again; 409 incomplete_retry_disabled
+   * while incompleteRetryEnabled is off. Same statuses as re-engage.
+   */
+  finishInterrupted(workspaceId: string, id: string): Promise<Requeued> {
+    return this.requeue(workspaceId, id, 'finishInterrupted', (p) => interruptedSelection(p.settings));
+  }
+
   /** The spec's quirk: an unknown (or another workspace's) campaign answers 400 campaign_not_running. */
   async pause(workspaceId: string, id: string): Promise<CampaignView> {
     const campaign = await this.uow.run(async () => {
@@ -81,6 +107,32 @@ export class CampaignLifecycle {
       return found;
     });
     return this.views.render(campaign);
+  }
+
+  private async requeue(
+    workspaceId: string,
+    id: string,
+    operation: Extract<CampaignOperation, 'reengage' | 'finishInterrupted'>,
+    select: (campaign: CampaignProps) => ContactSelection,
+  ): Promise<Requeued> {
+    const done = await this.uow.run(async () => {
+      const found = await this.require(workspaceId, id);
+      found.assertAllowed(operation);
+      const props = found.toProps();
+      const requeued = await this.contacts.reengage(id, select(props));
+      // A finished run that got work back runs again; with nothing requeued it stays COMPLETED.
+      if (requeued > 0 && found.status === 'COMPLETED') {
+        const reservation = { reservedConcurrency: props.reservedConcurrency, allowBurst: props.allowBurst };
+        assertStartChecks(await this.gatherFacts(found, reservation.reservedConcurrency));
+        found.run('reopen', reservation, this.clock.now());
+        await this.campaigns.update(found);
+      }
+      if (requeued > 0 && found.status === 'RUNNING') {
+        await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId: id } });
+      }
+      return { requeued, campaign: found };
+    });
+    return { requeued: done.requeued, campaign: await this.views.render(done.campaign) };
   }
 
   private async run(workspaceId: string, id: string, event: 'start' | 'resume' | 'restart', request: StartRequest): Promise<CampaignView> {

@@ -1,3 +1,4 @@
+import { ContactSelection } from '../domain/reengage-segments';
 import { Campaign } from '../domain/campaign.aggregate';
 import { CampaignType } from '../domain/campaign-type.aggregate';
 import { ContactRecord } from '../domain/contact';
@@ -54,6 +55,8 @@ export interface NewContact {
   altPhones: string[];
   name: string | null;
   fields: Record<string, string>;
+  /** A contact named on another contact's call (referralMaxDepth, decisions.md 35.6). */
+  referral?: { depth: number; referredBy: string };
 }
 
 /** What the leads listing shows of a contact. */
@@ -71,6 +74,8 @@ export const CONTACT_VIEW_FIELDS = [
   'lastOutcome',
   'phoneIndex',
   'connectedPhone',
+  'referralDepth',
+  'referredBy',
   'recipientZone',
   'recipientRegion',
   'createdAt',
@@ -92,6 +97,11 @@ export abstract class ContactRepository {
    * from (CONTACT_TRANSITIONS) move to its target status with fresh attempts. Returns how many moved.
    */
   abstract reset(campaignId: string, event: Extract<ContactEvent, 'retry' | 'restart'>, contactId?: string): Promise<number>;
+  /**
+   * Re-engage (decisions.md 35.1): the finished contacts of `segment` that the `reengage` transition
+   * leaves from move to its target with a fresh run. Returns how many moved.
+   */
+  abstract reengage(campaignId: string, segment: ContactSelection): Promise<number>;
 }
 
 export abstract class CampaignPhoneNumberRepository {

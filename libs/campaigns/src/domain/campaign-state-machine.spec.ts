@@ -55,6 +55,14 @@ const EXPECTED: Record<CampaignEvent, Record<CampaignStatus, CampaignStatus | st
     COMPLETED: 'campaign_already_terminal',
     CANCELED: 'campaign_already_terminal',
   },
+  reopen: {
+    COMPLETED: 'RUNNING',
+    DRAFT: 'campaign_not_reengageable',
+    RUNNING: 'campaign_not_reengageable',
+    PAUSED: 'campaign_not_reengageable',
+    CREDIT_EXHAUSTED: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
+  },
   restart: {
     COMPLETED: 'RUNNING',
     CANCELED: 'RUNNING',
@@ -164,6 +172,22 @@ const OPERATIONS: Record<CampaignOperation, Record<CampaignStatus, string | null
     CANCELED: null,
     RUNNING: 'campaign_running_no_remove',
   },
+  reengage: {
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: null,
+    DRAFT: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
+  },
+  finishInterrupted: {
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: null,
+    DRAFT: 'campaign_not_reengageable',
+    CANCELED: 'campaign_not_reengageable',
+  },
   retryContact: {
     RUNNING: null,
     PAUSED: null,
@@ -188,13 +212,31 @@ describe('status-preserving operations', () => {
       'inbound_campaign_action_not_supported',
     );
   });
+
+  it('INBOUND campaigns are neither re-engaged nor finish-interrupted, in any status (decisions.md 35.1)', () => {
+    for (const status of CAMPAIGN_STATUSES) {
+      for (const operation of ['reengage', 'finishInterrupted'] as const) {
+        expect(codeOf(() => assertOperationAllowed(status, operation, { inbound: true, journey: false }))).toBe('inbound_campaign_action_not_supported');
+      }
+    }
+  });
 });
 
 describe('refusalsOf (what the routes document)', () => {
   it('holds every code nextStatus and assertOperationAllowed answer, for every status and kind', () => {
     const kinds = [plain, { inbound: true, journey: false }, { inbound: false, journey: true }];
-    const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart'];
-    const operations: CampaignOperation[] = ['edit', 'editAudience', 'replaceCustomKeys', 'addContacts', 'delete', 'detachPhoneNumber', 'retryContact'];
+    const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart', 'reopen'];
+    const operations: CampaignOperation[] = [
+      'edit',
+      'editAudience',
+      'replaceCustomKeys',
+      'addContacts',
+      'delete',
+      'detachPhoneNumber',
+      'retryContact',
+      'reengage',
+      'finishInterrupted',
+    ];
     for (const kind of kinds) {
       for (const status of CAMPAIGN_STATUSES) {
         for (const e of events) {

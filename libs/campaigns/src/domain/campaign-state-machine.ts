@@ -11,7 +11,7 @@ export function isFinished(status: CampaignStatus): boolean {
 }
 
 /** Events that move a campaign to another status. */
-export type CampaignEvent = 'start' | 'pause' | 'resume' | 'stop' | 'restart' | 'complete' | 'exhaustCredit';
+export type CampaignEvent = 'start' | 'pause' | 'resume' | 'stop' | 'restart' | 'reopen' | 'complete' | 'exhaustCredit';
 
 /** Operations that keep the status but are allowed only in some statuses. */
 export type CampaignOperation =
@@ -21,7 +21,9 @@ export type CampaignOperation =
   | 'addContacts'
   | 'delete'
   | 'detachPhoneNumber'
-  | 'retryContact';
+  | 'retryContact'
+  | 'reengage'
+  | 'finishInterrupted';
 
 export interface Transition {
   from: readonly CampaignStatus[];
@@ -46,6 +48,9 @@ export const CAMPAIGN_TRANSITIONS: Readonly<Record<CampaignEvent, Transition>> =
   resume: { from: ['PAUSED'], to: 'RUNNING', refusal: 'campaign_not_paused' },
   stop: { from: ['DRAFT', 'RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'], to: 'CANCELED', refusal: 'campaign_already_terminal' },
   restart: { from: ['COMPLETED', 'CANCELED'], to: 'RUNNING', refusal: 'campaign_not_restartable' },
+  // A re-engage or finish-interrupted of a COMPLETED campaign runs it again for the contacts it
+  // requeued, after the start checks (decisions.md 35.1).
+  reopen: { from: ['COMPLETED'], to: 'RUNNING', refusal: 'campaign_not_reengageable' },
   // Automatic, raised by the engine: all contacts final (list sources) or scheduledEndAt passed.
   complete: { from: ['RUNNING'], to: 'COMPLETED', refusal: 'campaign_not_running' },
   // Automatic: wallet balance ≤ 0 and no active trial. Dispatch stops; in-flight attempts finish.
@@ -63,6 +68,10 @@ export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission
   detachPhoneNumber: { in: ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED'], refusal: 'campaign_running_no_remove' },
   // A contact retry needs a campaign that has started and is not finished.
   retryContact: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'], refusal: 'campaign_not_active' },
+  // Finished contacts start over (decisions.md 35.1): a campaign that has run and was not stopped.
+  // A COMPLETED one goes RUNNING again (`reopen`); PAUSED and CREDIT_EXHAUSTED keep their status.
+  reengage: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED'], refusal: 'campaign_not_reengageable' },
+  finishInterrupted: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED'], refusal: 'campaign_not_reengageable' },
 };
 
 /** What kind of campaign it is, as far as the rules care. */
@@ -77,6 +86,8 @@ const INBOUND_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new 
   'resume',
   'restart',
   'addContacts',
+  'reengage',
+  'finishInterrupted',
 ]);
 const JOURNEY_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new Set(['restart', 'retryContact']);
 

@@ -316,8 +316,8 @@ export class Campaign {
     nextStatus(this.props.status, event, this.kind);
   }
 
-  /** start / resume / restart: the start checks have passed; the campaign runs with this reservation. */
-  run(event: 'start' | 'resume' | 'restart', reservation: { reservedConcurrency: number; allowBurst: boolean }, now: Date): void {
+  /** start / resume / restart / reopen (decisions.md 35.1): the start checks have passed; the campaign runs with this reservation. */
+  run(event: 'start' | 'resume' | 'restart' | 'reopen', reservation: { reservedConcurrency: number; allowBurst: boolean }, now: Date): void {
     this.props.status = nextStatus(this.props.status, event, this.kind);
     this.props.reservedConcurrency = reservation.reservedConcurrency;
     this.props.allowBurst = reservation.allowBurst;

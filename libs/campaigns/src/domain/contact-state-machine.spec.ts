@@ -28,6 +28,7 @@ const EXPECTED: Record<ContactEvent, Record<ContactStatus, ContactStatus | null>
   doNotCall: { PENDING: null, IN_PROGRESS: 'DO_NOT_CALL', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
   retry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
   restart: { PENDING: 'PENDING', IN_PROGRESS: null, RETRY_SCHEDULED: 'PENDING', COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
+  reengage: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: 'PENDING', FAILED: 'PENDING', DO_NOT_CALL: null },
 };
 
 const PAIRS = CONTACT_EVENTS.flatMap((event) => CONTACT_STATUSES.map((status) => [status, event, EXPECTED[event][status]] as const));

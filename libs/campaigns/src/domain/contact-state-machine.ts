@@ -17,7 +17,8 @@ export type ContactEvent =
   | 'releaseRetry'
   | 'doNotCall'
   | 'retry'
-  | 'restart';
+  | 'restart'
+  | 'reengage';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -52,9 +53,15 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // keeps its attempt: its call may still be live, and resetting it would let the dispatcher dial
   // the same person again at the same time; the attempt settles (or is reaped) as usual.
   restart: { from: ['FAILED', 'PENDING', 'RETRY_SCHEDULED'], to: 'PENDING' },
+  // POST …/re-engage {segment} and POST …/finish-interrupted: finished contacts of a segment start a
+  // fresh run (decisions.md 35.1, 35.2). DO_NOT_CALL is never re-engaged.
+  reengage: { from: ['COMPLETED', 'FAILED'], to: 'PENDING' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
+
+/** Events a person asks for (a route), never the engine: they take a contact out of a final status. */
+export const MANUAL_CONTACT_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'reengage'];
 
 /**
  * Contacts with work left: those the dispatcher may still claim (a first dial or a retry). Start
@@ -95,7 +102,7 @@ export function settlementEvent(to: ContactStatus): SettlementEvent {
   return event;
 }
 
-/** Statuses no engine event leaves: the contact is done until a manual retry or a restart. */
+/** Statuses no engine event leaves: the contact is done until a manual retry, a restart or a re-engage. */
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = CONTACT_STATUSES.filter((status) =>
-  CONTACT_EVENTS.every((event) => event === 'retry' || event === 'restart' || !canTransition(status, event)),
+  CONTACT_EVENTS.every((event) => MANUAL_CONTACT_EVENTS.includes(event) || !canTransition(status, event)),
 );

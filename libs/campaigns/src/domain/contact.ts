@@ -32,6 +32,16 @@ export interface ContactRecord {
   phoneFirstAttempt: number;
   /** The number on which a person answered (transferred or completed), null until one did. */
   connectedPhone: string | null;
+  /** Talk time of the contact's last call, ms (null before one ended); finish-interrupted reads it (decisions.md 35). */
+  lastTalkMs: number | null;
+  /** Follow-up calls scheduled in this run for an interested lead (followupMaxAttempts). */
+  followups: number;
+  /** Churn re-contacts scheduled in this run for a lost contact (churnMaxAttempts). */
+  churnRounds: number;
+  /** 0 for a contact of the campaign's own list; n for one referred by a contact of depth n − 1 (referralMaxDepth). */
+  referralDepth: number;
+  /** The contact whose call named this one, for a referral. */
+  referredBy: string | null;
   /** The recipient's IANA zone, derived from the primary number at creation; null: unknown, the campaign's zone applies (decisions.md 28.2). */
   recipientZone: string | null;
   /** Whose public holidays apply ("JP", "US-NY"); null when unknown. */

@@ -7,7 +7,8 @@ import {
 } from '@nestjs/swagger';
 import { AnswerErrors, CurrentPrincipal, ErrorCode, Principal, Raises, RequireScope } from '@outreach/platform';
 import { CampaignEditing, CampaignWithImport } from '../application/campaign-editing.service';
-import { CampaignLifecycle } from '../application/campaign-lifecycle.service';
+import { CampaignLifecycle, Requeued } from '../application/campaign-lifecycle.service';
+import { ReengageCampaignDto, RequeuedResponse } from './dto/live-actions.dto';
 import { CampaignView, CampaignViews } from '../application/campaign-views';
 import { CreateCampaignDto, StartCampaignDto, UpdateCampaignDto } from './dto/campaign-body.dto';
 import { CampaignListResponse, CampaignResponse, CampaignWithImportResponse } from './dto/campaign-response.dto';
@@ -153,5 +154,31 @@ export class CampaignsController {
   @ApiOkResponse({ type: CampaignResponse })
   restart(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignView> {
     return this.lifecycle.restart(p.workspaceId, id, body);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/re-engage', 'v1/campaigns/:id/re-engage'])
+  @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('reengage'), ...START_CHECK_CODES)
+  @ApiOperation({
+    summary:
+      "Requeues a segment's finished contacts with a fresh run (RUNNING, PAUSED, CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again); else 409 campaign_not_reengageable (docs/decisions.md 35.1)",
+  })
+  @ApiOkResponse({ type: RequeuedResponse })
+  reengage(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ReengageCampaignDto): Promise<Requeued> {
+    return this.lifecycle.reengage(p.workspaceId, id, body.segment);
+  }
+
+  @RequireScope('campaigns.edit')
+  @Post(['campaigns/:id/finish-interrupted', 'v1/campaigns/:id/finish-interrupted'])
+  @HttpCode(200)
+  @Raises('campaign_not_found', ...refusalsOf('finishInterrupted'), 'incomplete_retry_disabled', ...START_CHECK_CODES)
+  @ApiOperation({
+    summary:
+      'Calls again the contacts whose last call a person answered but that was cut before incompleteCallSeconds; 409 incomplete_retry_disabled while incompleteRetryEnabled is off (docs/decisions.md 35.2)',
+  })
+  @ApiOkResponse({ type: RequeuedResponse })
+  finishInterrupted(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<Requeued> {
+    return this.lifecycle.finishInterrupted(p.workspaceId, id);
   }
 }

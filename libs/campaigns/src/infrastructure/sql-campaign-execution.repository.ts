@@ -69,17 +69,18 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const C = CAMPAIGNS;
     const params: unknown[] = [workspaceId];
     const inFlight = statusIn(CC.c.status, [IN_FLIGHT_STATUS], params);
-    const rows: Array<Row & { in_flight: number }> = await this.tx.manager.query(
-      `SELECT ${C.select('c', ['id', 'status', 'reservedConcurrency', 'allowBurst'])}, COALESCE(f.n, 0)::int AS in_flight
+    const rows: Array<Row & { in_flight: number; retries_in_flight: number }> = await this.tx.manager.query(
+      `SELECT ${C.select('c', ['id', 'status', 'reservedConcurrency', 'allowBurst'])}, COALESCE(f.n, 0)::int AS in_flight,
+              COALESCE(f.retries, 0)::int AS retries_in_flight
          FROM ${C.name} c
-         LEFT JOIN (SELECT ${CC.c.campaignId}, count(*) AS n FROM ${CC.name}
+         LEFT JOIN (SELECT ${CC.c.campaignId}, count(*) AS n, count(*) FILTER (WHERE ${CC.c.attempts} > 1) AS retries FROM ${CC.name}
                      WHERE ${CC.c.workspaceId} = $1 AND ${inFlight} GROUP BY ${CC.c.campaignId}) f ON f.${CC.c.campaignId} = c.${C.c.id}
         WHERE c.${C.c.workspaceId} = $1 AND (c.${C.c.status} = 'RUNNING' OR f.n > 0)`,
       params,
     );
     return rows.map((row) => {
       const { id, ...load } = C.fromRow(row, ['id', 'status', 'reservedConcurrency', 'allowBurst']);
-      return { campaignId: id, ...load, inFlight: row.in_flight };
+      return { campaignId: id, ...load, inFlight: row.in_flight, retriesInFlight: row.retries_in_flight };
     });
   }
 
@@ -93,23 +94,29 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const openLocales = input.openLocales ? [...input.openLocales] : null;
     // Two statements, each on its own index (retry_due_idx, status_idx), rather than one OR that
     // would sort every due contact on each claim.
-    const retryParams: unknown[] = [campaignId, input.now, cooledBefore, input.limit, openLocales];
-    const retries = await this.tx.manager
-      .query(
-        claimStatement(
-          'claimRetry',
-          (params) => `SELECT ${CC.c.id} FROM ${CC.name}
-            WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), params)}
-              AND ${CC.c.nextAttemptAt} <= $2 AND ${cooled}
-            ORDER BY ${CC.c.nextAttemptAt}, ${CC.c.seq}
-            LIMIT $4
-            FOR UPDATE SKIP LOCKED`,
+    const claimRetries = async (limit: number): Promise<Row[]> => {
+      if (limit <= 0) return [];
+      const retryParams: unknown[] = [campaignId, input.now, cooledBefore, limit, openLocales];
+      return this.tx.manager
+        .query(
+          claimStatement(
+            'claimRetry',
+            (params) => `SELECT ${CC.c.id} FROM ${CC.name}
+              WHERE ${CC.c.campaignId} = $1 AND ${statusIn(CC.c.status, allowedFrom('claimRetry'), params)}
+                AND ${CC.c.nextAttemptAt} <= $2 AND ${cooled}
+              ORDER BY ${CC.c.nextAttemptAt}, ${CC.c.seq}
+              LIMIT $4
+              FOR UPDATE SKIP LOCKED`,
+            retryParams,
+            attempt,
+          ),
           retryParams,
-          attempt,
-        ),
-        retryParams,
-      )
-      .then(rowsOf);
+        )
+        .then(rowsOf);
+    };
+    // Retries first, up to their share of the lines (retryConcurrencyPercent, decisions.md 35.7)…
+    const retryFirst = Math.min(input.limit, input.retryLimit ?? input.limit);
+    const retries = await claimRetries(retryFirst);
     const left = input.limit - retries.length;
     const pendingParams: unknown[] = [campaignId, input.now, cooledBefore, left, openLocales];
     const pending =
@@ -131,7 +138,9 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
               pendingParams,
             )
             .then(rowsOf);
-    return [...retries, ...pending].map((row) => CC.fromRow(row, CLAIMED));
+    // …and the lines first dials leave go to the other due retries.
+    const more = retries.length === retryFirst ? await claimRetries(left - pending.length) : [];
+    return [...retries, ...pending, ...more].map((row) => CC.fromRow(row, CLAIMED));
   }
 
   async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
@@ -266,6 +275,9 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
               ${CC.c.phoneIndex} = ${CC.c.phoneIndex} + CASE WHEN $9 THEN 1 ELSE 0 END,
               ${CC.c.phoneFirstAttempt} = CASE WHEN $9 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
               ${CC.c.connectedPhone} = COALESCE($10, ${CC.c.connectedPhone}),
+              ${CC.c.followups} = ${CC.c.followups} + CASE WHEN $11 = 'followup' THEN 1 ELSE 0 END,
+              ${CC.c.churnRounds} = ${CC.c.churnRounds} + CASE WHEN $11 = 'churn' THEN 1 ELSE 0 END,
+              ${CC.c.lastTalkMs} = $12,
               ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($8::text[])`,
       [
@@ -279,6 +291,8 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
         allowedFrom(event),
         update.nextNumber,
         update.connectedPhone,
+        update.sequence ?? null,
+        update.talkMs ?? null,
       ],
     );
     return affectedOf(result) > 0;

@@ -10,6 +10,7 @@ import {
 } from '../application/campaigns.ports';
 import { withIsoDates } from '../application/iso-dates';
 import { recipientLocaleOf } from '../domain/recipient-locale';
+import { ContactSelection } from '../domain/reengage-segments';
 import { allowedFrom, ContactEvent, ContactStatus, targetOf } from '../domain/contact-state-machine';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
@@ -20,6 +21,16 @@ import { CAMPAIGN_PHONE_NUMBERS as PN } from './persistence/campaign-phone-numbe
 type Row = Record<string, unknown>;
 
 const toView = (row: Row): ContactView => withIsoDates(CC.fromRow(row, CONTACT_VIEW_FIELDS));
+
+/** What every fresh run of a contact clears besides its status and attempts (restart, retry, re-engage). */
+const FRESH_RUN = [
+  `${CC.c.phoneIndex} = 0`,
+  `${CC.c.phoneFirstAttempt} = 0`,
+  `${CC.c.connectedPhone} = NULL`,
+  `${CC.c.followups} = 0`,
+  `${CC.c.churnRounds} = 0`,
+  `${CC.c.attemptDeadlineAt} = NULL`,
+].join(', ');
 
 @Injectable()
 export class SqlContactRepository extends ContactRepository {
@@ -41,10 +52,11 @@ export class SqlContactRepository extends ContactRepository {
     const locales = contacts.map((c) => recipientLocaleOf(c.phone));
     const rows: Array<{ inserted: number }> = await this.tx.manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::text[]) WITH ORDINALITY AS t(phone, alt, name, fields, zone, region, ord)
+         SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[], $8::text[], $10::int[], $11::uuid[])
+           WITH ORDINALITY AS t(phone, alt, name, fields, zone, region, depth, referred_by, ord)
        ), inserted AS (
-         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields', 'recipientZone', 'recipientRegion'])})
-         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields, zone, region
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields', 'recipientZone', 'recipientRegion', 'referralDepth', 'referredBy'])})
+         SELECT $1, $2, phone, CASE WHEN alt = '' THEN '{}'::text[] ELSE string_to_array(alt, ' ') END, name, fields, zone, region, depth, referred_by
            FROM input ORDER BY ord
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
          RETURNING ${CC.c.id}
@@ -66,6 +78,8 @@ export class SqlContactRepository extends ContactRepository {
         locales.map((l) => l.zone),
         locales.map((l) => l.region),
         this.clock.now(),
+        contacts.map((c) => c.referral?.depth ?? 0),
+        contacts.map((c) => c.referral?.referredBy ?? null),
       ],
     );
     return rows[0].inserted;
@@ -115,10 +129,23 @@ export class SqlContactRepository extends ContactRepository {
     const [, affected]: [unknown[], number] = await this.tx.manager.query(
       `UPDATE ${CC.name}
           SET ${CC.c.status} = $4, ${CC.c.attempts} = 0, ${CC.c.incompleteRetries} = 0, ${CC.c.nextAttemptAt} = NULL,
-              ${CC.c.phoneIndex} = 0, ${CC.c.phoneFirstAttempt} = 0, ${CC.c.connectedPhone} = NULL,
-              ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
+              ${FRESH_RUN}, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} = ANY($2::text[]) AND ($3::uuid IS NULL OR ${CC.c.id} = $3)`,
       [campaignId, allowedFrom(event), contactId ?? null, targetOf(event)],
+    );
+    return affected;
+  }
+
+  async reengage(campaignId: string, segment: ContactSelection): Promise<number> {
+    const statuses = allowedFrom('reengage').filter((s) => segment.statuses.includes(s));
+    const [, affected]: [unknown[], number] = await this.tx.manager.query(
+      `UPDATE ${CC.name}
+          SET ${CC.c.status} = $2, ${CC.c.attempts} = 0, ${CC.c.incompleteRetries} = 0, ${CC.c.nextAttemptAt} = NULL,
+              ${FRESH_RUN}, ${CC.c.updatedAt} = now()
+        WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} = ANY($3::text[])
+          AND ($4::text[] IS NULL OR ${CC.c.lastOutcome} = ANY($4::text[]))
+          AND ($5::int IS NULL OR ${CC.c.lastTalkMs} < $5)`,
+      [campaignId, targetOf('reengage'), statuses, segment.lastOutcomes, segment.talkedLessThanMs],
     );
     return affected;
   }

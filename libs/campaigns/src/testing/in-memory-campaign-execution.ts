@@ -43,8 +43,10 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
 
   async workspaceLoad(workspaceId: string): Promise<CampaignLoad[]> {
     const inFlight = new Map<string, number>();
+    const retries = new Map<string, number>();
     for (const c of this.contacts.rows.values()) {
       if (c.workspaceId === workspaceId && c.status === IN_FLIGHT_STATUS) inFlight.set(c.campaignId, (inFlight.get(c.campaignId) ?? 0) + 1);
+      if (c.workspaceId === workspaceId && c.status === IN_FLIGHT_STATUS && c.attempts > 1) retries.set(c.campaignId, (retries.get(c.campaignId) ?? 0) + 1);
     }
     return [...this.campaigns.rows.values()]
       .filter((p) => p.workspaceId === workspaceId && (p.status === 'RUNNING' || (inFlight.get(p.id) ?? 0) > 0))
@@ -54,6 +56,7 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
         reservedConcurrency: p.reservedConcurrency,
         allowBurst: p.allowBurst,
         inFlight: inFlight.get(p.id) ?? 0,
+        retriesInFlight: retries.get(p.id) ?? 0,
       }));
   }
 
@@ -66,11 +69,13 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     const candidates = this.ofCampaign(campaignId).filter(
       (c) => (c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore) && (!open || open.has(localeKey(localeOf(c)))),
     );
-    const retries = candidates
+    const due = candidates
       .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= input.now.getTime())
-      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq)
-      .slice(0, input.limit);
-    const pending = candidates.filter((c) => allowedFrom('claim').includes(c.status)).slice(0, input.limit - retries.length);
+      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!) || a.seq - b.seq);
+    // Retries up to their share (retryLimit), first dials, then the other retries fill what is left.
+    const first = due.slice(0, Math.min(input.limit, input.retryLimit ?? input.limit));
+    const pending = candidates.filter((c) => allowedFrom('claim').includes(c.status)).slice(0, input.limit - first.length);
+    const retries = [...first, ...due.slice(first.length, first.length + input.limit - first.length - pending.length)];
     const claim = (c: StoredContact, event: ContactEvent): ClaimedContact => {
       c.status = targetOf(event);
       c.attempts += 1;
@@ -161,6 +166,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       incompleteRetries: c.incompleteRetries,
       attemptStartedAt: c.attemptStartedAt,
       attemptDeadlineAt: c.attemptDeadlineAt,
+      followups: c.followups,
+      churnRounds: c.churnRounds,
+      referralDepth: c.referralDepth,
     });
   }
 
@@ -183,6 +191,9 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       c.phoneFirstAttempt = c.attempts;
     }
     c.connectedPhone = update.connectedPhone ?? c.connectedPhone;
+    if (update.sequence === 'followup') c.followups += 1;
+    if (update.sequence === 'churn') c.churnRounds += 1;
+    c.lastTalkMs = update.talkMs ?? null;
     c.attemptDeadlineAt = null;
     return true;
   }

@@ -25,6 +25,7 @@ import { Campaign, CampaignProps } from '../domain/campaign.aggregate';
 import { CampaignType, CampaignTypeProps } from '../domain/campaign-type.aggregate';
 import { ContactRecord } from '../domain/contact';
 import { recipientLocaleOf } from '../domain/recipient-locale';
+import { ContactSelection } from '../domain/reengage-segments';
 import { CONTACT_TRANSITIONS, ContactEvent, ContactStatus } from '../domain/contact-state-machine';
 import { PLATFORM_CAMPAIGN_TYPES } from '../domain/platform-campaign-types';
 import { Rollbackable } from '../../../platform/src/testing';
@@ -195,7 +196,15 @@ export class InMemoryCampaignTypeRepository extends CampaignTypeRepository imple
 /** The columns of a contact only the execution engine reads and writes (not in the leads view). */
 export type ContactAttemptColumns = Pick<
   ContactRecord,
-  'attemptSeq' | 'attemptStartedAt' | 'attemptDeadlineAt' | 'currentCallId' | 'incompleteRetries' | 'phoneFirstAttempt'
+  | 'attemptSeq'
+  | 'attemptStartedAt'
+  | 'attemptDeadlineAt'
+  | 'currentCallId'
+  | 'incompleteRetries'
+  | 'phoneFirstAttempt'
+  | 'lastTalkMs'
+  | 'followups'
+  | 'churnRounds'
 >;
 
 /** One row of the contacts table: the view (ISO dates) plus the engine's columns. */
@@ -238,6 +247,11 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       phoneIndex: 0,
       phoneFirstAttempt: 0,
       connectedPhone: null,
+      lastTalkMs: null,
+      followups: 0,
+      churnRounds: 0,
+      referralDepth: 0,
+      referredBy: null,
       ...recipientLocaleColumns(contact.phone),
       createdAt: now,
       updatedAt: now,
@@ -279,7 +293,13 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     let created = 0;
     for (const c of contacts) {
       if (this.byPhone(campaignId, c.phone)) continue;
-      this.seed(workspaceId, campaignId, { phone: c.phone, altPhones: [...c.altPhones], name: c.name, fields: { ...c.fields } });
+      this.seed(workspaceId, campaignId, {
+        phone: c.phone,
+        altPhones: [...c.altPhones],
+        name: c.name,
+        fields: { ...c.fields },
+        ...(c.referral ? { referralDepth: c.referral.depth, referredBy: c.referral.referredBy } : {}),
+      });
       created += 1;
     }
     return created;
@@ -310,18 +330,37 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     for (const c of this.rows.values()) {
       if (c.campaignId !== campaignId || !from.includes(c.status)) continue;
       if (contactId !== undefined && c.id !== contactId) continue;
-      c.status = to;
-      c.attempts = 0;
-      c.incompleteRetries = 0;
-      c.phoneIndex = 0;
-      c.phoneFirstAttempt = 0;
-      c.connectedPhone = null;
-      c.nextAttemptAt = null;
-      c.attemptDeadlineAt = null;
-      c.updatedAt = this.clockNow().toISOString();
+      this.freshRun(c, to);
       reset += 1;
     }
     return reset;
+  }
+
+  async reengage(campaignId: string, segment: ContactSelection): Promise<number> {
+    const { from, to } = CONTACT_TRANSITIONS.reengage;
+    let moved = 0;
+    for (const c of this.rows.values()) {
+      if (c.campaignId !== campaignId || !from.includes(c.status) || !segment.statuses.includes(c.status)) continue;
+      if (segment.lastOutcomes !== null && !segment.lastOutcomes.includes(c.lastOutcome ?? '')) continue;
+      if (segment.talkedLessThanMs !== null && !(c.lastTalkMs !== null && c.lastTalkMs < segment.talkedLessThanMs)) continue;
+      this.freshRun(c, to);
+      moved += 1;
+    }
+    return moved;
+  }
+
+  private freshRun(c: StoredContact, to: ContactStatus): void {
+    c.status = to;
+    c.attempts = 0;
+    c.incompleteRetries = 0;
+    c.phoneIndex = 0;
+    c.phoneFirstAttempt = 0;
+    c.connectedPhone = null;
+    c.followups = 0;
+    c.churnRounds = 0;
+    c.nextAttemptAt = null;
+    c.attemptDeadlineAt = null;
+    c.updatedAt = this.clockNow().toISOString();
   }
 
   snapshot(): unknown {

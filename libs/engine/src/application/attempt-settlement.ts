@@ -7,6 +7,7 @@ import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import { CONNECTED_OUTCOMES, isAnswered, PhoneNumberDirectory, VoiceCallResult } from '@outreach/telephony';
 import { circuitOpen, CIRCUIT_OPEN } from '../domain/circuit-breaker';
 import { nextStep } from '../domain/retry-policy';
+import { callSignals } from '../domain/call-signals';
 import { SKIP_EVENTS_PER_RUN } from './dispatch-campaign.use-case';
 import { DispatchScheduler } from './engine.ports';
 
@@ -66,12 +67,16 @@ export class AttemptSettlement {
         contact.attemptSeq === input.attemptSeq &&
         contact.currentCallId === input.callId;
       if (current && call.outcome) {
+        const signals = callSignals(call.providerAnalysis);
         const step = nextStep(campaign.settings, {
           attempts: contact.attempts - contact.phoneFirstAttempt,
           incompleteRetries: contact.incompleteRetries,
           outcome: call.outcome,
           durationMs: call.durationMs ?? 0,
           numbersLeft: numbersLeftAfter(contact),
+          followups: contact.followups,
+          churnRounds: contact.churnRounds,
+          interested: signals.interested,
         });
         await this.execution.recordOutcome(input.contactId, input.attemptSeq, {
           status: step.status,
@@ -81,8 +86,13 @@ export class AttemptSettlement {
           incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
           nextNumber: step.status === 'RETRY_SCHEDULED' && step.nextNumber,
           connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
+          sequence: step.status === 'RETRY_SCHEDULED' ? (step.sequence ?? null) : null,
+          talkMs: isConnected(call.outcome) ? (call.durationMs ?? 0) : null,
         });
         contactStatus = step.status;
+        // Referrals the person gave join the campaign, up to referralMaxDepth (decisions.md 35.6).
+        const referred = await this.execution.addReferrals(campaign, contact, signals.referrals);
+        if (referred > 0) this.logger.log(`contact ${input.contactId}: ${referred} referral(s) added to campaign ${campaign.id}`);
         const attempt = contact.attempts;
         await this.timeline.record(
           { contactId: input.contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome: call.outcome, status: step.status } },
@@ -93,7 +103,7 @@ export class AttemptSettlement {
                   type: 'retry_scheduled' as const,
                   detail: {
                     at: new Date(now.getTime() + step.delayMinutes * 60_000).toISOString(),
-                    why: step.nextNumber ? 'next_number' : step.incompleteRetry ? 'incomplete_call' : call.outcome,
+                    why: step.nextNumber ? 'next_number' : step.incompleteRetry ? 'incomplete_call' : (step.sequence ?? call.outcome),
                   },
                 },
               ]

@@ -26,6 +26,7 @@ import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { freeSlots } from '../domain/dispatch-slots';
 import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/spend-guard';
+import { retryClaimLimit } from '../domain/retry-share';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler } from './engine.ports';
@@ -198,12 +199,19 @@ export class DispatchCampaign {
           limit = Math.min(limit, budgetLeft);
         }
         if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0, linesFull: capLeft > 0 && budgetLeft > 0 };
+        const own = load.find((l) => l.campaignId === campaignId);
         const contacts = await this.execution.claimDue(campaignId, {
           now,
           limit,
           cooldownMs: settings.cooldownMinutes * 60_000,
           deadlineAt,
           openLocales,
+          // Retries' share of the lines while first dials wait (decisions.md 35.7).
+          retryLimit: retryClaimLimit({
+            reservedConcurrency: campaign.reservedConcurrency,
+            retryConcurrencyPercent: settings.retryConcurrencyPercent,
+            retriesInFlight: own?.retriesInFlight ?? 0,
+          }),
         });
         if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).

@@ -10,13 +10,23 @@ const settings: RetrySettings = {
   incompleteRetryIntervalMinutes: 15,
   incompleteRetryDelaysMinutes: [],
   incompleteCallSeconds: 20,
+  followupEnabled: false,
+  followupMaxAttempts: 1,
+  churnEnabled: false,
+  churnMaxAttempts: 1,
+  churnIntervalHours: 24,
+  churnDelaysHours: [],
 };
-const facts = (outcome: string, attempts: number, extra: Partial<{ durationMs: number; incompleteRetries: number; numbersLeft: number }> = {}) => ({
+type Extra = Partial<{ durationMs: number; incompleteRetries: number; numbersLeft: number; followups: number; churnRounds: number; interested: boolean | null }>;
+const facts = (outcome: string, attempts: number, extra: Extra = {}) => ({
   outcome,
   attempts,
   durationMs: extra.durationMs ?? 0,
   incompleteRetries: extra.incompleteRetries ?? 0,
   numbersLeft: extra.numbersLeft ?? 0,
+  followups: extra.followups ?? 0,
+  churnRounds: extra.churnRounds ?? 0,
+  interested: extra.interested ?? null,
 });
 
 describe('retry policy', () => {
@@ -83,6 +93,51 @@ describe('retry policy', () => {
       expect(nextStep(settings, facts('voicemail', 3, { numbersLeft: 2 }))).toMatchObject({ status: 'FAILED', reason: 'retries_exhausted' });
       expect(nextStep({ ...settings, skipRetryOnFirstVoicemail: true }, facts('voicemail', 1, { numbersLeft: 2 }))).toMatchObject({ status: 'FAILED' });
       expect(nextStep(settings, facts('completed', 1, { durationMs: 60_000, numbersLeft: 2 }))).toMatchObject({ status: 'COMPLETED' });
+    });
+  });
+  describe('follow-up calls for interested leads (decisions.md 35.3)', () => {
+    const on = { ...settings, followupEnabled: true, followupMaxAttempts: 2 };
+    it('an interested lead is called again after cooldownMinutes, up to followupMaxAttempts', () => {
+      expect(nextStep(on, facts('completed', 1, { durationMs: 60_000, interested: true }))).toEqual({
+        status: 'RETRY_SCHEDULED',
+        delayMinutes: 5,
+        incompleteRetry: false,
+        nextNumber: false,
+        reason: 'followup',
+        sequence: 'followup',
+      });
+      expect(nextStep(on, facts('completed', 2, { durationMs: 60_000, interested: true, followups: 1 }))).toMatchObject({ sequence: 'followup' });
+      expect(nextStep(on, facts('completed', 3, { durationMs: 60_000, interested: true, followups: 2 }))).toMatchObject({ status: 'COMPLETED' });
+    });
+    it('off, not interested or unknown: COMPLETED', () => {
+      expect(nextStep(settings, facts('completed', 1, { durationMs: 60_000, interested: true }))).toMatchObject({ status: 'COMPLETED' });
+      expect(nextStep(on, facts('completed', 1, { durationMs: 60_000, interested: false }))).toMatchObject({ status: 'COMPLETED' });
+      expect(nextStep(on, facts('completed', 1, { durationMs: 60_000, interested: null }))).toMatchObject({ status: 'COMPLETED' });
+    });
+    it('an unanswered follow-up uses the retries left, not counting the follow-up itself', () => {
+      // attempts 2 = first call + follow-up: one regular attempt so far, so retry #1 (10 min).
+      expect(nextStep(on, facts('no_answer', 2, { followups: 1 }))).toMatchObject({ status: 'RETRY_SCHEDULED', delayMinutes: 10, reason: 'no_answer' });
+    });
+  });
+
+  describe('churn re-contact of lost contacts (decisions.md 35.4)', () => {
+    const on = { ...settings, churnEnabled: true, churnMaxAttempts: 2, churnIntervalHours: 48, churnDelaysHours: [24] };
+    it('retries spent: re-contacted after churnDelaysHours[n], then churnIntervalHours, up to churnMaxAttempts', () => {
+      expect(nextStep(on, facts('no_answer', 3))).toEqual({
+        status: 'RETRY_SCHEDULED',
+        delayMinutes: 24 * 60,
+        incompleteRetry: false,
+        nextNumber: false,
+        reason: 'churn',
+        sequence: 'churn',
+      });
+      expect(nextStep(on, facts('busy', 4, { churnRounds: 1 }))).toMatchObject({ delayMinutes: 48 * 60, sequence: 'churn' });
+      expect(nextStep(on, facts('busy', 5, { churnRounds: 2 }))).toMatchObject({ status: 'FAILED', reason: 'retries_exhausted' });
+    });
+    it('off: FAILED; regular retries and alternates come first', () => {
+      expect(nextStep(settings, facts('no_answer', 3))).toMatchObject({ status: 'FAILED' });
+      expect(nextStep(on, facts('no_answer', 2))).toMatchObject({ reason: 'no_answer' });
+      expect(nextStep(on, facts('no_answer', 3, { numbersLeft: 1 }))).toMatchObject({ reason: 'next_number' });
     });
   });
 });

@@ -9,6 +9,12 @@ export interface RetrySettings {
   incompleteRetryIntervalMinutes: number;
   incompleteRetryDelaysMinutes: readonly number[];
   incompleteCallSeconds: number;
+  followupEnabled: boolean;
+  followupMaxAttempts: number;
+  churnEnabled: boolean;
+  churnMaxAttempts: number;
+  churnIntervalHours: number;
+  churnDelaysHours: readonly number[];
 }
 
 export interface AttemptFacts {
@@ -20,11 +26,20 @@ export interface AttemptFacts {
   durationMs: number;
   /** The contact's numbers after the one just dialled (its alternates not yet tried). */
   numbersLeft: number;
+  /** Follow-up calls already scheduled in this run (decisions.md 35.3). */
+  followups?: number;
+  /** Churn re-contacts already scheduled in this run (decisions.md 35.4). */
+  churnRounds?: number;
+  /** What the call concluded about the lead's interest: true interested, false not, null unknown (decisions.md 35.3). */
+  interested?: boolean | null;
 }
+
+/** Why a retry is scheduled beyond the plain retry budget: a follow-up of an interested lead, or a churn re-contact. */
+export type Sequence = 'followup' | 'churn';
 
 export type NextStep =
   | { status: 'COMPLETED' | 'FAILED'; reason: string }
-  | { status: 'RETRY_SCHEDULED'; delayMinutes: number; incompleteRetry: boolean; nextNumber: boolean; reason: string };
+  | { status: 'RETRY_SCHEDULED'; delayMinutes: number; incompleteRetry: boolean; nextNumber: boolean; reason: string; sequence?: Sequence };
 
 /** A human answered: the contact was reached. */
 const CONNECTED = new Set(['transferred', 'completed']);
@@ -46,25 +61,37 @@ const UNREACHED = new Set(['no_answer', 'busy', 'carrier_failure']);
  */
 export function nextStep(settings: RetrySettings, facts: AttemptFacts): NextStep {
   const atLeastCooldown = (minutes: number) => Math.max(minutes, settings.cooldownMinutes);
+  const followups = facts.followups ?? 0;
+  const churnRounds = facts.churnRounds ?? 0;
   if (CONNECTED.has(facts.outcome)) {
     const incomplete = facts.durationMs < settings.incompleteCallSeconds * 1000;
     if (settings.incompleteRetryEnabled && incomplete && facts.incompleteRetries < settings.incompleteRetryMaxAttempts) {
       const delay = settings.incompleteRetryDelaysMinutes[facts.incompleteRetries] ?? settings.incompleteRetryIntervalMinutes;
       return { status: 'RETRY_SCHEDULED', delayMinutes: atLeastCooldown(delay), incompleteRetry: true, nextNumber: false, reason: 'incomplete_call' };
     }
+    // An interested lead is called again, as soon as the cooldown allows (decisions.md 35.3).
+    if (settings.followupEnabled && facts.interested === true && followups < settings.followupMaxAttempts) {
+      return { status: 'RETRY_SCHEDULED', delayMinutes: settings.cooldownMinutes, incompleteRetry: false, nextNumber: false, reason: 'followup', sequence: 'followup' };
+    }
     return { status: 'COMPLETED', reason: facts.outcome };
   }
   if (facts.outcome === 'voicemail' && settings.skipRetryOnFirstVoicemail) {
     return { status: 'FAILED', reason: 'voicemail_no_retry' };
   }
-  // Attempts that were not incomplete-call retries: the first one plus the regular retries so far.
-  const regularAttempts = facts.attempts - facts.incompleteRetries;
+  // Attempts of the regular retry budget: the first one plus the regular retries so far (not the
+  // incomplete-call retries, follow-ups and churn re-contacts, which have budgets of their own).
+  const regularAttempts = facts.attempts - facts.incompleteRetries - followups - churnRounds;
   if (regularAttempts <= settings.retryCount) {
     const delay = settings.retryDelaysMinutes[regularAttempts - 1] ?? settings.cooldownMinutes;
     return { status: 'RETRY_SCHEDULED', delayMinutes: atLeastCooldown(delay), incompleteRetry: false, nextNumber: false, reason: facts.outcome };
   }
   if (UNREACHED.has(facts.outcome) && facts.numbersLeft > 0) {
     return { status: 'RETRY_SCHEDULED', delayMinutes: settings.cooldownMinutes, incompleteRetry: false, nextNumber: true, reason: 'next_number' };
+  }
+  // A contact lost after every retry on every number is re-contacted later, hours apart (decisions.md 35.4).
+  if (settings.churnEnabled && churnRounds < settings.churnMaxAttempts) {
+    const hours = settings.churnDelaysHours[churnRounds] ?? settings.churnIntervalHours;
+    return { status: 'RETRY_SCHEDULED', delayMinutes: atLeastCooldown(hours * 60), incompleteRetry: false, nextNumber: false, reason: 'churn', sequence: 'churn' };
   }
   return { status: 'FAILED', reason: 'retries_exhausted' };
 }

@@ -52,7 +52,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const calls = new InMemoryCallRepository();
   const timelineStore = new InMemoryContactTimelineStore();
   const uow = new RollbackUnitOfWork([campaigns, contacts, attached, executionRepo, calls, timelineStore, jobsRollback(outbox)]);
-  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock, outbox);
+  const execution = new CampaignExecution(executionRepo, campaigns, attached, uow, clock, outbox, contacts);
   const callLog = new CallLog(calls, uow, clock);
   const debits = new RecordingWalletDebits();
   const tariffs = new FixedTariffs({ voiceMinuteMinor: 10, messageMinor: 1 });

@@ -1,12 +1,24 @@
 import { FixedClock, SystemClock } from '@outreach/core';
 import { InMemorySandboxCallRecords } from '../testing';
 import { VoiceCallEvent, VoiceCallEvents, VoiceCallResult } from '../application/voice-provider.port';
-import { sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './sandbox-voice.provider';
+import { sandboxReferralOf, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './sandbox-voice.provider';
 
 const T0 = new Date('2026-11-23T10:00:00Z');
 const number = (digit: number) => `+1415555012${digit}`;
 
 describe('sandbox voice provider', () => {
+  it('a completed call carries an analysis by the second-to-last digit: 6 not interested, 7 interested, 8 interested with a referral (decisions.md 35.5)', () => {
+    expect(sandboxScript('+14155550165').providerAnalysis).toEqual({ interested: false });
+    expect(sandboxScript('+14155550175').providerAnalysis).toEqual({ interested: true });
+    expect(sandboxScript('+14155550185').providerAnalysis).toEqual({ interested: true, referrals: ['+14155550285'] });
+    expect(sandboxReferralOf('+14155550985')).toBe('+14155550085');
+    // No analysis on other digits, nor on a call a person did not complete.
+    expect(sandboxScript('+14155550125').providerAnalysis).toBeUndefined();
+    expect(sandboxScript('+14155550174').providerAnalysis).toBeUndefined();
+    expect(sandboxScript('+14155550170').providerAnalysis).toBeUndefined();
+  });
+
+
   it('the last digit picks the outcome', () => {
     expect(Array.from({ length: 10 }, (_, d) => sandboxScript(number(d)).outcome)).toEqual([
       'no_answer',

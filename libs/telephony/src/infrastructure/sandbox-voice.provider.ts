@@ -23,6 +23,37 @@ export interface SandboxScript {
   /** Talk time after answer, ms (0 when not answered). */
   durationMs: number;
   transcript: string | null;
+  /**
+   * The sandbox's own analysis of a completed call (decisions.md 35.5), from the number's
+   * second-to-last digit: 6 not interested, 7 interested, 8 interested and gives a referral; none
+   * otherwise (and for every call a person did not complete).
+   */
+  providerAnalysis?: { interested: boolean; referrals?: string[] };
+}
+
+/**
+ * The number a sandbox callee with second-to-last digit 8 refers: its third-from-last digit plus one
+ * (mod 10). It keeps the last two digits, so the referral completes and refers again: a chain that
+ * only referralMaxDepth ends.
+ */
+export function sandboxReferralOf(to: string): string {
+  const at = to.length - 3; // E.164: digits only after the "+"
+  return `${to.slice(0, at)}${(Number(to[at]) + 1) % 10}${to.slice(at + 1)}`;
+}
+
+/** What a person who completed the call said about their interest (see SandboxScript.providerAnalysis). */
+function sandboxAnalysis(to: string): SandboxScript['providerAnalysis'] {
+  const digits = to.replace(/\D/g, '');
+  switch (digits[digits.length - 2]) {
+    case '6':
+      return { interested: false };
+    case '7':
+      return { interested: true };
+    case '8':
+      return { interested: true, referrals: [sandboxReferralOf(to)] };
+    default:
+      return undefined;
+  }
 }
 
 const OUTCOME_BY_DIGIT: readonly CallOutcome[] = [
@@ -87,7 +118,8 @@ export function sandboxScript(to: string, maxDurationSecs = 3600): SandboxScript
         outcome === 'transferred'
           ? `Agent: Hello, am I speaking with the owner of ${to}?\nCustomer: Yes. Can I talk to a person, please?\nAgent: Of course, transferring you now.`
           : `Agent: Hello, am I speaking with the owner of ${to}?\nCustomer: Yes, speaking.\nAgent: Thank you for your time today.\nCustomer: You're welcome, goodbye.`;
-      return { outcome, providerDisposition: DISPOSITION[outcome], ringMs: ring(2, 8), durationMs, transcript };
+      const providerAnalysis = outcome === 'completed' ? sandboxAnalysis(to) : undefined;
+      return { outcome, providerDisposition: DISPOSITION[outcome], ringMs: ring(2, 8), durationMs, transcript, ...(providerAnalysis ? { providerAnalysis } : {}) };
     }
   }
 }
@@ -267,6 +299,7 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
       durationMs: script.durationMs,
       transcript: script.transcript,
       recordingUrl: answered ? `https://sandbox.invalid/recordings/${record.callId}.mp3` : null,
+      ...(script.providerAnalysis ? { providerAnalysis: { ...script.providerAnalysis } } : {}),
     };
   }
 }

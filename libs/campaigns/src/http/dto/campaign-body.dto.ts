@@ -129,7 +129,7 @@ export class CampaignFieldsDto {
   retryDelaysMinutes?: number[];
 
   // #12 integer 0-100
-  @ApiPropertyOptional({ minimum: 0, maximum: 100, description: 'Share of the reservation retries may use' })
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, description: 'Share of the reserved lines retries (and follow-ups, churn re-contacts) may hold while first dials wait; above 0 at least one line; idle lines always go to due retries (docs/decisions.md 35.7)' })
   @Optional()
   @IsInt()
   @Min(0)
@@ -152,14 +152,14 @@ export class CampaignFieldsDto {
   customExtractionKeysMode?: 'APPEND' | 'REPLACE';
 
   // #15 integers 1-10
-  @ApiPropertyOptional({ minimum: 1, maximum: 10 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 10, description: 'Follow-up calls per run for a lead whose call said interested (followupEnabled; docs/decisions.md 35.3)' })
   @Optional()
   @IsInt()
   @Min(1)
   @Max(10)
   followupMaxAttempts?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 10 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 10, description: 'Churn re-contacts per run of a contact lost after every retry (churnEnabled; docs/decisions.md 35.4)' })
   @Optional()
   @IsInt()
   @Min(1)
@@ -167,7 +167,7 @@ export class CampaignFieldsDto {
   churnMaxAttempts?: number;
 
   // #16 integer 1-2160
-  @ApiPropertyOptional({ minimum: 1, maximum: 2160 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 2160, description: 'Hours before a churn re-contact when churnDelaysHours has no entry for it' })
   @Optional()
   @IsInt()
   @Min(1)
@@ -240,7 +240,7 @@ export class CampaignFieldsDto {
   incompleteCallSeconds?: number;
 
   // #27 integer 0-3
-  @ApiPropertyOptional({ minimum: 0, maximum: 3 })
+  @ApiPropertyOptional({ minimum: 0, maximum: 3, description: 'Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6)' })
   @Optional()
   @IsInt()
   @Min(0)
@@ -468,17 +468,29 @@ export class CampaignFieldsDto {
   @ApiPropertyOptional() @Optional() @IsBoolean() whatsappPaymentLinkEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() recoveryLinkEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() transliterateCalleeNames?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() followupEnabled?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() churnEnabled?: boolean;
+  @ApiPropertyOptional({ description: 'Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3)' })
+  @Optional()
+  @IsBoolean()
+  followupEnabled?: boolean;
+  @ApiPropertyOptional({ description: 'Re-contacts a contact lost after every retry, churnDelaysHours / churnIntervalHours later, up to churnMaxAttempts (docs/decisions.md 35.4)' })
+  @Optional()
+  @IsBoolean()
+  churnEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() incompleteRetryEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() skipRetryOnFirstVoicemail?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() messageRetryEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() messageRetryTieredEnabled?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() autoReseedEnabled?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted',
+  })
+  @Optional()
+  @IsBoolean()
+  @IsIn([false], { message: 'autoReseedEnabled: true is not supported (docs/decisions.md 35.8); use re-engage or churnEnabled' })
+  autoReseedEnabled?: boolean;
 }
 
 const MESSAGING = 'issue 12 (WhatsApp and email legs)';
-const LIVE_OPS = 'issue 15 (live operations: follow-up, churn, referral, re-seed, retry share)';
 
 /**
  * Campaign fields accepted and stored whose effect open work still owes (docs/settings.md): their
@@ -500,15 +512,6 @@ export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
   recoveryLinkEnabled: MESSAGING,
   messageDeclinedLeads: MESSAGING,
   workflowId: 'issue 13 (workflows)',
-  retryConcurrencyPercent: LIVE_OPS,
-  followupEnabled: LIVE_OPS,
-  followupMaxAttempts: LIVE_OPS,
-  churnEnabled: LIVE_OPS,
-  churnMaxAttempts: LIVE_OPS,
-  churnIntervalHours: LIVE_OPS,
-  churnDelaysHours: LIVE_OPS,
-  referralMaxDepth: LIVE_OPS,
-  autoReseedEnabled: LIVE_OPS,
   goal: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefText: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefFileName: 'issue 18 (AI assist: the campaign brief reaches the agent)',

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_OFFSET } from '@outreach/platform';
 import { WAITING_REASONS } from '../../domain/contact-schedule';
 import { CONTACT_STATUSES } from '../../domain/contact-state-machine';
 import { CampaignExtractionKeyDto, ExtractionKeyResponse } from './extraction.dto';
@@ -93,11 +94,13 @@ export class AddContactsResponse {
 }
 
 export class LeadsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  // Like every offset list (OffsetPageQuery): an offset past Postgres's bigint answered 500.
+  @Max(MAX_OFFSET)
   offset?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
@@ -147,6 +150,10 @@ export class ContactResponse {
   phoneIndex: number;
   @ApiProperty({ type: String, nullable: true, description: 'The number on which a person answered (phone or an alternate); null until one did' })
   connectedPhone: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: "0 for a contact of the campaign's own list; n for one referred on the call of a contact of depth n − 1 (referralMaxDepth, docs/decisions.md 35.6)" })
+  referralDepth: number;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The contact whose call named this one (a referral); null otherwise' })
+  referredBy: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies)" })
   recipientZone: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown' })

@@ -116,6 +116,8 @@ export class SqlContactRepository extends ContactRepository {
       `UPDATE ${CC.name}
           SET ${CC.c.status} = $4, ${CC.c.attempts} = 0, ${CC.c.incompleteRetries} = 0, ${CC.c.nextAttemptAt} = NULL,
               ${CC.c.phoneIndex} = 0, ${CC.c.phoneFirstAttempt} = 0, ${CC.c.connectedPhone} = NULL,
+              ${CC.c.leg} = NULL, ${CC.c.messageSends} = 0, ${CC.c.messageTransient} = 0, ${CC.c.messageLegAt} = NULL,
+              ${CC.c.messageOutcome} = NULL, ${CC.c.followupCallId} = NULL,
               ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} = ANY($2::text[]) AND ($3::uuid IS NULL OR ${CC.c.id} = $3)`,
       [campaignId, allowedFrom(event), contactId ?? null, targetOf(event)],

@@ -195,7 +195,18 @@ export class InMemoryCampaignTypeRepository extends CampaignTypeRepository imple
 /** The columns of a contact only the execution engine reads and writes (not in the leads view). */
 export type ContactAttemptColumns = Pick<
   ContactRecord,
-  'attemptSeq' | 'attemptStartedAt' | 'attemptDeadlineAt' | 'currentCallId' | 'incompleteRetries' | 'phoneFirstAttempt'
+  | 'attemptSeq'
+  | 'attemptStartedAt'
+  | 'attemptDeadlineAt'
+  | 'currentCallId'
+  | 'incompleteRetries'
+  | 'phoneFirstAttempt'
+  | 'leg'
+  | 'messageSends'
+  | 'messageTransient'
+  | 'messageLegAt'
+  | 'messageOutcome'
+  | 'followupCallId'
 >;
 
 /** One row of the contacts table: the view (ISO dates) plus the engine's columns. */
@@ -238,6 +249,12 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       phoneIndex: 0,
       phoneFirstAttempt: 0,
       connectedPhone: null,
+      leg: null,
+      messageSends: 0,
+      messageTransient: 0,
+      messageLegAt: null,
+      messageOutcome: null,
+      followupCallId: null,
       ...recipientLocaleColumns(contact.phone),
       createdAt: now,
       updatedAt: now,

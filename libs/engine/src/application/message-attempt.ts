@@ -107,7 +107,7 @@ export class MessageAttempt {
       await this.checks.schedule(contactId, attemptSeq, MESSAGE_REPORT_PATIENCE_MS);
       return { state: 'waiting_for_report' };
     }
-    return this.settle(contact, campaign, leg, settled, message?.messageId ?? null);
+    return this.settle(contact, campaign, leg, settled, message);
   }
 
   /** A provider's report about a message of a leg (through MessageEvents): the leg looks at its message again. */
@@ -230,13 +230,15 @@ export class MessageAttempt {
     campaign: ExecutionCampaign,
     leg: ContactLeg,
     result: LegResult,
-    messageId: string | null,
+    message: LegMessage | null,
   ): Promise<MessageAttemptReport> {
+    const messageId = message?.messageId ?? null;
     const report = await this.uow.run(async (): Promise<MessageAttemptReport> => {
       const now = this.clock.now();
       const locked = await this.execution.lockContact(contact.id);
       if (!locked || locked.status !== 'IN_PROGRESS' || locked.attemptSeq !== contact.attemptSeq) return { state: 'stale' };
-      const legAt = locked.messageLegAt ?? now;
+      // The leg's windows count from its first message's creation (before the provider was asked).
+      const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
       const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
       const base = { leg: locked.leg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
       const following = nextLeg(campaign.channel, leg);

@@ -10,6 +10,8 @@ export interface LegMessage {
   failureReason: string | null;
   /** The contact answered it (an inbound message linked to it). */
   replied: boolean;
+  /** When it was written (before the provider was first asked). */
+  createdAt: Date;
 }
 
 /**
@@ -44,7 +46,13 @@ export class MessageLegs {
   async byKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<LegMessage | null> {
     const message = await this.messages.findByKey(workspaceId, channel, idempotencyKey);
     if (!message) return null;
-    return { messageId: message.id, status: message.status, failureReason: message.failureReason, replied: await this.messages.hasReply(message.id) };
+    return {
+      messageId: message.id,
+      status: message.status,
+      failureReason: message.failureReason,
+      replied: await this.messages.hasReply(message.id),
+      createdAt: message.createdAt,
+    };
   }
 
   /** The contact (an E.164 number or an email address) wrote to the workspace on the channel since `since`. */

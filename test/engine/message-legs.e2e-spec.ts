@@ -1,0 +1,229 @@
+// The engine's message legs end to end (decisions.md 33): campaigns of each of the six channels run
+// by the real worker (dispatcher, attempts, messaging's SendMessage and sandboxes, their reports) on
+// the real Postgres and Redis, with a FixedClock the test moves instead of sleeping.
+process.env.DISPATCH_TICK_MS = '100';
+process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselves
+
+import { Clock, FixedClock } from '@outreach/platform';
+import { attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
+import { createActiveAgent } from '../support/agent-fixtures';
+import { bearer, Seeded, TestApp } from '../support/test-app';
+import { WorkerApp } from '../support/worker-app';
+import { connectSender, createTemplate } from '../messaging/messaging-helpers';
+import { CountingVoiceProvider, dispatcher, EngineProbe, sandboxFor, sandboxNumber, startCampaign, startWorker, waitFor } from './engine-harness';
+
+const MONDAY_10_UTC = new Date('2026-11-23T10:00:00Z');
+const DAY = 86_400_000;
+
+interface LegRow {
+  phone: string;
+  email: string | null;
+  status: string;
+  last_outcome: string | null;
+  leg: string | null;
+  message_outcome: string | null;
+  calls: number;
+  messages: number;
+  message_statuses: string[];
+}
+
+describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
+  const clock = new FixedClock(MONDAY_10_UTC);
+  const voice = new CountingVoiceProvider(sandboxFor(clock));
+  let t: TestApp;
+  let worker: WorkerApp;
+  let ws: Seeded;
+  let probe: EngineProbe;
+  let kick: ReturnType<typeof dispatcher>;
+  let templateId: string;
+
+  beforeAll(async () => {
+    t = await TestApp.create({ configure: (b) => b.overrideProvider(Clock).useValue(clock) });
+    worker = await startWorker({ clock, voice });
+    probe = new EngineProbe(t);
+    kick = dispatcher(worker);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+  });
+  beforeEach(async () => {
+    clock.set(MONDAY_10_UTC);
+    voice.reset();
+    await t.reset();
+    ws = await t.seed({ features: ['whatsapp', 'email'] });
+    await credit(t, ws.workspaceId, 1_000_000);
+    const k = bearer(ws.key);
+    const sender = await connectSender(t, ws.key, '+14155550194');
+    await waitFor('the sender to connect', async () => (await t.http.get(`/whatsapp/senders/${sender.id}`).set(k)).body.status, (s) => s === 'CONNECTED');
+    const template = await createTemplate(t, ws.key, {
+      body: 'Hi {{1}}, we tried to reach you. {{2}}',
+      bindings: [
+        { placeholder: 1, source: 'CONTACT_FIELD', value: 'name' },
+        { placeholder: 2, source: 'CONSTANT', value: 'Acme' },
+      ],
+    });
+    templateId = template.id as string;
+    await t.http.post(`/whatsapp/templates/${templateId}/submit`).set(k);
+    await waitFor('the template to be approved', async () => (await t.http.get(`/whatsapp/templates/${templateId}`).set(k)).body.status, (s) => s === 'APPROVED');
+  });
+
+  async function emailSetup(): Promise<void> {
+    const k = bearer(ws.key);
+    const smtp = { host: 'smtp.example.com', port: 587, username: 'u', password: 'p4ssword', secure: false };
+    expect((await t.http.post('/email/senders').set(k).send({ fromAddress: 'sales@example.com', displayName: 'Acme', replyTo: null, smtp })).status).toBe(201);
+    const template = { name: 'Offer', subject: 'For {{1}}', htmlBody: '<p>Hi {{1}}</p>', textBody: 'Hi {{1}}', bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'name' }] };
+    expect((await t.http.post('/email/templates').set(k).send(template)).status).toBe(201);
+  }
+
+  /** A campaign of `channel` with 20 contacts whose numbers end 0-9 twice (email: bounce / complain / plain by digit); started. */
+  async function runCampaign(channel: string, settings: Record<string, unknown> = {}, contactCount = 20): Promise<string> {
+    const voiceLeg = channel.includes('VOICE');
+    const agent = voiceLeg ? await createActiveAgent(t, ws.key, {}) : null;
+    const campaign = await createCampaign(t, ws.key, {
+      channel,
+      ...(agent ? { agentId: agent.id } : {}),
+      ...(channel.includes('WHATSAPP') ? { whatsappOutreachTemplateId: templateId } : {}),
+      timezone: 'UTC',
+      dailyWindowStart: '00:00',
+      dailyWindowEnd: '00:00',
+      recipientHours: 'off',
+      retryCount: 0,
+      cooldownMinutes: 5,
+      ...settings,
+    });
+    if (voiceLeg) await attachNumber(t, ws.key, ws.workspaceId, campaign.id);
+    const contacts = Array.from({ length: contactCount }, (_, i) => ({
+      phone: sandboxNumber(i, i % 10),
+      name: `Contact ${i}`,
+      fields: { email: `${i % 10 === 0 ? 'bounce' : i % 10 === 1 ? 'complain' : 'plain'}.${i}@example.com` },
+    }));
+    const res = await t.http.post(`/campaigns/${campaign.id}/contacts`).set(bearer(ws.key)).send(contacts);
+    expect(res.status).toBe(201);
+    await startCampaign(t, ws, campaign.id, { reservedConcurrency: 10 });
+    return campaign.id as string;
+  }
+
+  /**
+   * Runs the campaign to COMPLETED: waits until nothing is in flight, moves the clock to the earliest
+   * instant a contact is due (its retry, its cooldown), and dispatches — until the campaign completes.
+   */
+  async function drive(campaignId: string, maxRounds = 60): Promise<void> {
+    for (let round = 0; round < maxRounds; round++) {
+      await waitFor('no attempt in flight', () => probe.settled(campaignId), Boolean);
+      if ((await probe.campaignStatus(campaignId)) === 'COMPLETED') return;
+      const [due]: Array<{ at: Date | null }> = await t.dataSource.query(
+        `SELECT min(GREATEST(COALESCE(next_attempt_at, 'epoch'), COALESCE(last_attempt_at + interval '5 minutes', 'epoch'))) AS at
+           FROM campaign_contacts WHERE campaign_id = $1 AND status IN ('PENDING', 'RETRY_SCHEDULED')`,
+        [campaignId],
+      );
+      if (due.at && new Date(due.at).getTime() > clock.now().getTime()) clock.set(new Date(due.at));
+      await kick(campaignId);
+    }
+    throw new Error(`campaign ${campaignId} did not complete in ${maxRounds} rounds: ${JSON.stringify(await probe.statusCounts(campaignId))}`);
+  }
+
+  async function legs(campaignId: string): Promise<LegRow[]> {
+    return t.dataSource.query(
+      `SELECT c.phone, c.fields->>'email' AS email, c.status, c.last_outcome, c.leg, c.message_outcome,
+              (SELECT count(*)::int FROM calls k WHERE k.contact_id = c.id) AS calls,
+              (SELECT count(*)::int FROM messages m WHERE m.direction = 'OUTBOUND' AND m.idempotency_key LIKE 'leg-' || c.id || '-%') AS messages,
+              ARRAY(SELECT m.status FROM messages m WHERE m.direction = 'OUTBOUND' AND m.idempotency_key LIKE 'leg-' || c.id || '-%' ORDER BY m.created_at) AS message_statuses
+         FROM campaign_contacts c WHERE c.campaign_id = $1 ORDER BY c.seq`,
+      [campaignId],
+    );
+  }
+
+  const digitOf = (phone: string) => Number(phone.slice(-1));
+  it('WHATSAPP: one templated message per contact; 0 undelivered and 1 refused for now fail, the rest complete; each accepted message billed once', async () => {
+    const campaignId = await runCampaign('WHATSAPP');
+    await drive(campaignId);
+    const rows = await legs(campaignId);
+    expect(rows).toHaveLength(20);
+    for (const row of rows) {
+      const digit = digitOf(row.phone);
+      expect({ phone: row.phone, calls: row.calls, messages: row.messages }).toEqual({ phone: row.phone, calls: 0, messages: 1 });
+      if (digit === 0) expect(row).toMatchObject({ status: 'FAILED', last_outcome: 'message_undelivered', message_statuses: ['FAILED'] });
+      // Refused for now on every try: the SAME message tried 1 + messageRetryTransientMaxAttempts (5) times, never sent.
+      else if (digit === 1) expect(row).toMatchObject({ status: 'FAILED', last_outcome: 'message_provider_unavailable', message_statuses: ['QUEUED'] });
+      else expect({ phone: row.phone, status: row.status, messageStatus: row.message_statuses[0] }).toEqual({ phone: row.phone, status: 'COMPLETED', messageStatus: expect.stringMatching(/^(DELIVERED|READ)$/) });
+    }
+    expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 16, FAILED: 4 });
+    // Billed per message the provider accepted (18: not the two refused for now), one ledger row each.
+    const ledger = await probe.wallet(ws.workspaceId);
+    expect(ledger.debitCount).toBe(18);
+    expect(ledger.credits - ledger.debits).toBe(ledger.balance);
+    // Digit 1: six tries (the first and five transient retries), each claim an attempt.
+    const one = await t.dataSource.query(`SELECT attempts FROM campaign_contacts WHERE campaign_id = $1 AND phone LIKE '%1' LIMIT 1`, [campaignId]);
+    expect(one[0].attempts).toBe(6);
+  });
+
+  it('EMAIL: one email per contact to its `email` field; a hard bounce fails, a complaint still completes (and opts out)', async () => {
+    await emailSetup();
+    const campaignId = await runCampaign('EMAIL');
+    await drive(campaignId);
+    const rows = await legs(campaignId);
+    for (const row of rows) {
+      expect({ phone: row.phone, calls: row.calls, messages: row.messages }).toEqual({ phone: row.phone, calls: 0, messages: 1 });
+      if (row.email!.startsWith('bounce')) expect(row).toMatchObject({ status: 'FAILED', last_outcome: 'message_undelivered', message_statuses: ['FAILED'] });
+      else expect(row).toMatchObject({ status: 'COMPLETED', message_statuses: ['DELIVERED'] });
+    }
+    expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 18, FAILED: 2 });
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(20);
+    const optOuts = await t.dataSource.query(`SELECT address FROM message_opt_outs WHERE workspace_id = $1 ORDER BY address`, [ws.workspaceId]);
+    expect(optOuts.map((o: { address: string }) => o.address).sort()).toEqual(['complain.1@example.com', 'complain.11@example.com']);
+  });
+
+  it('VOICE: calls only, no message', async () => {
+    const campaignId = await runCampaign('VOICE');
+    await drive(campaignId);
+    for (const row of await legs(campaignId)) {
+      expect({ phone: row.phone, calls: row.calls, messages: row.messages, status: row.status }).toEqual({
+        phone: row.phone,
+        calls: 1,
+        messages: 0,
+        status: digitOf(row.phone) <= 3 ? 'FAILED' : 'COMPLETED',
+      });
+    }
+  });
+
+  it('VOICE_THEN_WHATSAPP: the WhatsApp leg follows a call unanswered (0) or in voicemail (2); busy (1) only with messageDeclinedLeads', async () => {
+    const campaignId = await runCampaign('VOICE_THEN_WHATSAPP');
+    await drive(campaignId);
+    for (const row of await legs(campaignId)) {
+      const digit = digitOf(row.phone);
+      const followed = digit === 0 || digit === 2;
+      expect({ phone: row.phone, calls: row.calls, messages: row.messages }).toEqual({ phone: row.phone, calls: 1, messages: followed ? 1 : 0 });
+      if (digit === 0) expect(row).toMatchObject({ status: 'FAILED', leg: 'WHATSAPP', last_outcome: 'message_undelivered' });
+      else if (digit === 2) expect(row).toMatchObject({ status: 'COMPLETED', leg: 'WHATSAPP' });
+      else expect(row).toMatchObject({ status: digit <= 3 ? 'FAILED' : 'COMPLETED', leg: null });
+    }
+    expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 14, FAILED: 6 });
+
+    // messageDeclinedLeads: a declined call (busy: the callee rejected it) gets the WhatsApp leg too.
+    const declined = await runCampaign('VOICE_THEN_WHATSAPP', { messageDeclinedLeads: true }, 2);
+    await drive(declined);
+    const busy = (await legs(declined)).find((r) => digitOf(r.phone) === 1)!;
+    expect(busy).toMatchObject({ calls: 1, messages: 1, leg: 'WHATSAPP' });
+  });
+
+  it("WHATSAPP_THEN_VOICE: calls, after the MESSAGE_REPLY rule's window (default one day), only contacts who did not reply; undelivered ones at once", async () => {
+    const campaignId = await runCampaign('WHATSAPP_THEN_VOICE');
+    await drive(campaignId);
+    for (const row of await legs(campaignId)) {
+      const digit = digitOf(row.phone);
+      const replied = digit >= 4 && digit <= 6;
+      expect({ phone: row.phone, calls: row.calls, messages: row.messages }).toEqual({ phone: row.phone, calls: replied ? 0 : 1, messages: 1 });
+      if (replied) expect(row).toMatchObject({ status: 'COMPLETED', last_outcome: 'replied', message_outcome: 'replied' });
+      else expect(row).toMatchObject({ leg: 'VOICE', status: digit <= 3 ? 'FAILED' : 'COMPLETED' });
+    }
+    expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 12, FAILED: 8 });
+    // The calls after a delivered message waited for the window; those after an undelivered one did not.
+    const calls: Array<{ to_number: string; started_at: Date }> = await t.dataSource.query(`SELECT to_number, started_at FROM calls WHERE campaign_id = $1`, [campaignId]);
+    for (const call of calls) {
+      const digit = digitOf(call.to_number);
+      if (digit >= 2) expect(call.started_at.getTime()).toBeGreaterThanOrEqual(MONDAY_10_UTC.getTime() + DAY);
+      else expect(call.started_at.getTime()).toBeLessThan(MONDAY_10_UTC.getTime() + DAY);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { createActiveAgent } from '../support/agent-fixtures';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import { connectSender, createTemplate } from '../messaging/messaging-helpers';
+import { pushLead, runningApiCampaign } from '../results/results-helpers';
 import { CountingVoiceProvider, dispatcher, EngineProbe, sandboxFor, sandboxNumber, startCampaign, startWorker, waitFor } from './engine-harness';
 
 const MONDAY_10_UTC = new Date('2026-11-23T10:00:00Z');
@@ -51,7 +52,7 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     clock.set(MONDAY_10_UTC);
     voice.reset();
     await t.reset();
-    ws = await t.seed({ features: ['whatsapp', 'email'] });
+    ws = await t.seed({ features: ['whatsapp', 'email', 'api_results'] });
     await credit(t, ws.workspaceId, 1_000_000);
     const k = bearer(ws.key);
     const sender = await connectSender(t, ws.key, '+14155550194');
@@ -77,7 +78,7 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
   }
 
   /** A campaign of `channel` with 20 contacts whose numbers end 0-9 twice (email: bounce / complain / plain by digit); started. */
-  async function runCampaign(channel: string, settings: Record<string, unknown> = {}, contactCount = 20): Promise<string> {
+  async function runCampaign(channel: string, settings: Record<string, unknown> = {}, contactCount = 20, lastDigit = (i: number) => i % 10): Promise<string> {
     const voiceLeg = channel.includes('VOICE');
     const agent = voiceLeg ? await createActiveAgent(t, ws.key, {}) : null;
     const campaign = await createCampaign(t, ws.key, {
@@ -94,7 +95,7 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     });
     if (voiceLeg) await attachNumber(t, ws.key, ws.workspaceId, campaign.id);
     const contacts = Array.from({ length: contactCount }, (_, i) => ({
-      phone: sandboxNumber(i, i % 10),
+      phone: sandboxNumber(i, lastDigit(i)),
       name: `Contact ${i}`,
       fields: { email: `${i % 10 === 0 ? 'bounce' : i % 10 === 1 ? 'complain' : 'plain'}.${i}@example.com` },
     }));
@@ -108,10 +109,12 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
    * Runs the campaign to COMPLETED: waits until nothing is in flight, moves the clock to the earliest
    * instant a contact is due (its retry, its cooldown), and dispatches — until the campaign completes.
    */
-  async function drive(campaignId: string, maxRounds = 60): Promise<void> {
+  async function drive(campaignId: string, options: { maxRounds?: number; until?: () => Promise<boolean> } = {}): Promise<void> {
+    const maxRounds = options.maxRounds ?? 60;
+    const done = options.until ?? (async () => (await probe.campaignStatus(campaignId)) === 'COMPLETED');
     for (let round = 0; round < maxRounds; round++) {
       await waitFor('no attempt in flight', () => probe.settled(campaignId), Boolean);
-      if ((await probe.campaignStatus(campaignId)) === 'COMPLETED') return;
+      if (await done()) return;
       const [due]: Array<{ at: Date | null }> = await t.dataSource.query(
         `SELECT min(GREATEST(COALESCE(next_attempt_at, 'epoch'), COALESCE(last_attempt_at + interval '5 minutes', 'epoch'))) AS at
            FROM campaign_contacts WHERE campaign_id = $1 AND status IN ('PENDING', 'RETRY_SCHEDULED')`,
@@ -171,7 +174,7 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 18, FAILED: 2 });
     expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(20);
     const optOuts = await t.dataSource.query(`SELECT address FROM message_opt_outs WHERE workspace_id = $1 ORDER BY address`, [ws.workspaceId]);
-    expect(optOuts.map((o: { address: string }) => o.address).sort()).toEqual(['complain.1@example.com', 'complain.11@example.com']);
+    expect(optOuts.map((o: { address: string }) => o.address).sort()).toEqual(['complain.1@example.com', 'complain.11@example.com'].sort());
   });
 
   it('VOICE: calls only, no message', async () => {
@@ -225,5 +228,94 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
       if (digit >= 2) expect(call.started_at.getTime()).toBeGreaterThanOrEqual(MONDAY_10_UTC.getTime() + DAY);
       else expect(call.started_at.getTime()).toBeLessThan(MONDAY_10_UTC.getTime() + DAY);
     }
+  });
+
+  it('dailyMessageCap: at most that many messages a local day; the rest go the next day', async () => {
+    const campaignId = await runCampaign('WHATSAPP', { dailyMessageCap: 3 }, 5, () => 7);
+    await kick(campaignId); // claims the three, unless the worker's own dispatch did
+    await waitFor('three sent', () => probe.statusCounts(campaignId), (c) => c.COMPLETED === 3);
+    expect(await kick(campaignId)).toMatchObject({ state: 'daily_cap_reached', claimed: 0 });
+    expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 3, PENDING: 2 });
+    // The next local day (UTC): the other two.
+    clock.set(new Date('2026-11-24T00:00:00Z'));
+    await drive(campaignId);
+    const days: Array<{ day: string; n: number }> = await t.dataSource.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n FROM messages
+        WHERE direction = 'OUTBOUND' AND workspace_id = $1 GROUP BY 1 ORDER BY 1`,
+      [ws.workspaceId],
+    );
+    expect(days).toEqual([{ day: '2026-11-23', n: 3 }, { day: '2026-11-24', n: 2 }]);
+  });
+
+  it('message retries on the clock: undelivered re-sent at messageRetryDelaysSeconds (tiered), within the window; transient refusals retried apart', async () => {
+    const settings = {
+      messageRetryEnabled: true,
+      messageRetryTieredEnabled: true,
+      messageRetryMaxAttempts: 2,
+      messageRetryIntervalSeconds: 3000,
+      messageRetryDelaysSeconds: [600, 1200],
+      messageRetryWindowSeconds: 86400,
+      messageRetryTransientMaxAttempts: 2,
+    };
+    const campaignId = await runCampaign('WHATSAPP', settings, 2); // numbers ending 0 (undelivered) and 1 (refused for now)
+    await kick(campaignId);
+    await waitFor('first tries settled', () => probe.statusCounts(campaignId), (c) => c.RETRY_SCHEDULED === 2);
+    const row = async (digit: number) => (await probe.contacts(campaignId)).find((c) => digitOf(c.phone) === digit)!;
+    const T0 = MONDAY_10_UTC.getTime();
+    expect(await row(0)).toMatchObject({ status: 'RETRY_SCHEDULED', next_attempt_at: new Date(T0 + 600_000) });
+    expect(await row(1)).toMatchObject({ status: 'RETRY_SCHEDULED', next_attempt_at: new Date(T0 + 30_000) });
+
+    // One second before the undelivered retry is due (the transient one waits for the 5-minute cooldown): nothing is sent.
+    clock.set(new Date(T0 + 299_000));
+    expect((await kick(campaignId)).claimed).toBe(0);
+    clock.set(new Date(T0 + 300_000));
+    await kick(campaignId);
+    await waitFor('second transient try', () => row(1), (c) => c.attempts === 2 && c.status === 'RETRY_SCHEDULED');
+    expect(await row(1)).toMatchObject({ next_attempt_at: new Date(T0 + 300_000 + 60_000) });
+
+    clock.set(new Date(T0 + 600_000));
+    await kick(campaignId);
+    await waitFor('re-sent once', () => row(0), (c) => c.attempts === 2 && c.status === 'RETRY_SCHEDULED');
+    // The second re-send comes messageRetryDelaysSeconds[1] later.
+    expect(await row(0)).toMatchObject({ next_attempt_at: new Date(T0 + 600_000 + 1_200_000) });
+    await drive(campaignId);
+    const rows = await legs(campaignId);
+    const undelivered = rows.find((r) => digitOf(r.phone) === 0)!;
+    const refused = rows.find((r) => digitOf(r.phone) === 1)!;
+    // 1 + messageRetryMaxAttempts (2) messages for the undelivered; ONE message tried 1 + messageRetryTransientMaxAttempts (2) times for the refused.
+    expect(undelivered).toMatchObject({ status: 'FAILED', last_outcome: 'message_undelivered', messages: 3, message_statuses: ['FAILED', 'FAILED', 'FAILED'] });
+    expect(refused).toMatchObject({ status: 'FAILED', last_outcome: 'message_provider_unavailable', messages: 1, message_statuses: ['QUEUED'] });
+    expect((await row(1)).attempts).toBe(3);
+  });
+
+  it('messageRetryWindowSeconds: no re-send after the first send + the window; messageRetryEnabled off: none at all', async () => {
+    const windowed = await runCampaign('WHATSAPP', { messageRetryEnabled: true, messageRetryIntervalSeconds: 600, messageRetryMaxAttempts: 5, messageRetryWindowSeconds: 1000 }, 1);
+    await drive(windowed);
+    expect((await legs(windowed))[0]).toMatchObject({ status: 'FAILED', last_outcome: 'message_retry_window_passed', messages: 2 });
+    const off = await runCampaign('WHATSAPP', { messageRetryEnabled: false, messageRetryMaxAttempts: 5 }, 1);
+    await drive(off);
+    expect((await legs(off))[0]).toMatchObject({ status: 'FAILED', last_outcome: 'message_undelivered', messages: 1 });
+  });
+
+  it('API leads: the /v1 result carries the message outcome', async () => {
+    const campaign = await runningApiCampaign(t, ws.key, ws.workspaceId, { channel: 'WHATSAPP', whatsappOutreachTemplateId: templateId, timezone: 'UTC', retryCount: 0, cooldownMinutes: 5 });
+    const phones = [sandboxNumber(0, 0), sandboxNumber(1, 3), sandboxNumber(2, 5)];
+    const leads: string[] = [];
+    for (const [i, phone] of phones.entries()) {
+      const res = await pushLead(t, ws.key, campaign.id as string, { idempotencyKey: `lead-${i}`, phone, name: `Lead ${i}` });
+      expect(res.status).toBe(201);
+      leads.push(res.body.id);
+    }
+    await drive(campaign.id as string, {
+      until: async () => Object.keys(await probe.statusCounts(campaign.id as string)).every((s) => s === 'COMPLETED' || s === 'FAILED'),
+    });
+    const k = bearer(ws.key);
+    const messageOf = async (leadId: string) => {
+      const lead = await waitFor('its result', async () => (await t.http.get(`/v1/campaigns/${campaign.id}/leads/${leadId}`).set(k)).body, (b) => Boolean(b.resultId));
+      return (await t.http.get(`/v1/results/${lead.resultId}`).set(k)).body.data;
+    };
+    expect(await messageOf(leads[0])).toMatchObject({ status: 'failed', disposition: 'message_undelivered', finalCall: null, message: { channel: 'WHATSAPP', outcome: 'undelivered' } });
+    expect(await messageOf(leads[1])).toMatchObject({ status: 'completed', message: { channel: 'WHATSAPP', outcome: expect.stringMatching(/^(delivered|read)$/) } });
+    expect((await messageOf(leads[2])).message.channel).toBe('WHATSAPP');
   });
 });

@@ -397,6 +397,8 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
       status: c.status,
       attempts: c.attempts,
       lastOutcome: c.lastOutcome,
+      leg: this.contacts.rows.get(c.id)?.leg ?? null,
+      messageOutcome: this.contacts.rows.get(c.id)?.messageOutcome ?? null,
       lastAttemptAt: c.lastAttemptAt,
       nextAttemptAt: c.nextAttemptAt,
       connectedPhone: c.connectedPhone,

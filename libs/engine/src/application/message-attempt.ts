@@ -240,7 +240,7 @@ export class MessageAttempt {
       // The leg's windows count from its first message's creation (before the provider was asked).
       const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
       const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
-      const base = { leg: locked.leg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
+      const base = { leg: leg as ContactLeg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
       const following = nextLeg(campaign.channel, leg);
       let status: 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED';
       let nextAttemptAt: Date | null = null;
@@ -291,7 +291,7 @@ export class MessageAttempt {
       if (!moved) return { state: 'stale' };
       await this.timeline.record(
         { contactId: contact.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } },
-        ...(nextAttemptAt ? [{ contactId: contact.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== locked.leg ? 'next_leg' : outcome } }] : []),
+        ...(nextAttemptAt ? [{ contactId: contact.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } }] : []),
       );
       const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(contact.id)] : [];
       await this.outbox.enqueue(...jobs);

@@ -3360,6 +3360,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MessageLegDto: {
+            /** @enum {string} */
+            channel: "WHATSAPP" | "EMAIL";
+            /**
+             * @description sent, delivered, read, replied, undelivered, provider_unavailable, retry_window_passed, opted_out, …
+             * @example delivered
+             */
+            outcome: string;
+        };
         LeadResultDataDto: {
             /** Format: uuid */
             leadId: string;
@@ -3379,6 +3388,8 @@ export interface components {
             } | null;
             /** @description The number on which a person answered (the lead's phone or an alternate); null when nobody did; absent from results written before alternates were dialled */
             connectedPhone?: string | null;
+            /** @description The lead's message leg (WhatsApp or email) and what became of its message; null when it had none; absent from results written before message legs */
+            message?: components["schemas"]["MessageLegDto"] | (never | null);
         };
         LeadResultResponse: {
             /** Format: uuid */
@@ -17933,7 +17944,11 @@ export interface operations {
                      *               "extraction": {}
                      *             },
                      *             "journey": {},
-                     *             "connectedPhone": "example"
+                     *             "connectedPhone": "example",
+                     *             "message": {
+                     *               "channel": "WHATSAPP",
+                     *               "outcome": "delivered"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -18086,7 +18101,11 @@ export interface operations {
                      *           "extraction": {}
                      *         },
                      *         "journey": {},
-                     *         "connectedPhone": "example"
+                     *         "connectedPhone": "example",
+                     *         "message": {
+                     *           "channel": "WHATSAPP",
+                     *           "outcome": "delivered"
+                     *         }
                      *       }
                      *     }
                      */

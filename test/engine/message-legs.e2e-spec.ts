@@ -230,6 +230,33 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     }
   });
 
+  it("whatsappTemplateByMetric: a follow-up waits for its call's analysis and takes the template its evaluation names", async () => {
+    const k = bearer(ws.key);
+    const approved = async (name: string) => {
+      const template = await createTemplate(t, ws.key, { name, body: 'Hi {{1}}', bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'name' }] });
+      await t.http.post(`/whatsapp/templates/${template.id}/submit`).set(k);
+      await waitFor(`${name} approved`, async () => (await t.http.get(`/whatsapp/templates/${template.id}`).set(k)).body.status, (st) => st === 'APPROVED');
+      return template.id as string;
+    };
+    const byMood = { calm: await approved('mood_calm'), upbeat: await approved('mood_upbeat') };
+    const metrics = [{ key: 'mood', label: 'Mood', allowedValues: ['calm', 'upbeat'], prompt: 'The mood of the call' }];
+    // Voicemails (digit 2) have a transcript: analysed. Six of them, so both moods come up.
+    const campaignId = await runCampaign('VOICE_THEN_WHATSAPP', { evaluationMetrics: metrics }, 6, () => 2);
+    // The contract has no campaign body member for it yet (the outreach live-edit route brings it): stored as that route will store it.
+    await t.dataSource.query(`UPDATE campaigns SET settings = settings || $2::jsonb WHERE id = $1`, [campaignId, JSON.stringify({ whatsappTemplateByMetric: { mood: byMood } })]);
+    await drive(campaignId);
+    const sent: Array<{ mood: string | null; template_id: string }> = await t.dataSource.query(
+      `SELECT k.evaluation->>'mood' AS mood, m.template_id
+         FROM campaign_contacts c JOIN calls k ON k.contact_id = c.id
+         JOIN messages m ON m.direction = 'OUTBOUND' AND m.idempotency_key LIKE 'leg-' || c.id || '-%'
+        WHERE c.campaign_id = $1`,
+      [campaignId],
+    );
+    expect(sent).toHaveLength(6);
+    for (const row of sent) expect(row.template_id).toBe(byMood[row.mood as 'calm' | 'upbeat']);
+    expect(new Set(sent.map((r) => r.mood)).size).toBe(2);
+  });
+
   it('dailyMessageCap: at most that many messages a local day; the rest go the next day', async () => {
     const campaignId = await runCampaign('WHATSAPP', { dailyMessageCap: 3 }, 5, () => 7);
     await kick(campaignId); // claims the three, unless the worker's own dispatch did

@@ -11,7 +11,7 @@ import { CreateCampaignTypeDto, UpdateCampaignTypeDto } from '../../libs/campaig
  * no field, or the fields marked "stored, no effect yet" differ between the inventory, the OpenAPI
  * descriptions and the code's owed lists — and when that list grows: it may only shrink.
  */
-const MAX_OWED = 36; // 29 campaign + 7 agent fields on 2026-11-25; lower it as work lands, never raise it
+const MAX_OWED = 26; // 19 campaign + 7 agent fields on 2026-11-25 (message legs landed); lower it as work lands, never raise it
 
 type Dto = abstract new (...args: never[]) => unknown;
 

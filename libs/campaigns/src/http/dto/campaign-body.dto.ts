@@ -481,20 +481,10 @@ const LIVE_OPS = 'issue 15 (live operations: follow-up, churn, referral, re-seed
  * OpenAPI description says so. A field leaves this list with the work that makes it take effect.
  */
 export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
-  dailyMessageCap: MESSAGING,
-  messageRetryEnabled: MESSAGING,
-  messageRetryTieredEnabled: MESSAGING,
-  messageRetryMaxAttempts: MESSAGING,
-  messageRetryIntervalSeconds: MESSAGING,
-  messageRetryDelaysSeconds: MESSAGING,
-  messageRetryWindowSeconds: MESSAGING,
-  messageRetryTransientMaxAttempts: MESSAGING,
   whatsappEnabled: MESSAGING,
-  whatsappOutreachTemplateId: MESSAGING,
   whatsappAgentTemplateIds: MESSAGING,
   whatsappPaymentLinkEnabled: MESSAGING,
   recoveryLinkEnabled: MESSAGING,
-  messageDeclinedLeads: MESSAGING,
   workflowId: 'issue 13 (workflows)',
   defaultCrmConnectionId: 'issue 14 (CRM)',
   defaultCrmSegmentId: 'issue 14 (CRM)',

@@ -2,8 +2,11 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MessageEvent, MessageEvents } from '@outreach/messaging';
 import { MessageAttempt } from './message-attempt';
 
-/** Reports that can end a leg's wait: the message arrived, or it never will. */
-const SETTLING = new Set<MessageEvent['type']>(['delivered', 'read', 'failed', 'bounced']);
+/**
+ * Reports that end a leg's wait: the message arrived, or it never will. `read` comes after
+ * `delivered` (a read without a delivery report is left to the check job): one settling report each.
+ */
+const SETTLING = new Set<MessageEvent['type']>(['delivered', 'failed', 'bounced']);
 
 /**
  * The engine's part of a message report (decisions.md 33): a report that the message of a leg

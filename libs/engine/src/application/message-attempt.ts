@@ -85,7 +85,8 @@ export class MessageAttempt {
     const leg = currentLeg(campaign.channel, contact.leg);
     if (!isMessageLeg(leg)) return { state: 'stale' };
     const key = legMessageKey(contact);
-    const existing = await this.legs.byKey(campaign.workspaceId, leg, key);
+    // Only a campaign that stopped sending needs to know whether the message was written already.
+    const existing = SENDABLE_STATUSES.has(campaign.status) ? null : await this.legs.byKey(campaign.workspaceId, leg, key);
     if (!existing && !SENDABLE_STATUSES.has(campaign.status)) {
       await this.uow.run(() => this.execution.release(contactId, attemptSeq));
       return { state: 'released' };
@@ -133,7 +134,7 @@ export class MessageAttempt {
     let outcome: SendOutcome;
     if (leg === 'WHATSAPP') {
       const senderId = await this.whatsappSenders.get(campaign.workspaceId, () => this.legs.whatsappSender(campaign.workspaceId));
-      if (!senderId && !existing) return { kind: 'not_sent', reason: 'no_whatsapp_sender' };
+      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_whatsapp_sender' };
       const template = existing ? campaign.settings.whatsappOutreachTemplateId : await this.whatsappTemplate(contact, campaign);
       if (template === 'wait') return 'waiting_for_analysis';
       if (!template) return { kind: 'not_sent', reason: 'no_outreach_template' };
@@ -142,7 +143,7 @@ export class MessageAttempt {
       const to = emailAddressOf(contact.fields);
       if (!to) return { kind: 'not_sent', reason: 'no_email_address' };
       const defaults = await this.emailDefaults.get(campaign.workspaceId, () => this.legs.emailDefaults(campaign.workspaceId));
-      if (!defaults && !existing) return { kind: 'not_sent', reason: 'no_email_sender' };
+      if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_email_sender' };
       ({ outcome } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key }));
     }
     switch (outcome) {

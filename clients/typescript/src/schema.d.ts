@@ -2273,7 +2273,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2331,15 +2331,11 @@ export interface components {
             incompleteCallSeconds?: number;
             /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -2408,11 +2404,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -2427,9 +2422,7 @@ export interface components {
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             autoReseedEnabled?: boolean;
@@ -2712,7 +2705,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2770,15 +2763,11 @@ export interface components {
             incompleteCallSeconds?: number;
             /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -2847,11 +2836,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -2866,9 +2854,7 @@ export interface components {
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
             /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
             autoReseedEnabled?: boolean;

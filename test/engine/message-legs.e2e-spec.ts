@@ -4,6 +4,7 @@
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselves
 
+import { ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock } from '@outreach/platform';
 import { attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
@@ -255,6 +256,25 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     expect(sent).toHaveLength(6);
     for (const row of sent) expect(row.template_id).toBe(byMood[row.mood as 'calm' | 'upbeat']);
     expect(new Set(sent.map((r) => r.mood)).size).toBe(2);
+  });
+
+  it('a message attempt run again (its job after a worker died, a report, the reaper) sends nothing twice and bills once', async () => {
+    const campaignId = await runCampaign('WHATSAPP', {}, 1, () => 7);
+    await drive(campaignId);
+    const [contact] = await probe.contacts(campaignId);
+    expect((await legs(campaignId))[0]).toMatchObject({ status: 'COMPLETED', messages: 1 });
+    // As if the worker had died after the message was SENT and billed but before the contact was settled.
+    await t.dataSource.query(
+      `UPDATE campaign_contacts SET status = 'IN_PROGRESS', leg = NULL, message_sends = 0, message_leg_at = NULL, attempt_deadline_at = $2 WHERE id = $1`,
+      [contact.id, new Date(clock.now().getTime() - 1000)],
+    );
+    await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING', ended_at = NULL WHERE id = $1`, [campaignId]);
+    const report = await worker.get(ReapStuckAttempts).execute();
+    expect(report).toMatchObject({ recovered: 1, released: 0 });
+    expect((await legs(campaignId))[0]).toMatchObject({ status: 'COMPLETED', messages: 1, message_outcome: expect.stringMatching(/^(delivered|read)$/) });
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
+    const [{ attempt_seq }] = await t.dataSource.query(`SELECT attempt_seq FROM campaign_contacts WHERE id = $1`, [contact.id]);
+    expect(attempt_seq).toBe(contact.attempt_seq);
   });
 
   it('dailyMessageCap: at most that many messages a local day; the rest go the next day', async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
 import { ProvisionAgent } from '@outreach/agents';
 import { CampaignEditing, CampaignPhoneNumbers } from '@outreach/campaigns';
-import { AppConfig, redisOptions, registeredMigrations } from '@outreach/platform';
+import { AppConfig, bullPrefix, redisOptions, registeredMigrations } from '@outreach/platform';
+import { Queue, Worker } from 'bullmq';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import Redis from 'ioredis';
@@ -72,4 +73,36 @@ export async function benchCampaign(
   const number = await app.get(PhoneNumberAdministration).add({ workspaceId: workspace.id, e164: `+1415${200 + randomInt(700)}${String(randomInt(10000)).padStart(4, '0')}` });
   await app.get(CampaignPhoneNumbers).attach(workspace.id, campaign.id, number.id);
   return { workspaceId: workspace.id, campaignId: campaign.id };
+}
+
+/** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker of `concurrency` (the yardstick the engine benches print beside their rate). */
+export async function bullmqNoop(config: AppConfig, jobs: number, concurrency: number): Promise<{ seconds: number; perSecond: number }> {
+  const prefix = `${bullPrefix(config)}-noop`;
+  const queue = new Queue('bench-noop', { prefix, connection: redisOptions(config, { maxRetriesPerRequest: null }) });
+  await queue.obliterate({ force: true });
+  let done = 0;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const worker = new Worker('bench-noop', async () => undefined, {
+    prefix,
+    connection: redisOptions(config, { maxRetriesPerRequest: null }),
+    concurrency,
+    autorun: false,
+  });
+  worker.on('completed', () => {
+    done++;
+    if (done === jobs) finish();
+  });
+  const started = process.hrtime.bigint();
+  void worker.run();
+  for (let i = 0; i < jobs; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => ({ name: 'noop', data: { id: i + k }, opts: { removeOnComplete: true } }));
+    await queue.addBulk(batch);
+  }
+  await finished;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return { seconds, perSecond: jobs / seconds };
 }

@@ -21,12 +21,11 @@ import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
 import { CampaignLifecycle, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
-import { AppConfig, bullPrefix, loadConfig, PlatformModule, redisOptions, runMigrations } from '@outreach/platform';
+import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
-import { Queue, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { argument, benchCampaign, emptyRedisPrefix, serviceMigrations } from './bench-support';
+import { argument, benchCampaign, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
 
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
@@ -69,38 +68,6 @@ async function boot(latencyMs: number): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(EngineBenchModule, { logger: false, abortOnError: false });
   await app.init();
   return app;
-}
-
-/** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker (same concurrency as attempts). */
-async function bullmqNoop(config: AppConfig, jobs: number): Promise<{ seconds: number; perSecond: number }> {
-  const prefix = `${bullPrefix(config)}-noop`;
-  const queue = new Queue('bench-noop', { prefix, connection: redisOptions(config, { maxRetriesPerRequest: null }) });
-  await queue.obliterate({ force: true });
-  let done = 0;
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  const worker = new Worker('bench-noop', async () => undefined, {
-    prefix,
-    connection: redisOptions(config, { maxRetriesPerRequest: null }),
-    concurrency: CONCURRENCY,
-    autorun: false,
-  });
-  worker.on('completed', () => {
-    done++;
-    if (done === jobs) finish();
-  });
-  const started = process.hrtime.bigint();
-  void worker.run();
-  for (let i = 0; i < jobs; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, jobs - i) }, (_, k) => ({ name: 'noop', data: { id: i + k }, opts: { removeOnComplete: true } }));
-    await queue.addBulk(batch);
-  }
-  await finished;
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await worker.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  return { seconds, perSecond: jobs / seconds };
 }
 
 interface RunResult {
@@ -191,7 +158,7 @@ async function main(): Promise<void> {
   await emptyRedisPrefix(config);
 
   process.stderr.write(`raw BullMQ: ${fmt(CONTACTS)} no-op jobs…\n`);
-  const noop = await bullmqNoop(config, CONTACTS);
+  const noop = await bullmqNoop(config, CONTACTS, CONCURRENCY);
 
   process.stderr.write(`engine, zero-latency sandbox: ${fmt(CONTACTS)} contacts…\n`);
   let app = await boot(0);

@@ -65,12 +65,13 @@ describe('lead results (GET /v1/results, GET /v1/results/{id})', () => {
         analysis: { status: 'PENDING', evaluation: {}, extraction: {} },
         journey: null,
         connectedPhone: '+14155552675',
+        message: null,
       },
     });
     // members in the spec's order (jsonb keeps its own order; readers restore this one); ours after them
     expect(Object.keys(res.body)).toEqual(['id', 'type', 'apiVersion', 'createdAt', 'data']);
     expect(Object.keys(res.body.data)).toEqual([
-      'leadId', 'campaignId', 'idempotencyKey', 'lead', 'status', 'disposition', 'attempts', 'finalCall', 'analysis', 'journey', 'connectedPhone',
+      'leadId', 'campaignId', 'idempotencyKey', 'lead', 'status', 'disposition', 'attempts', 'finalCall', 'analysis', 'journey', 'connectedPhone', 'message',
     ]);
     expect((await get(`/v1/campaigns/${campaign.id}/leads/${lead.id}`)).body).toMatchObject({ status: 'COMPLETED', resultId });
     expect((await pushLead(t, ws.key, campaign.id, { idempotencyKey: 'order-7', phone: '+14155552675', name: 'Ada', fields: { plan: 'pro', seats: 3 } })).status).toBe(200);

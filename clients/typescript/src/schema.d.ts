@@ -2466,7 +2466,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2524,15 +2524,11 @@ export interface components {
             incompleteCallSeconds?: number;
             /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -2601,11 +2597,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -2620,9 +2615,7 @@ export interface components {
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
             /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
@@ -2905,7 +2898,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2963,15 +2956,11 @@ export interface components {
             incompleteCallSeconds?: number;
             /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -3040,11 +3029,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -3059,9 +3047,7 @@ export interface components {
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
             /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
@@ -3573,6 +3559,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MessageLegDto: {
+            /** @enum {string} */
+            channel: "WHATSAPP" | "EMAIL";
+            /**
+             * @description sent, delivered, read, replied, undelivered, provider_unavailable, retry_window_passed, opted_out, …
+             * @example delivered
+             */
+            outcome: string;
+        };
         LeadResultDataDto: {
             /** Format: uuid */
             leadId: string;
@@ -3592,6 +3587,8 @@ export interface components {
             } | null;
             /** @description The number on which a person answered (the lead's phone or an alternate); null when nobody did; absent from results written before alternates were dialled */
             connectedPhone?: string | null;
+            /** @description The lead's message leg (WhatsApp or email) and what became of its message; null when it had none; absent from results written before message legs */
+            message?: components["schemas"]["MessageLegDto"] | (never | null);
         };
         LeadResultResponse: {
             /** Format: uuid */
@@ -19579,7 +19576,11 @@ export interface operations {
                      *               "extraction": {}
                      *             },
                      *             "journey": {},
-                     *             "connectedPhone": "example"
+                     *             "connectedPhone": "example",
+                     *             "message": {
+                     *               "channel": "WHATSAPP",
+                     *               "outcome": "delivered"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -19732,7 +19733,11 @@ export interface operations {
                      *           "extraction": {}
                      *         },
                      *         "journey": {},
-                     *         "connectedPhone": "example"
+                     *         "connectedPhone": "example",
+                     *         "message": {
+                     *           "channel": "WHATSAPP",
+                     *           "outcome": "delivered"
+                     *         }
                      *       }
                      *     }
                      */

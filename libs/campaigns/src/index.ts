@@ -11,6 +11,7 @@ import { ContactAlternateNumbers1763700008100 } from './infrastructure/migration
 import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations/1763700009700-contact-recipient-locale';
 import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
 import { ContactSequences1763700011200 } from './infrastructure/migrations/1763700011200-contact-sequences';
+import { ContactMessageLegs1763700011000 } from './infrastructure/migrations/1763700011000-contact-message-legs';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
@@ -53,6 +54,7 @@ export {
   FINAL_CONTACT_STATUSES,
 } from './domain/contact-state-machine';
 export { numbersLeftAfter, numberToDial } from './domain/contact';
+export { channelLegs, CONTACT_LEGS, ContactLeg, currentLeg, isMessageLeg, nextLeg } from './domain/contact-legs';
 export { calleeName } from './domain/callee-name';
 export { CampaignSettings } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
@@ -71,4 +73,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactSequences1763700011200]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactSequences1763700011200]);

@@ -7,9 +7,12 @@ import { CampaignsCoreModule } from '@outreach/campaigns';
 import { DncCoreModule } from '@outreach/dnc';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { MessagingCoreModule } from '@outreach/messaging';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { CallPolls, DirectEnqueue, DispatchScheduler, SettlementQueue } from './application/engine.ports';
+import { CallPolls, DirectEnqueue, DispatchScheduler, MessageChecks, SettlementQueue } from './application/engine.ports';
+import { EngineMessageEvents } from './application/engine-message-events';
+import { MessageAttempt } from './application/message-attempt';
 import { CallEndings } from './application/call-endings';
 import { EngineCallEvents } from './application/engine-call-events';
 import { PollCall } from './application/poll-call.use-case';
@@ -17,26 +20,29 @@ import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
+import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall];
+const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall];
 
 /**
  * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
  * Needs the worker's platform (QueueProducer) for its wake-ups.
  */
 @Module({
-  imports: [WorkspacesCoreModule, AgentsCoreModule, BillingModule, DncCoreModule, TelephonyCoreModule, CallsCoreModule, CampaignsCoreModule],
+  imports: [WorkspacesCoreModule, AgentsCoreModule, BillingModule, DncCoreModule, TelephonyCoreModule, CallsCoreModule, CampaignsCoreModule, MessagingCoreModule],
   providers: [
     ...useCases,
     { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
     { provide: CallPolls, useClass: BullmqCallPolls },
+    { provide: MessageChecks, useClass: BullmqMessageChecks },
     // Subscribes to provider events: campaign calls are settled where the engine runs.
     EngineCallEvents,
+    // Subscribes to message reports (after messaging's own intake): a leg settles when its message arrived or failed.
+    EngineMessageEvents,
   ],
   exports: useCases,
 })

@@ -3,10 +3,12 @@ export * from './engine.config';
 export { EngineCoreModule, EngineWorkerModule } from './engine.module';
 export { DispatchCampaign, DispatchReport, DispatchState } from './application/dispatch-campaign.use-case';
 export { ExecuteAttempt, AttemptReport } from './application/execute-attempt.use-case';
+export { MessageAttempt, MessageAttemptReport, MESSAGE_REPORT_PATIENCE_MS } from './application/message-attempt';
+export { nextMessageStep, MessageRetrySettings } from './domain/message-retry-policy';
 export { AttemptSettlement, SettledAttempt } from './application/attempt-settlement';
 export { NO_PROVIDER_RECORD, ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
 export { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-export { DeferredSettlement, DispatchScheduler, SettlementQueue } from './application/engine.ports';
+export { DeferredSettlement, DispatchScheduler, MessageChecks, SettlementQueue } from './application/engine.ports';
 export {
   AttemptPayload,
   attemptJobId,

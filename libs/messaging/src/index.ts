@@ -5,6 +5,7 @@ export * from './messaging.errors';
 export * from './messaging.config';
 import { Messaging1763700009900 } from './infrastructure/migrations/1763700009900-messaging';
 import { Messages1763700010200 } from './infrastructure/migrations/1763700010200-messages';
+import { MessageReplies1763700011010 } from './infrastructure/migrations/1763700011010-message-replies';
 
 export { MessagingCoreModule, MessagingModule, MessagingWorkerModule } from './messaging.module';
 export { MessagingJob, MessagingQueue } from './application/messaging-jobs';
@@ -39,9 +40,10 @@ export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } f
 export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';
 export { MessageView } from './application/message-view';
 export { MessageOutcome, MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
+export { LegMessage, MessageLegs } from './application/message-legs';
 export { MessageEventIntake } from './application/message-event-intake';
 export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './application/provider-reports';
 export { UnsubscribeLinks } from './application/unsubscribe-links';
 export { MessageVariables } from './domain/message-rendering';
 export { MESSAGE_STATUSES, MessageStatus } from './domain/message';
-export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200]);
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200, MessageReplies1763700011010]);

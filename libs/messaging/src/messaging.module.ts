@@ -3,6 +3,7 @@ import { BillingModule } from '@outreach/billing';
 import { AppConfig } from '@outreach/core';
 import { MessageEventIntake } from './application/message-event-intake';
 import { MessageQueries } from './application/message-queries';
+import { MessageLegs } from './application/message-legs';
 import { MessagingWebhooks } from './application/messaging-webhooks';
 import { SendMessage } from './application/send-message';
 import { UnsubscribeLinks } from './application/unsubscribe-links';
@@ -50,6 +51,7 @@ const useCases = [
   SendMessage,
   MessageEventIntake,
   MessageQueries,
+  MessageLegs,
   MessagingWebhooks,
   UnsubscribeLinks,
 ];

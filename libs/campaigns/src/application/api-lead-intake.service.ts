@@ -28,6 +28,8 @@ export const API_LEAD_CONTACT_FIELDS = [
   'lastAttemptAt',
   'nextAttemptAt',
   'connectedPhone',
+  'leg',
+  'messageOutcome',
   'recipientZone',
   'recipientRegion',
   'createdAt',

@@ -1,6 +1,7 @@
 import { CampaignProps } from '../domain/campaign.aggregate';
 import { ContactRecord } from '../domain/contact';
 import { ContactStatus } from '../domain/contact-state-machine';
+import { ContactLeg } from '../domain/contact-legs';
 import { RecipientLocale } from '../domain/recipient-locale';
 
 /**
@@ -41,6 +42,12 @@ export const ATTEMPT_CONTACT_FIELDS = [
   'followups',
   'churnRounds',
   'referralDepth',
+  'leg',
+  'messageSends',
+  'messageTransient',
+  'messageLegAt',
+  'messageOutcome',
+  'followupCallId',
 ] as const satisfies ReadonlyArray<keyof ContactRecord>;
 
 /** A contact as an attempt sees it (read under its row lock). */
@@ -63,6 +70,19 @@ export interface AttemptOutcomeUpdate {
   sequence?: 'followup' | 'churn' | null;
   /** The call's talk time, ms (finish-interrupted reads it, decisions.md 35.2). */
   talkMs?: number | null;
+  /**
+   * The contact's message-leg state after this attempt (decisions.md 33), written as given; absent:
+   * left as it was. `switchLeg` starts the new leg's attempts from here (as a next number does).
+   */
+  legState?: {
+    leg: ContactLeg | null;
+    messageSends: number;
+    messageTransient: number;
+    messageLegAt: Date | null;
+    messageOutcome: string | null;
+    followupCallId: string | null;
+    switchLeg: boolean;
+  };
 }
 
 /** What a claim takes: see CampaignExecutionRepository.claimDue. */
@@ -81,6 +101,11 @@ export interface ClaimInput {
    * are due too; retries fill the lines first dials leave. Absent: retries first, up to `limit`.
    */
   retryLimit?: number;
+  /**
+   * Mixed channels (decisions.md 33): only contacts whose next attempt runs this leg; `first` when
+   * it is the channel's first leg (contacts not moved to another leg run it). Absent: any contact.
+   */
+  leg?: { wanted: ContactLeg; first: boolean } | null;
 }
 
 /** How much work a campaign has left. */
@@ -118,6 +143,9 @@ export abstract class CampaignExecutionRepository {
   abstract dueLocales(campaignId: string, now: Date): Promise<RecipientLocale[]>;
   abstract dialsOn(campaignId: string, day: string): Promise<number>;
   abstract addDials(campaignId: string, day: string, count: number): Promise<void>;
+  /** Messages a campaign sent (message attempts started) on a local day: the dailyMessageCap counter. */
+  abstract messagesOn(campaignId: string, day: string): Promise<number>;
+  abstract addMessages(campaignId: string, day: string, count: number): Promise<void>;
   abstract work(campaignId: string): Promise<CampaignWork>;
   abstract lockContact(contactId: string): Promise<AttemptContact | null>;
   abstract markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void>;

@@ -86,6 +86,14 @@ export class CampaignExecution {
     return this.execution.addDials(campaignId, day, count);
   }
 
+  messagesOn(campaignId: string, day: string): Promise<number> {
+    return this.execution.messagesOn(campaignId, day);
+  }
+
+  addMessages(campaignId: string, day: string, count: number): Promise<void> {
+    return this.execution.addMessages(campaignId, day, count);
+  }
+
   work(campaignId: string): Promise<CampaignWork> {
     return this.execution.work(campaignId);
   }

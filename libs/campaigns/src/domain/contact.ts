@@ -1,5 +1,6 @@
 import { AppError } from '@outreach/core';
 import { allowedFrom, canTransition, ContactStatus } from './contact-state-machine';
+import type { ContactLeg } from './contact-legs';
 
 /** A campaign contact as stored (one row of campaign_contacts); views pick from it. */
 export interface ContactRecord {
@@ -46,6 +47,18 @@ export interface ContactRecord {
   recipientZone: string | null;
   /** Whose public holidays apply ("JP", "US-NY"); null when unknown. */
   recipientRegion: string | null;
+  /** The leg the contact's next (or current) attempt runs; null: the channel's first leg (decisions.md 33). */
+  leg: ContactLeg | null;
+  /** Messages sent on the current message leg (its undelivered retries count from here; names the send's idempotency key). */
+  messageSends: number;
+  /** Transient refusals of the current send (messageRetryTransientMaxAttempts). */
+  messageTransient: number;
+  /** When the current message leg first went to the provider (the retry and reply windows count from it). */
+  messageLegAt: Date | null;
+  /** The message leg's outcome (sent, delivered, read, replied, failed, opted_out…), null before one. */
+  messageOutcome: string | null;
+  /** The call a WhatsApp follow-up comes after (its evaluation picks the template: whatsappTemplateByMetric). */
+  followupCallId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -90,13 +90,18 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const attempt = { startedAt: input.now, deadlineAt: input.deadlineAt };
     // Recipient hours (decisions.md 28.4): a filter on the same index scan, never an index condition.
     const open = input.openLocales ? ` AND ${LOCALE_KEY} = ANY($5::text[])` : ` AND $5::text[] IS NULL`;
-    const cooled = `(${CC.c.lastAttemptAt} IS NULL OR ${CC.c.lastAttemptAt} <= $3)${open}`;
+    // Mixed channels (decisions.md 33): a claim per leg, each under its own daily cap; a filter, like the locales.
+    const leg = input.leg
+      ? ` AND (${CC.c.leg} = $6${input.leg.first ? ` OR ${CC.c.leg} IS NULL` : ''})`
+      : ` AND $6::text IS NULL`;
+    const cooled = `(${CC.c.lastAttemptAt} IS NULL OR ${CC.c.lastAttemptAt} <= $3)${open}${leg}`;
     const openLocales = input.openLocales ? [...input.openLocales] : null;
+    const wantedLeg = input.leg?.wanted ?? null;
     // Two statements, each on its own index (retry_due_idx, status_idx), rather than one OR that
     // would sort every due contact on each claim.
     const claimRetries = async (limit: number): Promise<Row[]> => {
       if (limit <= 0) return [];
-      const retryParams: unknown[] = [campaignId, input.now, cooledBefore, limit, openLocales];
+      const retryParams: unknown[] = [campaignId, input.now, cooledBefore, limit, openLocales, wantedLeg];
       return this.tx.manager
         .query(
           claimStatement(
@@ -118,7 +123,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const retryFirst = Math.min(input.limit, input.retryLimit ?? input.limit);
     const retries = await claimRetries(retryFirst);
     const left = input.limit - retries.length;
-    const pendingParams: unknown[] = [campaignId, input.now, cooledBefore, left, openLocales];
+    const pendingParams: unknown[] = [campaignId, input.now, cooledBefore, left, openLocales, wantedLeg];
     const pending =
       left <= 0
         ? []
@@ -228,8 +233,25 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
   async addDials(campaignId: string, day: string, count: number): Promise<void> {
     if (count === 0) return;
     const { sql, params } = DD.insert(
-      { campaignId, day, dials: count },
+      { campaignId, day, dials: count, messages: 0 },
       `ON CONFLICT (${DD.c.campaignId}, ${DD.c.day}) DO UPDATE SET ${DD.c.dials} = ${DD.name}.${DD.c.dials} + EXCLUDED.${DD.c.dials}`,
+    );
+    await this.tx.manager.query(sql, params);
+  }
+
+  async messagesOn(campaignId: string, day: string): Promise<number> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${DD.select(undefined, ['messages'])} FROM ${DD.name} WHERE ${DD.c.campaignId} = $1 AND ${DD.c.day} = $2::date`,
+      [campaignId, day],
+    );
+    return rows[0] ? DD.fromRow(rows[0], ['messages']).messages : 0;
+  }
+
+  async addMessages(campaignId: string, day: string, count: number): Promise<void> {
+    if (count === 0) return;
+    const { sql, params } = DD.insert(
+      { campaignId, day, dials: 0, messages: count },
+      `ON CONFLICT (${DD.c.campaignId}, ${DD.c.day}) DO UPDATE SET ${DD.c.messages} = ${DD.name}.${DD.c.messages} + EXCLUDED.${DD.c.messages}`,
     );
     await this.tx.manager.query(sql, params);
   }
@@ -271,13 +293,19 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const result: unknown = await this.tx.manager.query(
       `UPDATE ${CC.name}
           SET ${CC.c.status} = $3, ${CC.c.nextAttemptAt} = $4, ${CC.c.lastOutcome} = $5, ${CC.c.lastAttemptAt} = $6,
-              ${CC.c.incompleteRetries} = CASE WHEN $9 THEN 0 ELSE ${CC.c.incompleteRetries} + $7 END,
+              ${CC.c.incompleteRetries} = CASE WHEN $9 OR $20 THEN 0 ELSE ${CC.c.incompleteRetries} + $7 END,
               ${CC.c.phoneIndex} = ${CC.c.phoneIndex} + CASE WHEN $9 THEN 1 ELSE 0 END,
-              ${CC.c.phoneFirstAttempt} = CASE WHEN $9 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
               ${CC.c.connectedPhone} = COALESCE($10, ${CC.c.connectedPhone}),
               ${CC.c.followups} = ${CC.c.followups} + CASE WHEN $11 = 'followup' THEN 1 ELSE 0 END,
               ${CC.c.churnRounds} = ${CC.c.churnRounds} + CASE WHEN $11 = 'churn' THEN 1 ELSE 0 END,
               ${CC.c.lastTalkMs} = $12,
+              ${CC.c.leg} = CASE WHEN $13 THEN $14 ELSE ${CC.c.leg} END,
+              ${CC.c.messageSends} = CASE WHEN $13 THEN $15 ELSE ${CC.c.messageSends} END,
+              ${CC.c.messageTransient} = CASE WHEN $13 THEN $16 ELSE ${CC.c.messageTransient} END,
+              ${CC.c.messageLegAt} = CASE WHEN $13 THEN $17::timestamptz ELSE ${CC.c.messageLegAt} END,
+              ${CC.c.messageOutcome} = CASE WHEN $13 THEN $18 ELSE ${CC.c.messageOutcome} END,
+              ${CC.c.followupCallId} = CASE WHEN $13 THEN $19::uuid ELSE ${CC.c.followupCallId} END,
+              ${CC.c.phoneFirstAttempt} = CASE WHEN $9 OR $20 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
               ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
         WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($8::text[])`,
       [
@@ -293,6 +321,14 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
         update.connectedPhone,
         update.sequence ?? null,
         update.talkMs ?? null,
+        update.legState !== undefined,
+        update.legState?.leg ?? null,
+        update.legState?.messageSends ?? 0,
+        update.legState?.messageTransient ?? 0,
+        update.legState?.messageLegAt ?? null,
+        update.legState?.messageOutcome ?? null,
+        update.legState?.followupCallId ?? null,
+        update.legState?.switchLeg === true,
       ],
     );
     return affectedOf(result) > 0;

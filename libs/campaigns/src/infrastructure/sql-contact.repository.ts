@@ -29,6 +29,13 @@ const FRESH_RUN = [
   `${CC.c.connectedPhone} = NULL`,
   `${CC.c.followups} = 0`,
   `${CC.c.churnRounds} = 0`,
+  // The message legs start over too (decisions.md 33).
+  `${CC.c.leg} = NULL`,
+  `${CC.c.messageSends} = 0`,
+  `${CC.c.messageTransient} = 0`,
+  `${CC.c.messageLegAt} = NULL`,
+  `${CC.c.messageOutcome} = NULL`,
+  `${CC.c.followupCallId} = NULL`,
   `${CC.c.attemptDeadlineAt} = NULL`,
 ].join(', ');
 

@@ -67,7 +67,10 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     const cooledBefore = input.now.getTime() - input.cooldownMs;
     const open = input.openLocales ? new Set(input.openLocales) : null;
     const candidates = this.ofCampaign(campaignId).filter(
-      (c) => (c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore) && (!open || open.has(localeKey(localeOf(c)))),
+      (c) =>
+        (c.lastAttemptAt === null || Date.parse(c.lastAttemptAt) <= cooledBefore) &&
+        (!open || open.has(localeKey(localeOf(c)))) &&
+        (!input.leg || c.leg === input.leg.wanted || (input.leg.first && c.leg === null)),
     );
     const due = candidates
       .filter((c) => allowedFrom('claimRetry').includes(c.status) && c.nextAttemptAt !== null && Date.parse(c.nextAttemptAt) <= input.now.getTime())
@@ -134,6 +137,18 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     return [...retries, ...pending].slice(0, Math.max(0, limit)).map((c) => c.id);
   }
 
+  /** Messages per `${campaignId}/${day}` (the dailyMessageCap counter). */
+  readonly messages = new Map<string, number>();
+
+  async messagesOn(campaignId: string, day: string): Promise<number> {
+    return this.messages.get(`${campaignId}/${day}`) ?? 0;
+  }
+
+  async addMessages(campaignId: string, day: string, count: number): Promise<void> {
+    const key = `${campaignId}/${day}`;
+    this.messages.set(key, (this.messages.get(key) ?? 0) + count);
+  }
+
   async work(campaignId: string): Promise<CampaignWork> {
     const contacts = this.ofCampaign(campaignId);
     const retryTimes = contacts
@@ -169,6 +184,12 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       followups: c.followups,
       churnRounds: c.churnRounds,
       referralDepth: c.referralDepth,
+      leg: c.leg,
+      messageSends: c.messageSends,
+      messageTransient: c.messageTransient,
+      messageLegAt: c.messageLegAt,
+      messageOutcome: c.messageOutcome,
+      followupCallId: c.followupCallId,
     });
   }
 
@@ -194,6 +215,14 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     if (update.sequence === 'followup') c.followups += 1;
     if (update.sequence === 'churn') c.churnRounds += 1;
     c.lastTalkMs = update.talkMs ?? null;
+    if (update.legState) {
+      const { switchLeg, ...legState } = update.legState;
+      Object.assign(c, legState);
+      if (switchLeg) {
+        c.phoneFirstAttempt = c.attempts;
+        c.incompleteRetries = 0;
+      }
+    }
     c.attemptDeadlineAt = null;
     return true;
   }

@@ -205,6 +205,12 @@ export type ContactAttemptColumns = Pick<
   | 'lastTalkMs'
   | 'followups'
   | 'churnRounds'
+  | 'leg'
+  | 'messageSends'
+  | 'messageTransient'
+  | 'messageLegAt'
+  | 'messageOutcome'
+  | 'followupCallId'
 >;
 
 /** One row of the contacts table: the view (ISO dates) plus the engine's columns. */
@@ -252,6 +258,12 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
       churnRounds: 0,
       referralDepth: 0,
       referredBy: null,
+      leg: null,
+      messageSends: 0,
+      messageTransient: 0,
+      messageLegAt: null,
+      messageOutcome: null,
+      followupCallId: null,
       ...recipientLocaleColumns(contact.phone),
       createdAt: now,
       updatedAt: now,
@@ -423,6 +435,8 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
       status: c.status,
       attempts: c.attempts,
       lastOutcome: c.lastOutcome,
+      leg: this.contacts.rows.get(c.id)?.leg ?? null,
+      messageOutcome: this.contacts.rows.get(c.id)?.messageOutcome ?? null,
       lastAttemptAt: c.lastAttemptAt,
       nextAttemptAt: c.nextAttemptAt,
       connectedPhone: c.connectedPhone,

@@ -13,6 +13,19 @@ import { DispatchScheduler } from './engine.ports';
 
 const isConnected = (outcome: string) => (CONNECTED_OUTCOMES as readonly string[]).includes(outcome);
 
+/** Call endings after which VOICE_THEN_WHATSAPP sends its WhatsApp leg: nobody answered, or a voicemail took it. */
+const UNANSWERED = new Set(['no_answer', 'voicemail']);
+
+/**
+ * VOICE_THEN_WHATSAPP (decisions.md 33): the WhatsApp leg follows a voice leg that ended unanswered
+ * or in voicemail and, with messageDeclinedLeads, one the callee declined (rejected the ringing
+ * call: `busy`).
+ */
+function whatsappFollowsCall(campaign: ExecutionCampaign, outcome: string): boolean {
+  if (campaign.channel !== 'VOICE_THEN_WHATSAPP') return false;
+  return UNANSWERED.has(outcome) || (outcome === 'busy' && campaign.settings.messageDeclinedLeads);
+}
+
 export interface SettledAttempt {
   call: CallView;
   /** The contact's new status; null when the contact had moved on (stale attempt: the call is still recorded and billed). */
@@ -78,9 +91,13 @@ export class AttemptSettlement {
           churnRounds: contact.churnRounds,
           interested: signals.interested,
         });
+        // VOICE_THEN_WHATSAPP (decisions.md 33): a voice leg that ends without reaching the person goes on to the WhatsApp leg, at once.
+        const followUp = step.status === 'FAILED' && whatsappFollowsCall(campaign, call.outcome);
+        const status = followUp ? 'RETRY_SCHEDULED' : step.status;
+        const retryAt = step.status === 'RETRY_SCHEDULED' ? new Date(now.getTime() + step.delayMinutes * 60_000) : followUp ? now : null;
         await this.execution.recordOutcome(input.contactId, input.attemptSeq, {
-          status: step.status,
-          nextAttemptAt: step.status === 'RETRY_SCHEDULED' ? new Date(now.getTime() + step.delayMinutes * 60_000) : null,
+          status,
+          nextAttemptAt: retryAt,
           lastOutcome: call.outcome,
           lastAttemptAt: now,
           incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
@@ -88,29 +105,38 @@ export class AttemptSettlement {
           connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
           sequence: step.status === 'RETRY_SCHEDULED' ? (step.sequence ?? null) : null,
           talkMs: isConnected(call.outcome) ? (call.durationMs ?? 0) : null,
+          ...(followUp
+            ? { legState: { leg: 'WHATSAPP', messageSends: 0, messageTransient: 0, messageLegAt: null, messageOutcome: null, followupCallId: call.id, switchLeg: true } }
+            : {}),
         });
-        contactStatus = step.status;
+        contactStatus = status;
         // Referrals the person gave join the campaign, up to referralMaxDepth (decisions.md 35.6).
         const referred = await this.execution.addReferrals(campaign, contact, signals.referrals);
         if (referred > 0) this.logger.log(`contact ${input.contactId}: ${referred} referral(s) added to campaign ${campaign.id}`);
         const attempt = contact.attempts;
         await this.timeline.record(
-          { contactId: input.contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome: call.outcome, status: step.status } },
-          ...(step.status === 'RETRY_SCHEDULED'
+          { contactId: input.contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome: call.outcome, status } },
+          ...(retryAt
             ? [
                 {
                   contactId: input.contactId,
                   type: 'retry_scheduled' as const,
                   detail: {
-                    at: new Date(now.getTime() + step.delayMinutes * 60_000).toISOString(),
-                    why: step.nextNumber ? 'next_number' : step.incompleteRetry ? 'incomplete_call' : (step.sequence ?? call.outcome),
+                    at: retryAt.toISOString(),
+                    why: followUp
+                      ? 'next_leg'
+                      : step.status === 'RETRY_SCHEDULED' && step.nextNumber
+                        ? 'next_number'
+                        : step.status === 'RETRY_SCHEDULED' && step.incompleteRetry
+                          ? 'incomplete_call'
+                          : ((step.status === 'RETRY_SCHEDULED' ? step.sequence : null) ?? call.outcome),
                   },
                 },
               ]
             : []),
         );
         // An API lead that reached its final state gets its immutable result (results module).
-        if (step.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(input.contactId, call.id));
+        if (status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(input.contactId, call.id));
       }
       await this.outbox.enqueue(...jobs);
       // The debit comes last: the wallet row stays locked until commit, so the lock is held briefly.

@@ -3,6 +3,9 @@ import { AgentDirectory } from '@outreach/agents';
 import { CampaignSpend, CreditStatus, Tariffs, WalletBalance } from '@outreach/billing';
 import {
   CampaignExecution,
+  channelLegs,
+  ClaimedContact,
+  ContactLeg,
   ContactTimeline,
   dialScheduleOf,
   dialWindowAt,
@@ -125,8 +128,10 @@ export class DispatchCampaign {
     });
     const campaign = await this.execution.campaign(campaignId);
     if (!campaign || campaign.status !== 'RUNNING') return report('not_running');
-    // Message legs arrive with the messaging issue; inbound campaigns are dialled by callers.
-    if (campaign.source === 'INBOUND' || !hasVoiceLeg(campaign.channel)) return report('not_dialable');
+    // Inbound campaigns are dialled by callers; CUSTOM campaigns are run by their workflow (no legs).
+    const legs = channelLegs(campaign.channel);
+    if (campaign.source === 'INBOUND' || legs.length === 0) return report('not_dialable');
+    const voiceLeg = hasVoiceLeg(campaign.channel);
 
     const now = this.clock.now();
     if (campaign.scheduledEndAt && campaign.scheduledEndAt.getTime() <= now.getTime()) {
@@ -151,7 +156,7 @@ export class DispatchCampaign {
     // Every caller id on a carrier the operator switched off: dialling would only fail. The service
     // pauses the campaign and tells its notification members why; resume once a number is usable.
     // (A cached "none" is checked again before pausing: a carrier switched back on counts at once.)
-    if (!(await this.callerIdUsable.get(campaignId, () => this.hasUsableCallerId(campaign))) && !(await this.hasUsableCallerId(campaign))) {
+    if (voiceLeg && !(await this.callerIdUsable.get(campaignId, () => this.hasUsableCallerId(campaign))) && !(await this.hasUsableCallerId(campaign))) {
       if (await this.execution.pauseForService(campaignId, NO_USABLE_CALLER_ID)) {
         this.logger.warn(`campaign ${campaignId} paused: ${NO_USABLE_CALLER_ID}`);
         return report('paused');
@@ -168,7 +173,9 @@ export class DispatchCampaign {
     const maxCallSecs = agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS;
     const deadlineAt = new Date(now.getTime() + (maxCallSecs + this.config.reaperGraceSeconds) * 1000);
     // The spend guard's price of one call at most (decisions.md 29.1); read only for a campaign with a budget.
-    const perCallMax = settings.budgetMinor === null ? 0 : perCallMaxMinor((await this.tariffs.rates(campaign.workspaceId)).voiceMinuteMinor, maxCallSecs);
+    // A message leg's price is one message (decisions.md 33); a campaign with a voice leg keeps the call's worst case.
+    const rates = settings.budgetMinor === null ? null : await this.tariffs.rates(campaign.workspaceId);
+    const perCallMax = rates === null ? 0 : voiceLeg ? Math.max(perCallMaxMinor(rates.voiceMinuteMinor, maxCallSecs), rates.messageMinor) : rates.messageMinor;
 
     let claimed = 0;
     let doNotCall = 0;
@@ -185,11 +192,15 @@ export class DispatchCampaign {
           workspace.concurrency,
           load.map((l) => ({ ...l, running: l.status === 'RUNNING' })),
         );
-        let capLeft = Number.POSITIVE_INFINITY;
-        if (settings.dailyDialCap !== null) {
-          capLeft = settings.dailyDialCap - (await this.execution.dialsOn(campaignId, window.localDay));
-          limit = Math.min(limit, Math.max(0, capLeft));
+        // Each leg has its own daily cap (decisions.md 33): dailyDialCap for calls, dailyMessageCap for messages.
+        const capsLeft = new Map<ContactLeg, number>();
+        for (const leg of legs) {
+          const cap = leg === 'VOICE' ? settings.dailyDialCap : settings.dailyMessageCap;
+          if (cap === null) capsLeft.set(leg, Number.POSITIVE_INFINITY);
+          else capsLeft.set(leg, cap - (await (leg === 'VOICE' ? this.execution.dialsOn(campaignId, window.localDay) : this.execution.messagesOn(campaignId, window.localDay))));
         }
+        const capLeft = Math.max(...capsLeft.values());
+        limit = Math.min(limit, Math.max(0, capLeft));
         let budgetLeft = Number.POSITIVE_INFINITY;
         if (settings.budgetMinor !== null) {
           // In flight first, then the spend: an attempt settled in between is counted twice, never missed.
@@ -200,19 +211,29 @@ export class DispatchCampaign {
         }
         if (limit <= 0) return { dialing: 0, blocked: 0, capReached: capLeft <= 0, budgetReached: budgetLeft <= 0, linesFull: capLeft > 0 && budgetLeft > 0 };
         const own = load.find((l) => l.campaignId === campaignId);
-        const contacts = await this.execution.claimDue(campaignId, {
-          now,
-          limit,
-          cooldownMs: settings.cooldownMinutes * 60_000,
-          deadlineAt,
-          openLocales,
-          // Retries' share of the lines while first dials wait (decisions.md 35.7).
-          retryLimit: retryClaimLimit({
-            reservedConcurrency: campaign.reservedConcurrency,
-            retryConcurrencyPercent: settings.retryConcurrencyPercent,
-            retriesInFlight: own?.retriesInFlight ?? 0,
-          }),
+        // Retries' share of the lines while first dials wait (decisions.md 35.7), spent across the legs.
+        let retryLimit = retryClaimLimit({
+          reservedConcurrency: campaign.reservedConcurrency,
+          retryConcurrencyPercent: settings.retryConcurrencyPercent,
+          retriesInFlight: own?.retriesInFlight ?? 0,
         });
+        // One claim per leg, each within its cap (a single-leg channel: one claim, no leg filter).
+        const contacts: Array<ClaimedContact & { leg: ContactLeg }> = [];
+        for (const leg of legs) {
+          const legLimit = Math.min(limit - contacts.length, Math.max(0, capsLeft.get(leg)!));
+          if (legLimit <= 0) continue;
+          const claimedNow = await this.execution.claimDue(campaignId, {
+            now,
+            limit: legLimit,
+            cooldownMs: settings.cooldownMinutes * 60_000,
+            deadlineAt,
+            openLocales,
+            retryLimit,
+            leg: legs.length > 1 ? { wanted: leg, first: leg === legs[0] } : null,
+          });
+          retryLimit = Math.max(0, retryLimit - claimedNow.filter((c) => c.attempts > 1).length);
+          contacts.push(...claimedNow.map((c) => ({ ...c, leg })));
+        }
         if (contacts.length === 0) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false };
         // Do-not-call is checked per number: the one each contact would dial now (decisions.md 16.19).
         const listed = await this.dnc.blockedAmong(
@@ -222,14 +243,18 @@ export class DispatchCampaign {
         const blocked = contacts.filter((c) => listed.has(numberToDial(c)));
         const dialing = contacts.filter((c) => !listed.has(numberToDial(c)));
         const ended = await this.execution.numberListed(blocked);
-        await this.execution.addDials(campaignId, window.localDay, dialing.length);
+        const messages = dialing.filter((c) => c.leg !== 'VOICE').length;
+        await this.execution.addDials(campaignId, window.localDay, dialing.length - messages);
+        await this.execution.addMessages(campaignId, window.localDay, messages);
+        // The day's caps are reached when no leg has any left.
+        const capReached = legs.every((leg) => dialing.filter((c) => c.leg === leg).length >= capsLeft.get(leg)!);
         await this.timeline.skipped(blocked.map((c) => c.id), 'do_not_call', null);
         await this.timeline.claimed(dialing.map((c) => ({ id: c.id, attempt: c.attempts })));
         const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
         // Do-not-call API leads are final without a call: their result is written too.
         const results = campaign.source === 'API' ? ended.map((c) => leadFinalJob(c.id)) : [];
         await this.outbox.enqueue(...jobs, ...results);
-        return { dialing: dialing.length, blocked: blocked.length, capReached: dialing.length >= capLeft, budgetReached: dialing.length >= budgetLeft, jobs };
+        return { dialing: dialing.length, blocked: blocked.length, capReached, budgetReached: dialing.length >= budgetLeft, jobs };
       });
       if (result.jobs?.length) {
         // Committed: start the attempts now rather than at the relay's next poll (the outbox rows remain the guarantee).

@@ -10,6 +10,7 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
+ * - attempts / message-check `{ contactId, attemptSeq }`: settle a message leg whose report is overdue;
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
@@ -22,6 +23,11 @@ export enum EngineJob {
   Attempt = 'attempt',
   Settle = 'settle',
   Poll = 'poll',
+  MessageCheck = 'message-check',
+}
+
+export function messageCheckJobId(contactId: string, attemptSeq: number): string {
+  return `mcheck-${contactId}-${attemptSeq}`;
 }
 
 export interface PollPayload {

@@ -48,3 +48,12 @@ export abstract class SettlementQueue {
 export abstract class CallPolls {
   abstract schedule(callId: string, delayMs: number): Promise<void>;
 }
+
+/**
+ * The fallback for a message leg whose report is overdue (decisions.md 33): a delayed job
+ * (`attempts`/`message-check`, job id `mcheck-<contactId>-<attemptSeq>`) that looks at the leg's
+ * message again and settles it, counting a message still without a report as sent.
+ */
+export abstract class MessageChecks {
+  abstract schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void>;
+}

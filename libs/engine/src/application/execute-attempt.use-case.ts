@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentDirectory, AgentSummary, callVariables } from '@outreach/agents';
 import { CallLog } from '@outreach/calls';
-import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, ExecutionCampaign, numberToDial } from '@outreach/campaigns';
+import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, currentLeg, ExecutionCampaign, isMessageLeg, numberToDial } from '@outreach/campaigns';
+import { MessageLegs } from '@outreach/messaging';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
 import { AppConfig, Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core';
@@ -11,6 +12,7 @@ import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
 import { dispatchJob } from './engine-jobs';
 import { CallPolls } from './engine.ports';
+import { MessageAttempt, MessageAttemptReport } from './message-attempt';
 import { ShortLivedCache } from './short-lived-cache';
 
 const FALLBACK_MAX_CALL_SECS = 600;
@@ -21,6 +23,10 @@ const LOOKUP_TTL_MS = 1000;
 
 export type AttemptReport =
   | { state: 'stale' | 'released' | 'do_not_call' }
+  /** A WhatsApp or email leg (decisions.md 33): MessageAttempt's report. */
+  | { state: 'message'; report: MessageAttemptReport }
+  /** WHATSAPP_THEN_VOICE: the contact replied to the message within the window, so it is not called. */
+  | { state: 'replied' }
   /** The provider accepted the call: its ending arrives as an event (or the poll finds it). */
   | { state: 'placed'; providerCallId: string }
   /** Ended without a dial (no usable number, refused by the provider, never placed): settled or deferred. */
@@ -64,6 +70,8 @@ export class ExecuteAttempt {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly timeline: ContactTimeline,
+    private readonly messages: MessageAttempt,
+    private readonly messageLegs: MessageLegs,
   ) {}
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
@@ -86,6 +94,9 @@ export class ExecuteAttempt {
         await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' && ended.length > 0 ? [leadFinalJob(contactId)] : []));
         return { state: 'do_not_call' as const };
       }
+      const leg = currentLeg(campaign.channel, contact.leg);
+      if (isMessageLeg(leg)) return { state: 'message' as const };
+      if (await this.repliedToMessageLeg(campaign, contact)) return { state: 'replied' as const };
       const from = await this.pickFromNumber(campaign, contact);
       const agent = await this.agentOf(campaign);
       const { callId } = await this.callLog.start({
@@ -106,9 +117,42 @@ export class ExecuteAttempt {
       });
       return { state: 'started' as const, callId, from, contact, campaign, agent };
     });
+    if (started.state === 'message') return { state: 'message', report: await this.messages.execute(contactId, attemptSeq) };
     if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
     if (started.state !== 'started') return started;
     return this.dial(started);
+  }
+
+  /**
+   * WHATSAPP_THEN_VOICE (decisions.md 33): the voice leg calls only contacts who have not replied on
+   * WhatsApp since its message went out; one who did is COMPLETED (`replied`), with no call. Inside
+   * the attempt's transaction, under the contact's lock.
+   */
+  private async repliedToMessageLeg(campaign: ExecutionCampaign, contact: AttemptContact): Promise<boolean> {
+    if (campaign.channel !== 'WHATSAPP_THEN_VOICE' || contact.messageLegAt === null) return false;
+    if (!(await this.messageLegs.repliedSince(campaign.workspaceId, 'WHATSAPP', contact.phone, contact.messageLegAt))) return false;
+    const now = this.clock.now();
+    await this.execution.recordOutcome(contact.id, contact.attemptSeq, {
+      status: 'COMPLETED',
+      nextAttemptAt: null,
+      lastOutcome: 'replied',
+      lastAttemptAt: now,
+      incompleteRetry: false,
+      nextNumber: false,
+      connectedPhone: null,
+      legState: {
+        leg: contact.leg,
+        messageSends: contact.messageSends,
+        messageTransient: contact.messageTransient,
+        messageLegAt: contact.messageLegAt,
+        messageOutcome: 'replied',
+        followupCallId: contact.followupCallId,
+        switchLeg: false,
+      },
+    });
+    await this.timeline.record({ contactId: contact.id, type: 'attempt_ended', detail: { attempt: contact.attempts, leg: 'VOICE', outcome: 'replied', status: 'COMPLETED' } });
+    await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' ? [leadFinalJob(contact.id)] : []));
+    return true;
   }
 
   /** An attempt whose Call was recorded by an earlier run: the provider says what became of it. */

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CampaignExecution } from '@outreach/campaigns';
+import { CampaignExecution, currentLeg, isMessageLeg } from '@outreach/campaigns';
 import { Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
 import { dispatchJob } from './engine-jobs';
 import { DispatchScheduler } from './engine.ports';
+import { MessageAttempt } from './message-attempt';
 
 const BATCH = 200;
 /** Batches per run (the repeatable tick comes back for the rest). */
@@ -32,7 +33,8 @@ export const NO_PROVIDER_RECORD = 'no_provider_record';
  * - still in progress, or the provider unreachable: left for the next run;
  * - unknown to the provider: the call never happened; FAILED with outcome carrier_failure and
  *   disposition 'no_provider_record', and the contact follows the retry path;
- * - claimed but never dialled: simply given back.
+ * - claimed but never dialled: simply given back;
+ * - a message leg (decisions.md 33): its message (by the leg's key) is sent or found, and settled.
  * Also sweeps RUNNING campaigns with a dispatch wake-up, in case a scheduled one was lost.
  */
 @Injectable()
@@ -47,6 +49,7 @@ export class ReapStuckAttempts {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly messages: MessageAttempt,
   ) {}
 
   async execute(): Promise<ReapReport> {
@@ -75,6 +78,9 @@ export class ReapStuckAttempts {
           return null;
         }
         if (!contact.currentCallId) {
+          // A message leg is never given back (a new claim would send under a new key): its message says what became of it.
+          const campaign = await this.execution.campaign(contact.campaignId);
+          if (campaign && isMessageLeg(currentLeg(campaign.channel, contact.leg))) return { message: contact };
           await this.execution.release(contact.id, contact.attemptSeq);
           await this.outbox.enqueue(dispatchJob(contact.campaignId));
           report.released++;
@@ -82,6 +88,12 @@ export class ReapStuckAttempts {
         }
         return contact;
       });
+      if (found && 'message' in found) {
+        const outcome = await this.messages.execute(found.message.id, found.message.attemptSeq, { final: true });
+        if (outcome.state === 'settled') report.recovered++;
+        else report.waiting++;
+        continue;
+      }
       if (!found || !found.currentCallId) continue;
       const callId = found.currentCallId;
       const campaign = await this.execution.campaign(found.campaignId);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue } from '../application/engine.ports';
-import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, PollPayload, pollJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
+import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, MessageChecks, SettlementQueue } from '../application/engine.ports';
+import { AttemptPayload, DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, messageCheckJobId, PollPayload, pollJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
  * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
@@ -77,5 +77,18 @@ export class BullmqCallPolls extends CallPolls {
   async schedule(callId: string, delayMs: number): Promise<void> {
     const payload: PollPayload = { callId };
     await this.producer.add(EngineQueue.Attempts, EngineJob.Poll, payload, pollJobId(callId), { delay: delayMs });
+  }
+}
+
+/** Message checks as delayed `attempts`/`message-check` jobs; the job id makes a second schedule of one attempt a no-op. */
+@Injectable()
+export class BullmqMessageChecks extends MessageChecks {
+  constructor(private readonly producer: QueueProducer) {
+    super();
+  }
+
+  async schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void> {
+    const payload: AttemptPayload = { contactId, attemptSeq };
+    await this.producer.add(EngineQueue.Attempts, EngineJob.MessageCheck, payload, messageCheckJobId(contactId, attemptSeq), { delay: delayMs });
   }
 }

@@ -6,6 +6,7 @@ import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, SettlePayload } from '../application/engine-jobs';
 import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
+import { MessageAttempt } from '../application/message-attempt';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
 
 /** Dispatch runs of different campaigns in parallel per process (one workspace's runs serialise in Postgres). */
@@ -44,7 +45,8 @@ export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, max
 /**
  * Queue `attempts`: `attempt` jobs place one call each (ATTEMPT_CONCURRENCY placing requests at once
  * per process; the job ends when the provider accepted the call); `poll` jobs ask the provider about
- * a call whose events are overdue (decisions.md 16.24); `settle` jobs store an ended call's outcome
+ * a call whose events are overdue (decisions.md 16.24); `message-check` jobs settle a message leg whose
+ * report is overdue (decisions.md 33); `settle` jobs store an ended call's outcome
  * that could not be stored when it ended (decisions.md 16.18).
  */
 @Processor(EngineQueue.Attempts, ATTEMPT_LEASE)
@@ -53,6 +55,7 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
     private readonly attempt: ExecuteAttempt,
     private readonly settle: SettleDeferredAttempt,
     private readonly poll: PollCall,
+    private readonly messages: MessageAttempt,
     private readonly config: AppConfig,
   ) {
     super(EngineQueue.Attempts);
@@ -71,6 +74,11 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
       }
       case EngineJob.Poll: {
         const report = await this.poll.execute((job.data as PollPayload).callId);
+        return { state: report.state };
+      }
+      case EngineJob.MessageCheck: {
+        const { contactId, attemptSeq } = job.data as AttemptPayload;
+        const report = await this.messages.execute(contactId, attemptSeq, { final: true });
         return { state: report.state };
       }
       case EngineJob.Settle: {

@@ -23,6 +23,8 @@ import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { AttemptSettlement } from '../application/attempt-settlement';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
+import { MessageAttempt } from '../application/message-attempt';
+import type { MessageLegs } from '@outreach/messaging';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
 import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingSettlementQueue } from './recording-engine-ports';
@@ -75,12 +77,14 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);
   const polls = new RecordingCallPolls();
   const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline);
+  // Message legs have their e2e tests (test/engine/message-legs.e2e-spec.ts); the bed runs voice legs only.
+  const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs);
   const poll = new PollCall(callLog, voice, endings, config, clock);
   const callEvents = new EngineCallEvents(voice.events, callLog, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
-  const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock);
+  const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock, {} as MessageAttempt);
 
   workspaces.add({ id: ENGINE_WS, concurrency: 10 });
   wallet.balances.set(ENGINE_WS, 10_000);

@@ -85,6 +85,10 @@ export abstract class MessageRepository {
   abstract insertInbound(message: MessageProps): Promise<boolean>;
   abstract findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null>;
   abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
+  /** True when an inbound message answers outbound message `id` (messages_in_reply_to_idx). */
+  abstract hasReply(id: string): Promise<boolean>;
+  /** True when `address` wrote to the workspace on `channel` at or after `since` (an inbound message). */
+  abstract hasInboundSince(workspaceId: string, channel: MessageChannel, address: string, since: Date): Promise<boolean>;
   abstract findByProviderMessageId(channel: MessageChannel, provider: string, providerMessageId: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
   /**
    * Takes the send of a QUEUED message: true when nobody else is sending it (no lease, or one

@@ -57,6 +57,8 @@ export class RecordLeadResult {
       lastOutcome: contact.lastOutcome,
       attempts: contact.attempts,
       connectedPhone: contact.connectedPhone,
+      // A message leg records its outcome on the contact; an EMAIL leg is named EMAIL, any other message leg is WhatsApp.
+      message: contact.messageOutcome === null ? null : { channel: contact.leg === 'EMAIL' ? 'EMAIL' : 'WHATSAPP', outcome: contact.messageOutcome },
       finalCall: final?.call ?? null,
       analysis: final?.analysis ?? null,
     });

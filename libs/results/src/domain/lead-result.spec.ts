@@ -55,6 +55,7 @@ describe('api.lead.result envelope', () => {
         analysis: { status: 'PENDING', evaluation: {}, extraction: {} },
         journey: null,
         connectedPhone: '+14155552671',
+        message: null,
       },
     });
   });

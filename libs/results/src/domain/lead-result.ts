@@ -54,6 +54,12 @@ export interface LeadResultEnvelope {
     journey: null;
     /** The number on which a person answered (the lead's phone or an alternate), null when nobody did. */
     connectedPhone: string | null;
+    /**
+     * The lead's message leg (decisions.md 33): its channel and what became of its message (sent,
+     * delivered, read, replied, undelivered, provider_unavailable, opted_out…); null without one.
+     * Absent from results written before message legs.
+     */
+    message?: { channel: 'WHATSAPP' | 'EMAIL'; outcome: string } | null;
   };
 }
 
@@ -80,6 +86,8 @@ export interface LeadResultFacts {
   lastOutcome: string | null;
   attempts: number;
   connectedPhone: string | null;
+  /** The lead's message leg and its outcome (decisions.md 33), null when it had none. */
+  message?: { channel: 'WHATSAPP' | 'EMAIL'; outcome: string } | null;
   finalCall: FinalCallFacts | null;
   analysis: AnalysisFacts | null;
 }
@@ -122,6 +130,7 @@ export function buildLeadResult(f: LeadResultFacts): LeadResultEnvelope {
       analysis: f.analysis ?? NO_ANALYSIS,
       journey: null,
       connectedPhone: f.connectedPhone,
+      message: f.message ?? null,
     },
   };
 }
@@ -163,6 +172,7 @@ export function envelopeInSpecOrder(e: LeadResultEnvelope): LeadResultEnvelope {
       journey: d.journey,
       // Beyond the spec's members (decisions.md 16.19), after them; absent from results written before.
       connectedPhone: d.connectedPhone,
+      ...(d.message !== undefined ? { message: d.message } : {}),
     },
   };
 }

@@ -60,6 +60,11 @@ class AnalysisDto {
   @ApiProperty({ type: 'object', additionalProperties: true }) extraction: Record<string, unknown>;
 }
 
+class MessageLegDto {
+  @ApiProperty({ enum: ['WHATSAPP', 'EMAIL'] }) channel: 'WHATSAPP' | 'EMAIL';
+  @ApiProperty({ example: 'delivered', description: 'sent, delivered, read, replied, undelivered, provider_unavailable, retry_window_passed, opted_out, …' }) outcome: string;
+}
+
 class LeadResultDataDto {
   @ApiProperty({ format: 'uuid' }) leadId: string;
   @ApiProperty({ format: 'uuid' }) campaignId: string;
@@ -77,6 +82,12 @@ class LeadResultDataDto {
     description: "The number on which a person answered (the lead's phone or an alternate); null when nobody did; absent from results written before alternates were dialled",
   })
   connectedPhone?: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: MessageLegDto,
+    description: 'The lead\'s message leg (WhatsApp or email) and what became of its message; null when it had none; absent from results written before message legs',
+  })
+  message?: MessageLegDto | null;
 }
 
 export class LeadResultResponse {

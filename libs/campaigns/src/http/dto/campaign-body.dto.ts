@@ -497,20 +497,10 @@ const MESSAGING = 'issue 12 (WhatsApp and email legs)';
  * OpenAPI description says so. A field leaves this list with the work that makes it take effect.
  */
 export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
-  dailyMessageCap: MESSAGING,
-  messageRetryEnabled: MESSAGING,
-  messageRetryTieredEnabled: MESSAGING,
-  messageRetryMaxAttempts: MESSAGING,
-  messageRetryIntervalSeconds: MESSAGING,
-  messageRetryDelaysSeconds: MESSAGING,
-  messageRetryWindowSeconds: MESSAGING,
-  messageRetryTransientMaxAttempts: MESSAGING,
   whatsappEnabled: MESSAGING,
-  whatsappOutreachTemplateId: MESSAGING,
   whatsappAgentTemplateIds: MESSAGING,
   whatsappPaymentLinkEnabled: MESSAGING,
   recoveryLinkEnabled: MESSAGING,
-  messageDeclinedLeads: MESSAGING,
   workflowId: 'issue 13 (workflows)',
   goal: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefText: 'issue 18 (AI assist: the campaign brief reaches the agent)',

@@ -1,6 +1,7 @@
 import { column, defineTable } from '@outreach/platform';
 import { ContactRecord } from '../../domain/contact';
 import { ContactStatus } from '../../domain/contact-state-machine';
+import type { ContactLeg } from '../../domain/contact-legs';
 
 /**
  * The campaign_contacts table, declared once (docs/decisions.md, "Persistence"). Its status
@@ -36,6 +37,12 @@ export const CAMPAIGN_CONTACTS = defineTable<ContactRecord>('campaign_contacts',
   referredBy: column.nullableUuid('referred_by'),
   recipientZone: column.nullableText('recipient_zone'),
   recipientRegion: column.nullableText('recipient_region'),
+  leg: column.nullableText<ContactLeg>('leg'),
+  messageSends: column.int('message_sends'),
+  messageTransient: column.int('message_transient'),
+  messageLegAt: column.nullableTimestamp('message_leg_at'),
+  messageOutcome: column.nullableText('message_outcome'),
+  followupCallId: column.nullableUuid('followup_call_id'),
   createdAt: column.timestamp('created_at'),
   updatedAt: column.timestamp('updated_at'),
 });

@@ -6,6 +6,8 @@ export interface CampaignDailyDials {
   /** The local day, YYYY-MM-DD. */
   day: string;
   dials: number;
+  /** Message attempts started that day: the dailyMessageCap counter (decisions.md 33). */
+  messages: number;
 }
 
 /** A date column written and compared as YYYY-MM-DD text (it is never read back). */
@@ -16,4 +18,5 @@ export const CAMPAIGN_DAILY_DIALS = defineTable<CampaignDailyDials>('campaign_da
   campaignId: column.uuid('campaign_id'),
   day: day('day'),
   dials: column.int('dials'),
+  messages: column.int('messages'),
 });

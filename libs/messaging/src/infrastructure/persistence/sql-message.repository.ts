@@ -94,6 +94,25 @@ export class SqlMessageRepository extends MessageRepository {
     await this.tx.manager.query(sql, params);
   }
 
+  async hasReply(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const rows: Array<{ replied: boolean }> = await this.tx.manager.query(
+      `SELECT EXISTS (SELECT 1 FROM ${MESSAGES.name} WHERE ${M.inReplyToId} = $1 AND ${M.direction} = 'INBOUND') AS replied`,
+      [id],
+    );
+    return rows[0].replied;
+  }
+
+  async hasInboundSince(workspaceId: string, channel: MessageChannel, address: string, since: Date): Promise<boolean> {
+    if (!isUuid(workspaceId)) return false;
+    const rows: Array<{ replied: boolean }> = await this.tx.manager.query(
+      `SELECT EXISTS (SELECT 1 FROM ${MESSAGES.name} WHERE ${M.workspaceId} = $1 AND ${M.channel} = $2 AND ${M.createdAt} >= $4
+                         AND ${M.address} = $3 AND ${M.direction} = 'INBOUND') AS replied`,
+      [workspaceId, channel, address, since],
+    );
+    return rows[0].replied;
+  }
+
   async listRecent(workspaceId: string, channel: MessageChannel, limit: number): Promise<MessageProps[]> {
     if (!isUuid(workspaceId)) return [];
     const rows: Row[] = await this.tx.manager.query(

@@ -1,0 +1,182 @@
+/*
+ * Message legs benchmark (decisions.md 33): a WHATSAPP campaign of N contacts (default 100,000) run
+ * end to end by the real worker side (outbox relay, dispatch, attempt processors, messaging's
+ * SendMessage and the zero-latency sandbox with its in-process reports) — claim → attempt →
+ * message QUEUED → SENT + ledger debit → delivered report → contact settled — timed from start to
+ * COMPLETED, printed beside raw BullMQ no-op throughput on the same Redis in the same run.
+ *
+ *   npm run bench:messages                                    # 100,000 contacts
+ *   npm run bench:messages -- --contacts 5000 --concurrency 100
+ *
+ * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/outreach_bench), created
+ * and migrated when missing; Redis as REDIS_URL under its own prefix (BENCH_REDIS_PREFIX, default
+ * outreach_bench_messages), emptied before and after. The bench deletes the campaign it created.
+ * Not part of `npm test`.
+ */
+import 'reflect-metadata';
+import { INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { BillingModule, CreditWallet } from '@outreach/billing';
+import { CampaignEditing, CampaignLifecycle, CampaignsCoreModule } from '@outreach/campaigns';
+import { EngineWorkerModule } from '@outreach/engine';
+import { MessagingCoreModule, MessagingWorkerModule, WhatsappSenders, WhatsappTemplates } from '@outreach/messaging';
+import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
+import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
+import { DataSource } from 'typeorm';
+import { argument, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
+
+const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
+const CONCURRENCY = argument('concurrency', process.env.BENCH_CONCURRENCY ?? '100');
+const GOAL_PER_SECOND = 2000;
+process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_bench';
+process.env.REDIS_PREFIX = process.env.BENCH_REDIS_PREFIX ?? 'outreach_bench_messages';
+process.env.LOG_LEVEL = 'silent';
+process.env.DB_QUERY_TIMEOUT_MS = '600000';
+process.env.DB_POOL_SIZE = process.env.DB_POOL_SIZE ?? '20';
+process.env.DB_CONNECT_TIMEOUT_MS = process.env.DB_CONNECT_TIMEOUT_MS ?? '5000';
+process.env.OUTBOX_POLL_MS = process.env.OUTBOX_POLL_MS ?? '10';
+process.env.DISPATCH_TICK_MS = process.env.DISPATCH_TICK_MS ?? '200';
+process.env.ATTEMPT_CONCURRENCY = String(CONCURRENCY);
+
+/** The worker side of the engine and messaging, as apps/worker wires them, plus what seeding needs. */
+@Module({
+  imports: [
+    PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: { dbQueryTimeoutMs: 600_000 } }),
+    EngineWorkerModule,
+    MessagingWorkerModule,
+    MessagingCoreModule,
+    WorkspacesCoreModule,
+    BillingModule,
+    CampaignsCoreModule,
+  ],
+})
+class MessagesBenchModule {}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** A workspace with `lines` lines, a CONNECTED sandbox sender, an APPROVED template, and a WHATSAPP campaign of N contacts; started and run to COMPLETED. */
+async function runCampaign(app: INestApplicationContext, contacts: number, lines: number) {
+  const dataSource = app.get(DataSource);
+  const { workspace } = await app.get(WorkspaceAdministration).create({ name: `bench messages ${new Date().toISOString()}`, concurrency: lines });
+  const senders = app.get(WhatsappSenders);
+  const sender = await senders.connectOwn(workspace.id, {
+    phoneNumber: '+14155550197',
+    credentials: { accessToken: 'bench', phoneNumberId: '1', businessAccountId: '1' },
+  } as Parameters<WhatsappSenders['connectOwn']>[1]);
+  await senders.verify(sender.id); // the worker's verify-sender job, run here at once
+  const templates = app.get(WhatsappTemplates);
+  const template = await templates.create(workspace.id, {
+    name: 'bench_outreach',
+    language: 'en_US',
+    category: 'MARKETING',
+    body: 'Hi {{1}}, a message from Acme.',
+    footer: null,
+    bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'phone' }],
+  });
+  await templates.submit(workspace.id, template.id);
+  await templates.review(template.id);
+  const { campaign } = await app.get(CampaignEditing).create(workspace.id, {
+    name: 'bench messages',
+    channel: 'WHATSAPP',
+    source: 'CSV',
+    whatsappOutreachTemplateId: template.id,
+    timezone: 'UTC',
+    dailyWindowStart: '00:00',
+    dailyWindowEnd: '00:00',
+    recipientHours: 'off',
+    retryCount: 0,
+  });
+  // Contacts by SQL: +1 650 <exchange> <line>, last digits 2-9 (delivered or read, some replies; no sandbox failure).
+  await dataSource.query(
+    `WITH inserted AS (
+       INSERT INTO campaign_contacts (campaign_id, workspace_id, phone)
+       SELECT $1, $2, '+1650' || (200 + i / 1000)::text || lpad(((i % 1000) * 10 + 2 + i % 8)::text, 4, '0') FROM generate_series(0, $3 - 1) AS i
+       RETURNING 1)
+     INSERT INTO campaign_contact_counts (campaign_id, shard, n) SELECT $1, 0, count(*) FROM inserted`,
+    [campaign.id, workspace.id, contacts],
+  );
+  await app.get(CreditWallet).execute({ workspaceId: workspace.id, amountMinor: 1_000_000_000_000 });
+
+  const started = process.hrtime.bigint();
+  await app.get(CampaignLifecycle).start(workspace.id, campaign.id, { reservedConcurrency: lines });
+  let lastReport = Date.now();
+  for (;;) {
+    const [{ status }]: Array<{ status: string }> = await dataSource.query(`SELECT status FROM campaigns WHERE id = $1`, [campaign.id]);
+    if (status === 'COMPLETED') break;
+    if (status !== 'RUNNING') throw new Error(`the campaign is ${status}`);
+    if (Date.now() - lastReport > 10_000) {
+      lastReport = Date.now();
+      const [{ n }]: Array<{ n: number }> = await dataSource.query(
+        `SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 AND status IN ('COMPLETED','FAILED','DO_NOT_CALL')`,
+        [campaign.id],
+      );
+      process.stderr.write(`  ${fmt(n)} / ${fmt(contacts)} contacts final\n`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const statusRows: Array<{ status: string; n: number }> = await dataSource.query(
+    `SELECT status, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 GROUP BY status ORDER BY status`,
+    [campaign.id],
+  );
+  const [{ messages, distinct }]: Array<{ messages: number; distinct: number }> = await dataSource.query(
+    `SELECT count(*)::int AS messages, count(DISTINCT address)::int AS distinct FROM messages WHERE workspace_id = $1 AND direction = 'OUTBOUND'`,
+    [workspace.id],
+  );
+  const [ledger]: Array<{ credits: string; debits: string; n: number; balance: string }> = await dataSource.query(
+    `SELECT COALESCE(SUM(amount_minor) FILTER (WHERE kind = 'credit'), 0) AS credits,
+            COALESCE(SUM(amount_minor) FILTER (WHERE kind = 'debit'), 0) AS debits,
+            count(*) FILTER (WHERE kind = 'debit')::int AS n,
+            (SELECT balance_minor FROM wallets WHERE workspace_id = $1) AS balance
+       FROM ledger_entries WHERE workspace_id = $1`,
+    [workspace.id],
+  );
+  await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaign.id]);
+  return {
+    seconds,
+    perSecond: contacts / seconds,
+    messages,
+    distinct,
+    debits: ledger.n,
+    ledgerMatches: Number(ledger.credits) - Number(ledger.debits) === Number(ledger.balance),
+    byStatus: Object.fromEntries(statusRows.map((r) => [r.status, r.n])),
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await runMigrations(config, serviceMigrations()); // creates the database when missing
+  await emptyRedisPrefix(config);
+
+  process.stderr.write(`raw BullMQ: ${fmt(CONTACTS)} no-op jobs…\n`);
+  const noop = await bullmqNoop(config, CONTACTS, CONCURRENCY);
+
+  process.stderr.write(`WhatsApp campaign, zero-latency sandbox: ${fmt(CONTACTS)} contacts…\n`);
+  const app = await NestFactory.createApplicationContext(MessagesBenchModule, { logger: false, abortOnError: false });
+  await app.init();
+  const run = await runCampaign(app, CONTACTS, CONCURRENCY);
+  await app.close();
+  await emptyRedisPrefix(config);
+
+  const row = (a: string, b: string, c: string, d: string) => `${a.padEnd(44)}${b.padStart(10)}${c.padStart(10)}${d.padStart(14)}`;
+  const out = [
+    `message legs benchmark: node ${process.version}, one worker process; ${CONCURRENCY} lines; BullMQ worker concurrency ${CONCURRENCY}`,
+    '',
+    row('run', 'items', 'seconds', 'items/s'),
+    row('raw BullMQ no-op jobs (1 worker)', fmt(CONTACTS), noop.seconds.toFixed(2), fmt(noop.perSecond)),
+    row(`WhatsApp legs, zero latency (messages)`, fmt(CONTACTS), run.seconds.toFixed(2), fmt(run.perSecond)),
+    '',
+    `messages / raw BullMQ: ${(run.perSecond / noop.perSecond).toFixed(3)} (each message is an attempt job, a dispatch wake-up, ~4 transactions and a ledger row)`,
+    `goal ≥ ${fmt(GOAL_PER_SECOND)} messages/s: ${run.perSecond >= GOAL_PER_SECOND ? 'met' : 'NOT met'}`,
+    `checks: ${JSON.stringify(run.byStatus)}, messages ${fmt(run.messages)} to ${fmt(run.distinct)} numbers, debits ${fmt(run.debits)}, ledger sum = balance: ${run.ledgerMatches}`,
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+  if (run.messages !== CONTACTS || run.distinct !== CONTACTS || run.debits !== CONTACTS || !run.ledgerMatches) {
+    throw new Error('consistency check failed: one message and one debit per contact expected (see above)');
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { MessageEvent, MessageEvents } from '@outreach/messaging';
+import { MessageAttempt } from './message-attempt';
+
+/**
+ * Reports that end a leg's wait: the message arrived, or it never will. `read` comes after
+ * `delivered` (a read without a delivery report is left to the check job): one settling report each.
+ */
+const SETTLING = new Set<MessageEvent['type']>(['delivered', 'failed', 'bounced']);
+
+/**
+ * The engine's part of a message report (decisions.md 33): a report that the message of a leg
+ * arrived or failed for good settles the leg at once (MessageAttempt.reported, which reads the
+ * message again: messaging's intake, the first subscriber, has applied the report by then).
+ * Replies and complaints are messaging's (and the reply rules'); a soft bounce changes nothing.
+ */
+@Injectable()
+export class EngineMessageEvents implements OnModuleInit {
+  constructor(
+    private readonly events: MessageEvents,
+    private readonly attempts: MessageAttempt,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.subscribe(async (event) => {
+      if (!SETTLING.has(event.type)) return;
+      if ((event.type === 'failed' || event.type === 'bounced') && !event.permanent) return;
+      await this.attempts.reported(event.messageId);
+    });
+  }
+}

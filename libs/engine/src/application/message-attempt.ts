@@ -1,0 +1,314 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CallLog } from '@outreach/calls';
+import {
+  AttemptContact,
+  CampaignExecution,
+  ContactLeg,
+  ContactStatus,
+  ContactTimeline,
+  currentLeg,
+  ExecutionCampaign,
+  isMessageLeg,
+  nextLeg,
+  numberToDial,
+} from '@outreach/campaigns';
+import { Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
+import { LegMessage, MessageLegs, SendMessage, SendOutcome } from '@outreach/messaging';
+import { leadFinalJob } from '@outreach/results';
+import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from '../domain/message-legs';
+import { nextMessageStep } from '../domain/message-retry-policy';
+import { DispatchScheduler, MessageChecks } from './engine.ports';
+import { ShortLivedCache } from './short-lived-cache';
+
+/**
+ * How long a sent message may go without a report (delivered, read, failed) before its leg counts
+ * it as sent and moves on (decisions.md 33). The sandbox reports at once; real providers within seconds.
+ */
+export const MESSAGE_REPORT_PATIENCE_MS = 5 * 60_000;
+/** A follow-up whose call is still being analysed (whatsappTemplateByMetric) looks again after this long… */
+export const ANALYSIS_WAIT_MS = 15_000;
+/** …for at most this long after the call ended, then goes with the outreach template. */
+export const ANALYSIS_PATIENCE_MS = 10 * 60_000;
+/** Claimed attempts still send while the campaign is paused or out of credit: in-flight attempts finish. */
+const SENDABLE_STATUSES = new Set(['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED']);
+
+export type MessageAttemptReport =
+  | { state: 'stale' | 'released' | 'in_flight' | 'waiting_for_report' | 'waiting_for_analysis' }
+  | { state: 'settled'; status: ContactStatus; outcome: string };
+
+/** What became of the leg's message, as the leg sees it. */
+type LegResult =
+  | { kind: 'reached'; outcome: 'sent' | 'delivered' | 'read' | 'replied' }
+  | { kind: 'undelivered' | 'transient'; reason: string }
+  /** Nothing was sent and nothing will be: opted out, no address, no sender, a template that cannot be sent. */
+  | { kind: 'not_sent'; reason: string };
+
+/**
+ * One message attempt of a WHATSAPP or EMAIL leg (decisions.md 33), the way ExecuteAttempt is a
+ * call: the dispatcher claimed the contact (reservation, windows, recipient hours, caps, DNC and
+ * wallet are the dispatcher's, shared with calls); this sends ONE templated message through
+ * messaging's SendMessage under a key that names the leg's send (`legMessageKey`), so a re-run —
+ * the attempt job again after a crash, the report that the message was delivered, the check job,
+ * the reaper — never sends twice: SendMessage answers the message of that key. The contact stays
+ * IN_PROGRESS until the provider's report (or MESSAGE_REPORT_PATIENCE_MS without one), then moves
+ * on: its next leg, a retry (nextMessageStep), or its final status. Billing is SendMessage's (one
+ * TARIFF_MESSAGE_MINOR debit in the transaction that records SENT).
+ */
+@Injectable()
+export class MessageAttempt {
+  private readonly logger = new Logger('MessageAttempt');
+  private readonly whatsappSenders = new ShortLivedCache<string | null>(1000);
+  private readonly emailDefaults = new ShortLivedCache<{ senderId: string; templateId: string } | null>(1000);
+
+  constructor(
+    private readonly execution: CampaignExecution,
+    private readonly send: SendMessage,
+    private readonly legs: MessageLegs,
+    private readonly callLog: CallLog,
+    private readonly checks: MessageChecks,
+    private readonly scheduler: DispatchScheduler,
+    private readonly timeline: ContactTimeline,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Sends the leg's message (or finds it sent) and settles the contact when its outcome is known.
+   * `final`: the report's patience is over (check job, reaper): a message still only SENT counts as sent.
+   */
+  async execute(contactId: string, attemptSeq: number, options: { final?: boolean } = {}): Promise<MessageAttemptReport> {
+    const contact = await this.execution.lockContact(contactId);
+    if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' };
+    const campaign = await this.execution.campaign(contact.campaignId);
+    if (!campaign) return { state: 'stale' };
+    const leg = currentLeg(campaign.channel, contact.leg);
+    if (!isMessageLeg(leg)) return { state: 'stale' };
+    const key = legMessageKey(contact);
+    // Only a campaign that stopped sending needs to know whether the message was written already.
+    const existing = SENDABLE_STATUSES.has(campaign.status) ? null : await this.legs.byKey(campaign.workspaceId, leg, key);
+    if (!existing && !SENDABLE_STATUSES.has(campaign.status)) {
+      await this.uow.run(() => this.execution.release(contactId, attemptSeq));
+      return { state: 'released' };
+    }
+    let result: LegResult | 'in_flight' | 'waiting_for_analysis';
+    try {
+      result = await this.sendOnce(contact, campaign, leg, key, existing);
+    } catch (error) {
+      // The checks refused (nothing written, nothing sent): the leg ends with the code as its reason.
+      if (!isAppError(error)) throw error;
+      result = { kind: 'not_sent', reason: error.code === 'contact_opted_out' ? 'opted_out' : error.code };
+    }
+    if (result === 'in_flight') return { state: 'in_flight' };
+    if (result === 'waiting_for_analysis') return this.postpone(contact, campaign);
+    const message = await this.legs.byKey(campaign.workspaceId, leg, key);
+    const settled = result.kind === 'reached' && message ? this.fromStatus(message, options.final === true) : result;
+    if (settled === null) {
+      // Accepted, no report yet: the check job looks again when the provider's patience is over.
+      await this.checks.schedule(contactId, attemptSeq, MESSAGE_REPORT_PATIENCE_MS);
+      return { state: 'waiting_for_report' };
+    }
+    return this.settle(contact, campaign, leg, settled, message);
+  }
+
+  /** A provider's report about a message of a leg (through MessageEvents): the leg looks at its message again. */
+  async reported(messageId: string): Promise<MessageAttemptReport | null> {
+    const owner = await this.legs.keyOf(messageId);
+    const leg = owner ? parseLegKey(owner.idempotencyKey) : null;
+    if (!leg) return null;
+    const contact = await this.execution.lockContact(leg.contactId);
+    if (!contact || contact.status !== 'IN_PROGRESS' || legMessageKey(contact) !== owner!.idempotencyKey) return { state: 'stale' };
+    return this.execute(contact.id, contact.attemptSeq);
+  }
+
+  /** Sends (or replays) the leg's message; `existing`: the message of this key, when written before. */
+  private async sendOnce(
+    contact: AttemptContact,
+    campaign: ExecutionCampaign,
+    leg: 'WHATSAPP' | 'EMAIL',
+    key: string,
+    existing: LegMessage | null,
+  ): Promise<LegResult | 'in_flight' | 'waiting_for_analysis'> {
+    const fields = { ...contact.fields, name: contact.name ?? contact.fields.name, phone: numberToDial(contact) };
+    const variables = { contact: fields, campaign: this.campaignVariables(campaign, contact) };
+    let outcome: SendOutcome;
+    if (leg === 'WHATSAPP') {
+      const senderId = await this.whatsappSenders.get(campaign.workspaceId, () => this.legs.whatsappSender(campaign.workspaceId));
+      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_whatsapp_sender' };
+      const template = existing ? campaign.settings.whatsappOutreachTemplateId : await this.whatsappTemplate(contact, campaign);
+      if (template === 'wait') return 'waiting_for_analysis';
+      if (!template) return { kind: 'not_sent', reason: 'no_outreach_template' };
+      ({ outcome } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'WHATSAPP', senderId: senderId ?? '', templateId: template, to: numberToDial(contact), variables, idempotencyKey: key }));
+    } else {
+      const to = emailAddressOf(contact.fields);
+      if (!to) return { kind: 'not_sent', reason: 'no_email_address' };
+      const defaults = await this.emailDefaults.get(campaign.workspaceId, () => this.legs.emailDefaults(campaign.workspaceId));
+      if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_email_sender' };
+      ({ outcome } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key }));
+    }
+    switch (outcome) {
+      case 'sent':
+        return { kind: 'reached', outcome: 'sent' };
+      case 'failed':
+        return { kind: 'undelivered', reason: 'refused' };
+      case 'retry_later':
+        return { kind: 'transient', reason: 'provider_unavailable' };
+      default:
+        return 'in_flight';
+    }
+  }
+
+  /** The leg's result from its message's status; null while a sent message waits for its report. */
+  private fromStatus(message: LegMessage, final: boolean): LegResult | null {
+    if (message.replied) return { kind: 'reached', outcome: 'replied' };
+    switch (message.status) {
+      case 'DELIVERED':
+        return { kind: 'reached', outcome: 'delivered' };
+      case 'READ':
+        return { kind: 'reached', outcome: 'read' };
+      case 'FAILED':
+        return { kind: 'undelivered', reason: message.failureReason ?? 'undelivered' };
+      default:
+        return final ? { kind: 'reached', outcome: 'sent' } : null;
+    }
+  }
+
+  /**
+   * The template of a WhatsApp leg: with whatsappTemplateByMetric, a follow-up of an analysed call
+   * takes the template its evaluation names; while that analysis runs it waits (ANALYSIS_PATIENCE_MS
+   * at most). Otherwise the campaign's outreach template.
+   */
+  private async whatsappTemplate(contact: AttemptContact, campaign: ExecutionCampaign): Promise<string | null | 'wait'> {
+    const outreach = campaign.settings.whatsappOutreachTemplateId;
+    const mapping = campaign.settings.whatsappTemplateByMetric;
+    if (!mapping || !contact.followupCallId) return outreach;
+    const call = await this.callLog.find(contact.followupCallId);
+    if (!call) return outreach;
+    if (call.analysisStatus === 'PENDING') {
+      const endedAt = call.endedAt ? Date.parse(call.endedAt) : 0;
+      if (this.clock.now().getTime() - endedAt < ANALYSIS_PATIENCE_MS) return 'wait';
+      return outreach;
+    }
+    return templateForMetric(mapping, call.evaluation) ?? outreach;
+  }
+
+  /** The campaign's variables: its variableMap (variable → contact column), as calls get them. */
+  private campaignVariables(campaign: ExecutionCampaign, contact: AttemptContact): Record<string, string> {
+    const mapped: Record<string, string> = {};
+    for (const [variable, column] of Object.entries(campaign.variableMap)) {
+      const value = contact.fields[column];
+      if (value !== undefined) mapped[variable] = value;
+    }
+    return mapped;
+  }
+
+  /** The follow-up waits for its call's analysis: due again shortly, its counters untouched. */
+  private async postpone(contact: AttemptContact, campaign: ExecutionCampaign): Promise<MessageAttemptReport> {
+    const now = this.clock.now();
+    await this.uow.run(async () => {
+      const locked = await this.execution.lockContact(contact.id);
+      if (!locked || locked.status !== 'IN_PROGRESS' || locked.attemptSeq !== contact.attemptSeq) return;
+      await this.execution.recordOutcome(contact.id, contact.attemptSeq, {
+        status: 'RETRY_SCHEDULED',
+        nextAttemptAt: new Date(now.getTime() + ANALYSIS_WAIT_MS),
+        lastOutcome: 'waiting_for_analysis',
+        lastAttemptAt: now,
+        incompleteRetry: false,
+        nextNumber: false,
+        connectedPhone: null,
+      });
+    });
+    await this.wake(campaign);
+    return { state: 'waiting_for_analysis' };
+  }
+
+  /**
+   * Where the contact goes after its leg's message, in one transaction with its timeline and (an API
+   * lead that ended) its result job. Only the current attempt moves the contact.
+   */
+  private async settle(
+    contact: AttemptContact,
+    campaign: ExecutionCampaign,
+    leg: ContactLeg,
+    result: LegResult,
+    message: LegMessage | null,
+  ): Promise<MessageAttemptReport> {
+    const messageId = message?.messageId ?? null;
+    const report = await this.uow.run(async (): Promise<MessageAttemptReport> => {
+      const now = this.clock.now();
+      const locked = await this.execution.lockContact(contact.id);
+      if (!locked || locked.status !== 'IN_PROGRESS' || locked.attemptSeq !== contact.attemptSeq) return { state: 'stale' };
+      // The leg's windows count from its first message's creation (before the provider was asked).
+      const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
+      const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
+      const base = { leg: leg as ContactLeg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
+      const following = nextLeg(campaign.channel, leg);
+      let status: 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED';
+      let nextAttemptAt: Date | null = null;
+      let outcome: string;
+      let legState = { ...base, messageOutcome: null as string | null };
+      if (result.kind === 'reached') {
+        outcome = result.outcome;
+        legState.messageOutcome = outcome;
+        if (following === 'VOICE') {
+          // WHATSAPP_THEN_VOICE: the call waits for the reply window; a reply by then means no call (ExecuteAttempt).
+          status = 'RETRY_SCHEDULED';
+          nextAttemptAt = new Date(legAt.getTime() + replyWindowMs(campaign.settings.outreachRules));
+          legState = { ...legState, leg: following, switchLeg: true };
+        } else {
+          status = 'COMPLETED';
+        }
+      } else {
+        const step =
+          result.kind === 'not_sent'
+            ? ({ retry: false, reason: result.reason } as const)
+            : nextMessageStep(campaign.settings, { failure: result.kind, sends, transient: locked.messageTransient + 1, legAt, now });
+        outcome = result.kind === 'not_sent' ? result.reason : `message_${result.kind}`;
+        if (step.retry) {
+          status = 'RETRY_SCHEDULED';
+          nextAttemptAt = new Date(now.getTime() + step.delaySeconds * 1000);
+          legState = { ...legState, messageOutcome: outcome, messageTransient: result.kind === 'transient' ? locked.messageTransient + 1 : 0 };
+        } else if (following === 'VOICE') {
+          // Nobody can answer a message that never arrived: the call is due at once.
+          status = 'RETRY_SCHEDULED';
+          nextAttemptAt = now;
+          legState = { ...legState, messageOutcome: step.reason, leg: following, switchLeg: true };
+        } else {
+          status = 'FAILED';
+          outcome = step.reason === 'undelivered' || step.reason === 'provider_unavailable' || step.reason === 'retry_window_passed' ? `message_${step.reason}` : step.reason;
+          legState = { ...legState, messageOutcome: step.reason };
+        }
+      }
+      const moved = await this.execution.recordOutcome(contact.id, contact.attemptSeq, {
+        status,
+        nextAttemptAt,
+        lastOutcome: outcome,
+        lastAttemptAt: now,
+        incompleteRetry: false,
+        nextNumber: false,
+        connectedPhone: null,
+        legState,
+      });
+      if (!moved) return { state: 'stale' };
+      await this.timeline.record(
+        { contactId: contact.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } },
+        ...(nextAttemptAt ? [{ contactId: contact.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } }] : []),
+      );
+      const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(contact.id)] : [];
+      await this.outbox.enqueue(...jobs);
+      return { state: 'settled', status, outcome };
+    });
+    if (report.state === 'settled') await this.wake(campaign);
+    return report;
+  }
+
+  private async wake(campaign: ExecutionCampaign): Promise<void> {
+    await this.scheduler.wakeNow(campaign.id).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
+  }
+}
+
+/** The contact a leg's message key names (`legMessageKey`), or null for a key the engine did not write. */
+export function parseLegKey(key: string): { contactId: string } | null {
+  const match = /^leg-([0-9a-f-]{36})-\d+$/.exec(key);
+  return match ? { contactId: match[1] } : null;
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { MessageStatus } from '../domain/message';
+import { MessageChannel, optOutAddress } from '../domain/opt-out';
+import { EmailSenderRepository, EmailTemplateRepository, MessageRepository, WhatsappSenderRepository } from './messaging.ports';
+
+/** Where one message of a leg stands (decisions.md 33). */
+export interface LegMessage {
+  messageId: string;
+  status: MessageStatus;
+  failureReason: string | null;
+  /** The contact answered it (an inbound message linked to it). */
+  replied: boolean;
+  /** When it was written (before the provider was first asked). */
+  createdAt: Date;
+}
+
+/**
+ * What the engine's message legs read of messaging (decisions.md 33), beside SendMessage: which
+ * sender and template a campaign sends with, where a leg's message stands, and whose leg a message
+ * is (its idempotency key names the leg: the engine writes the key, so messaging stays
+ * unaware of campaigns).
+ */
+@Injectable()
+export class MessageLegs {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly whatsappSenders: WhatsappSenderRepository,
+    private readonly emailSenders: EmailSenderRepository,
+    private readonly emailTemplates: EmailTemplateRepository,
+  ) {}
+
+  /** The workspace's WhatsApp sender for campaigns: its default when CONNECTED, else its oldest CONNECTED one (decisions.md 30.7). */
+  async whatsappSender(workspaceId: string): Promise<string | null> {
+    const connected = (await this.whatsappSenders.listByWorkspace(workspaceId)).filter((s) => s.status === 'CONNECTED');
+    return (connected.find((s) => s.isDefault) ?? connected[0])?.id ?? null;
+  }
+
+  /** An EMAIL campaign sends from the default mailbox with the default email template (decisions.md 30.6). */
+  async emailDefaults(workspaceId: string): Promise<{ senderId: string; templateId: string } | null> {
+    const sender = (await this.emailSenders.listByWorkspace(workspaceId)).find((s) => s.isDefault);
+    const template = (await this.emailTemplates.listByWorkspace(workspaceId)).find((t) => t.isDefault);
+    return sender && template ? { senderId: sender.id, templateId: template.id } : null;
+  }
+
+  /** The message sent under the caller's key, or null when none was written. */
+  async byKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<LegMessage | null> {
+    const message = await this.messages.findByKey(workspaceId, channel, idempotencyKey);
+    if (!message) return null;
+    return {
+      messageId: message.id,
+      status: message.status,
+      failureReason: message.failureReason,
+      replied: await this.messages.hasReply(message.id),
+      createdAt: message.createdAt,
+    };
+  }
+
+  /** The contact (an E.164 number or an email address) wrote to the workspace on the channel since `since`. */
+  repliedSince(workspaceId: string, channel: MessageChannel, address: string, since: Date): Promise<boolean> {
+    return this.messages.hasInboundSince(workspaceId, channel, optOutAddress(channel, address), since);
+  }
+
+  /** The key an outbound message was sent under (null for inbound messages and sends without one). */
+  async keyOf(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; idempotencyKey: string } | null> {
+    const message = await this.messages.findById(messageId);
+    if (!message || message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
+    return { workspaceId: message.workspaceId, channel: message.channel, idempotencyKey: message.idempotencyKey };
+  }
+}

@@ -9,6 +9,7 @@ import { NotificationsWorkerModule } from '@outreach/notifications';
 import { ExportsWorkerModule } from '@outreach/exports';
 import { CrmWorkerModule } from '@outreach/crm';
 import { MessagingWorkerModule } from '@outreach/messaging';
+import { KnowledgeWorkerModule } from '@outreach/knowledge';
 // No jobs of its own: loaded for its migrations, error codes and configuration keys.
 import '@outreach/assist';
 
@@ -29,6 +30,7 @@ import '@outreach/assist';
     ExportsWorkerModule,
     MessagingWorkerModule,
     CrmWorkerModule,
+    KnowledgeWorkerModule,
   ],
 })
 export class WorkerModule {}

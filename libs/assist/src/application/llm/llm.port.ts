@@ -6,7 +6,7 @@ export interface LlmMessage {
 
 /**
  * What the caller asks of one completion. `purpose` names the use (campaign_draft, metric_prompt,
- * campaign_chat, translation): real models ignore it, the sandbox picks its fixed outputs by it.
+ * campaign_chat, translation, knowledge_answer): real models ignore it, the sandbox picks its fixed outputs by it.
  */
 export interface LlmOptions {
   purpose: LlmPurpose;
@@ -19,7 +19,7 @@ export interface LlmOptions {
   signal?: AbortSignal;
 }
 
-export type LlmPurpose = 'campaign_draft' | 'metric_prompt' | 'campaign_chat' | 'translation';
+export type LlmPurpose = 'campaign_draft' | 'metric_prompt' | 'campaign_chat' | 'translation' | 'knowledge_answer';
 
 /** Why the model gave no usable answer. */
 export type LlmFailureReason =

@@ -125,6 +125,11 @@ function answer(messages: LlmMessage[], options: LlmOptions): string {
       const language = /Target language: (.+)/.exec(system)?.[1]?.trim() ?? 'the target language';
       return `[${language}] ${lastUser}`;
     }
+    case 'knowledge_answer': {
+      // A chatbot's answer (the knowledge module, decisions.md 39.7): it quotes the best passage it was given.
+      const best = /^\[1\] \(([^)]*)\) (.*)$/m.exec(system);
+      return best ? `According to ${best[1]}: ${best[2].slice(0, 300)}` : 'I do not know: the knowledge base has nothing on that.';
+    }
   }
 }
 

@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
+import { Dictionaries, DictionaryView } from '../application/dictionaries';
+import { CreateDictionaryDto, DictionaryListResponse, DictionaryResponse, UpdateDictionaryDto } from './knowledge.dto';
+
+/** Workspace term lists agents use (decisions.md 39.10): scopes agents.*, no feature flag. */
+@Controller('dictionaries')
+export class DictionariesController {
+  constructor(private readonly dictionaries: Dictionaries) {}
+
+  @RequireScope('agents.edit')
+  @Post()
+  @ApiOperation({ summary: 'Create a dictionary: pronunciations (term → how to say it) or key terms' })
+  @ApiCreatedResponse({ type: DictionaryResponse })
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateDictionaryDto): Promise<DictionaryView> {
+    return this.dictionaries.create(p.workspaceId, body);
+  }
+
+  @RequireScope('agents.view')
+  @Get()
+  @ApiOperation({ summary: "The workspace's dictionaries (unpaginated)" })
+  @ApiOkResponse({ type: DictionaryListResponse })
+  async list(@CurrentPrincipal() p: Principal): Promise<DictionaryListResponse> {
+    return { dictionaries: await this.dictionaries.list(p.workspaceId) };
+  }
+
+  @RequireScope('agents.view')
+  @Get(':id')
+  @Raises('dictionary_not_found')
+  @ApiOperation({ summary: 'One dictionary' })
+  @ApiOkResponse({ type: DictionaryResponse })
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<DictionaryView> {
+    return this.dictionaries.get(p.workspaceId, id);
+  }
+
+  @RequireScope('agents.edit')
+  @Patch(':id')
+  @Raises('dictionary_not_found')
+  @ApiOperation({ summary: 'Rename a dictionary or replace its entries' })
+  @ApiOkResponse({ type: DictionaryResponse })
+  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateDictionaryDto): Promise<DictionaryView> {
+    return this.dictionaries.update(p.workspaceId, id, body);
+  }
+
+  @RequireScope('agents.edit')
+  @Delete(':id')
+  @HttpCode(204)
+  @Raises('dictionary_not_found')
+  @ApiOperation({ summary: 'Delete a dictionary' })
+  @ApiNoContentResponse()
+  async delete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.dictionaries.delete(p.workspaceId, id);
+  }
+}

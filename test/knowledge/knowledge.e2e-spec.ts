@@ -217,7 +217,7 @@ describe('knowledge: documents, knowledge bases, chatbots, dictionaries (issue 1
       expectError(await t.http.get('/chatbots').set(bearer(plain.key)), 403, 'feature_not_available');
       const viewer = await t.addKey(ws.workspaceId, { scopes: ['documents.view'] });
       expect((await t.http.get('/documents').set(bearer(viewer.key))).status).toBe(200);
-      expectError(await createDoc('a.txt', undefined, viewer.key), 403, 'insufficient_scope');
+      expectError(await createDoc('a.txt', undefined, viewer.key), 403, 'forbidden');
     });
   });
 
@@ -382,7 +382,7 @@ describe('knowledge: documents, knowledge bases, chatbots, dictionaries (issue 1
       expectError(await t.http.get(`/dictionaries/${id}`).set(bearer(plain.key)), 404, 'dictionary_not_found');
 
       const docsOnly = await t.addKey(ws.workspaceId, { scopes: ['documents.edit', 'documents.view'] });
-      expectError(await t.http.get('/dictionaries').set(bearer(docsOnly.key)), 403, 'insufficient_scope');
+      expectError(await t.http.get('/dictionaries').set(bearer(docsOnly.key)), 403, 'forbidden');
     });
   });
 });

@@ -27,8 +27,11 @@ export function storageFailure(error: unknown): AppError {
   const e = error as { code?: string; name?: string; errno?: unknown; $metadata?: { httpStatusCode?: number }; cause?: unknown };
   const codes = [e.code, e.name, (e.cause as { code?: string } | undefined)?.code];
   const httpStatus = e.$metadata?.httpStatusCode;
-  const unreachable = codes.some((c) => c && UNREACHABLE.has(c)) || httpStatus === 503;
   const detail = error instanceof Error ? error.message : String(error);
+  // The SDK's retry layer may wrap a network error it does not recognise as an Error (another
+  // realm) into "AWS SDK error wrapper for Error: connect ECONNREFUSED …", keeping only the text.
+  const wrapped = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/.test(detail);
+  const unreachable = codes.some((c) => c && UNREACHABLE.has(c)) || httpStatus === 503 || wrapped;
   return unreachable
     ? new AppError('document_storage_unavailable', { message: `the document store cannot be reached (${detail}); try again later` })
     : new AppError('document_storage_failed', { message: `the document store refused the file (${detail})` });

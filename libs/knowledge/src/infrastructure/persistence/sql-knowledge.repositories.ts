@@ -172,11 +172,12 @@ export class SqlKnowledgeBaseRepository extends KnowledgeBaseRepository {
   }
 
   async removeDocument(knowledgeBaseId: string, documentId: string): Promise<boolean> {
-    const rows: unknown[] = await this.tx.manager.query(
-      `DELETE FROM ${KB_DOCUMENTS.name} WHERE ${KB_DOCUMENTS.c.knowledgeBaseId} = $1 AND ${KB_DOCUMENTS.c.documentId} = $2 RETURNING 1`,
+    // TypeORM answers a DELETE or an UPDATE with [rows, affectedCount], not with the rows alone.
+    const [, count]: [unknown[], number] = await this.tx.manager.query(
+      `DELETE FROM ${KB_DOCUMENTS.name} WHERE ${KB_DOCUMENTS.c.knowledgeBaseId} = $1 AND ${KB_DOCUMENTS.c.documentId} = $2`,
       [knowledgeBaseId, documentId],
     );
-    return rows.length > 0;
+    return count > 0;
   }
 
   async activeChatbotIds(knowledgeBaseId: string): Promise<string[]> {
@@ -242,12 +243,12 @@ export class SqlChatbotRepository extends ChatbotRepository {
   async rotateKey(id: string, fromVersion: number, key: string, at: Date): Promise<boolean> {
     // One statement: of two rotations from the same version, the second waits for the first's row
     // lock, then sees the new version and updates nothing.
-    const rows: unknown[] = await this.tx.manager.query(
+    const [, count]: [unknown[], number] = await this.tx.manager.query(
       `UPDATE ${CHATBOTS.name} SET ${B.embedKey} = $3, ${B.embedKeyVersion} = ${B.embedKeyVersion} + 1, ${B.updatedAt} = $4
-        WHERE ${B.id} = $1 AND ${B.embedKeyVersion} = $2 RETURNING 1`,
+        WHERE ${B.id} = $1 AND ${B.embedKeyVersion} = $2`,
       [id, fromVersion, key, at],
     );
-    return rows.length > 0;
+    return count > 0;
   }
 
   async sessionMessages(chatbotId: string, sessionId: string, limit: number): Promise<StoredChatMessage[] | null> {

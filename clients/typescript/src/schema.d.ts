@@ -27285,7 +27285,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateKnowledgeBaseDto"];
             };
         };
@@ -27322,7 +27326,7 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeBaseResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27330,7 +27334,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
                     };
                 };
             };
@@ -28418,7 +28422,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "instructions": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateChatbotDto"];
             };
         };
@@ -28446,7 +28454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatbotResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28454,7 +28462,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
                     };
                 };
             };
@@ -29479,7 +29487,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDictionaryDto"];
             };
         };
@@ -29507,7 +29519,7 @@ export interface operations {
                     "application/json": components["schemas"]["DictionaryResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -29515,7 +29527,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body";
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
                     };
                 };
             };

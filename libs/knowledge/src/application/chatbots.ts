@@ -77,6 +77,7 @@ export class Chatbots {
   }
 
   async update(workspaceId: string, id: string, input: ChatbotInput): Promise<ChatbotView> {
+    if (Object.values(input).every((v) => v === undefined)) throw new AppError('no_fields_to_update', { message: 'send at least one chatbot field' });
     return this.uow.run(async () => {
       const bot = await this.require(workspaceId, id, true);
       const kbs = input.knowledgeBaseIds ? await this.bases.requireAll(workspaceId, input.knowledgeBaseIds) : null;

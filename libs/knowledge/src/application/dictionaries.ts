@@ -41,6 +41,7 @@ export class Dictionaries {
   }
 
   async update(workspaceId: string, id: string, input: { name?: string; entries?: DictionaryEntry[] }): Promise<DictionaryView> {
+    if (Object.values(input).every((v) => v === undefined)) throw new AppError('no_fields_to_update', { message: 'send at least one dictionary field' });
     const d = await this.require(workspaceId, id);
     if (input.entries) assertEntries(d.kind, input.entries);
     const next: DictionaryProps = { ...d, name: input.name?.trim() ?? d.name, entries: input.entries ?? d.entries, updatedAt: this.clock.now() };

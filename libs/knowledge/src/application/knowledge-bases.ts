@@ -46,6 +46,7 @@ export class KnowledgeBases {
   }
 
   async update(workspaceId: string, id: string, input: { name?: string; description?: string | null }): Promise<KnowledgeBaseView> {
+    if (Object.values(input).every((v) => v === undefined)) throw new AppError('no_fields_to_update', { message: 'send at least one knowledge base field' });
     const kb = await this.require(workspaceId, id);
     const next: KnowledgeBaseProps = {
       ...kb,

@@ -46,7 +46,7 @@ export class ChatbotsController {
 
   @RequireScope('documents.edit')
   @Patch(':id')
-  @Raises('chatbot_not_found', 'knowledge_base_not_found')
+  @Raises('chatbot_not_found', 'knowledge_base_not_found', 'no_fields_to_update')
   @ApiOperation({ summary: 'Change a chatbot: name, instructions, status (ACTIVE | DISABLED), knowledge bases (replaced)' })
   @ApiOkResponse({ type: ChatbotResponse })
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateChatbotDto): Promise<ChatbotView> {

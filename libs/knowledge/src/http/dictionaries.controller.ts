@@ -36,7 +36,7 @@ export class DictionariesController {
 
   @RequireScope('agents.edit')
   @Patch(':id')
-  @Raises('dictionary_not_found')
+  @Raises('dictionary_not_found', 'no_fields_to_update')
   @ApiOperation({ summary: 'Rename a dictionary or replace its entries' })
   @ApiOkResponse({ type: DictionaryResponse })
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateDictionaryDto): Promise<DictionaryView> {

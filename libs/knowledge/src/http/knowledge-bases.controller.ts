@@ -46,7 +46,7 @@ export class KnowledgeBasesController {
 
   @RequireScope('documents.edit')
   @Patch(':id')
-  @Raises('knowledge_base_not_found')
+  @Raises('knowledge_base_not_found', 'no_fields_to_update')
   @ApiOperation({ summary: 'Rename or describe a knowledge base' })
   @ApiOkResponse({ type: KnowledgeBaseResponse })
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateKnowledgeBaseDto): Promise<KnowledgeBaseView> {

@@ -42,12 +42,12 @@ export class DocumentResponse {
   @ApiProperty() name: string;
   @ApiProperty() fileName: string;
   @ApiProperty({ enum: DOCUMENT_TYPES }) type: string;
-  @ApiProperty({ type: Number, nullable: true }) sizeBytes: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) sizeBytes: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'Key of the stored file; null until the upload (PUT /documents/{id}/file) completed' })
   externalId: string | null;
   @ApiProperty({ enum: DOCUMENT_STATUSES, description: 'AWAITING_UPLOAD → UPLOADED → (provision) PROCESSING → READY | FAILED' })
   status: string;
-  @ApiProperty({ description: 'Chunks the ingestion produced (searchable)' }) chunkCount: number;
+  @ApiProperty({ type: 'integer', description: 'Chunks the ingestion produced (searchable)' }) chunkCount: number;
   @ApiProperty({ type: String, nullable: true, description: 'Why ingestion FAILED' }) error: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: Date;
   @ApiProperty({ format: 'date-time' }) updatedAt: Date;
@@ -104,7 +104,7 @@ export class KnowledgeQueryDto {
 export class PassageResponse {
   @ApiProperty({ format: 'uuid' }) documentId: string;
   @ApiProperty() documentName: string;
-  @ApiProperty({ description: "The chunk's place in its document (from 1)" }) seq: number;
+  @ApiProperty({ type: 'integer', description: "The chunk's place in its document (from 1)" }) seq: number;
   @ApiProperty() content: string;
   @ApiProperty({ description: 'Full-text rank (higher is better)' }) score: number;
 }
@@ -159,7 +159,7 @@ export class ChatbotResponse {
   @ApiProperty({ enum: CHATBOT_STATUSES }) status: string;
   @ApiProperty({ type: [String] }) knowledgeBaseIds: string[];
   @ApiProperty({ description: 'The key a website sends as X-Embed-Key to POST /embed/chat' }) embedKey: string;
-  @ApiProperty({ description: '1 at creation, +1 per rotation' }) embedKeyVersion: number;
+  @ApiProperty({ type: 'integer', description: '1 at creation, +1 per rotation' }) embedKeyVersion: number;
   @ApiProperty({ format: 'date-time' }) createdAt: Date;
   @ApiProperty({ format: 'date-time' }) updatedAt: Date;
 }

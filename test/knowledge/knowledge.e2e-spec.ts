@@ -384,5 +384,34 @@ describe('knowledge: documents, knowledge bases, chatbots, dictionaries (issue 1
       const docsOnly = await t.addKey(ws.workspaceId, { scopes: ['documents.edit', 'documents.view'] });
       expectError(await t.http.get('/dictionaries').set(bearer(docsOnly.key)), 403, 'forbidden');
     });
+
+    it("an agent's dictionaries join its compiled prompt; 404 not_found (agent), 404 dictionary_not_found", async () => {
+      const agent = await createActiveAgent(t, ws.key);
+      const say = (await t.http.post('/dictionaries').set(bearer(ws.key)).send({ name: 'Say', kind: 'pronunciation', entries: [{ term: 'Xiaomi', pronunciation: 'shao-mee' }] })).body;
+      const terms = (await t.http.post('/dictionaries').set(bearer(ws.key)).send({ name: 'Terms', kind: 'key_terms', entries: [{ term: 'RERA' }, { term: 'EMI' }] })).body;
+      const set = (ids: string[], agentId = agent.id, key = ws.key) => t.http.put(`/agents/${agentId}/dictionaries`).set(bearer(key)).send({ dictionaryIds: ids });
+
+      expectError(await set([say.id, '00000000-0000-4000-8000-000000000000']), 404, 'dictionary_not_found');
+      expect((await t.http.get(`/agents/${agent.id}/dictionaries`).set(bearer(ws.key))).body.dictionaries).toEqual([]);
+      expect(await t.get(CompileAgentPrompt).execute(ws.workspaceId, agent.id)).not.toContain('Xiaomi');
+
+      const res = await set([terms.id, say.id]);
+      expect(res.status).toBe(200);
+      expect(res.body.dictionaries.map((d: { id: string }) => d.id)).toEqual([terms.id, say.id]);
+      const prompt = await t.get(CompileAgentPrompt).execute(ws.workspaceId, agent.id);
+      expect(prompt).toContain('## Pronunciations\n- Xiaomi: say "shao-mee"');
+      expect(prompt).toContain('## Key terms (recognise and use exactly)\nRERA, EMI');
+
+      // A dictionary's edit reaches the prompt; a deleted one leaves it.
+      await t.http.patch(`/dictionaries/${terms.id}`).set(bearer(ws.key)).send({ entries: [{ term: 'OTP' }] });
+      expect(await t.get(CompileAgentPrompt).execute(ws.workspaceId, agent.id)).toContain('\nOTP');
+      await t.http.delete(`/dictionaries/${say.id}`).set(bearer(ws.key));
+      expect(await t.get(CompileAgentPrompt).execute(ws.workspaceId, agent.id)).not.toContain('Xiaomi');
+
+      const other = await t.seed();
+      expectError(await set([], agent.id, other.key), 404, 'not_found');
+      expectError(await t.http.get(`/agents/${agent.id}/dictionaries`).set(bearer(other.key)), 404, 'not_found');
+      expectError(await set([terms.id], (await createActiveAgent(t, other.key)).id, other.key), 404, 'dictionary_not_found');
+    });
   });
 });

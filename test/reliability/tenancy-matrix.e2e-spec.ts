@@ -167,6 +167,7 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PATCH /chatbots/:id': { name: 'Hijacked' },
     'POST /chatbots/:id/chat': { message: 'What does A know?' },
     'PATCH /dictionaries/:id': { name: 'Hijacked' },
+    'PUT /agents/:id/dictionaries': { dictionaryIds: [] },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },
   };

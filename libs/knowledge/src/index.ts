@@ -4,6 +4,7 @@ import { defineMigrations } from '@outreach/platform';
 export * from './knowledge.errors';
 export * from './knowledge.config';
 import { Knowledge1763700011600 } from './infrastructure/migrations/1763700011600-knowledge';
+import { KnowledgeAgentDictionaries1763700011610 } from './infrastructure/migrations/1763700011610-agent-dictionaries';
 
 export { KnowledgeCoreModule, KnowledgeModule, KnowledgeWorkerModule } from './knowledge.module';
 export { KnowledgeQueue, KnowledgeJob, ingestDocumentJob } from './application/knowledge-jobs';
@@ -14,4 +15,4 @@ export { Chatbots, ChatbotView, ChatbotAnswer } from './application/chatbots';
 export { Dictionaries, DictionaryView } from './application/dictionaries';
 export { DOCUMENT_FILE_STORE } from './infrastructure/store-document-files';
 export { DOCUMENT_TYPES, DOCUMENT_STATUSES } from './domain/document';
-export const KNOWLEDGE_MIGRATIONS = defineMigrations('knowledge', [Knowledge1763700011600]);
+export const KNOWLEDGE_MIGRATIONS = defineMigrations('knowledge', [Knowledge1763700011600, KnowledgeAgentDictionaries1763700011610]);

@@ -19,7 +19,7 @@ import {
   KnowledgeBaseRepository,
 } from './application/knowledge.ports';
 import { ChatbotsController, EmbedChatController } from './http/chatbots.controller';
-import { DictionariesController } from './http/dictionaries.controller';
+import { AgentDictionariesController, DictionariesController } from './http/dictionaries.controller';
 import { DocumentsController, DocumentUploadInterceptor } from './http/documents.controller';
 import { KnowledgeBasesController } from './http/knowledge-bases.controller';
 import { MultiFormatTextReader } from './infrastructure/document-text-reader';
@@ -66,10 +66,10 @@ export class KnowledgeCoreModule implements OnModuleInit {
   }
 }
 
-/** The HTTP face: /documents, /knowledge-bases, /chatbots, /embed/chat, /dictionaries. */
+/** The HTTP face: /documents, /knowledge-bases, /chatbots, /embed/chat, /dictionaries, /agents/{id}/dictionaries. */
 @Module({
   imports: [KnowledgeCoreModule],
-  controllers: [DocumentsController, KnowledgeBasesController, ChatbotsController, EmbedChatController, DictionariesController],
+  controllers: [DocumentsController, KnowledgeBasesController, ChatbotsController, EmbedChatController, DictionariesController, AgentDictionariesController],
   providers: [DocumentUploadInterceptor],
 })
 export class KnowledgeModule {}

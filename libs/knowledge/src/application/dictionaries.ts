@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AgentDirectory } from '@outreach/agents';
 import { AppError, Clock, isUuid } from '@outreach/core';
 import { DictionaryEntry, DictionaryKind, DictionaryProps } from '../domain/dictionary';
 import { DictionaryRepository } from './knowledge.ports';
@@ -29,8 +30,27 @@ function assertEntries(kind: DictionaryKind, entries: DictionaryEntry[]): void {
 export class Dictionaries {
   constructor(
     private readonly dictionaries: DictionaryRepository,
+    private readonly agents: AgentDirectory,
     private readonly clock: Clock,
   ) {}
+
+  /** PUT /agents/{id}/dictionaries: 404 not_found (the agents' code) for another workspace's agent, 404 dictionary_not_found for the first unknown id. */
+  async setForAgent(workspaceId: string, agentId: string, dictionaryIds: string[]): Promise<DictionaryView[]> {
+    await this.requireAgent(workspaceId, agentId);
+    const unique = [...new Set(dictionaryIds)];
+    for (const id of unique) await this.require(workspaceId, id);
+    await this.dictionaries.setForAgent(workspaceId, agentId, unique);
+    return this.forAgent(workspaceId, agentId);
+  }
+
+  async forAgent(workspaceId: string, agentId: string): Promise<DictionaryView[]> {
+    await this.requireAgent(workspaceId, agentId);
+    return (await this.dictionaries.forAgent(workspaceId, agentId)).map(toView);
+  }
+
+  private async requireAgent(workspaceId: string, agentId: string): Promise<void> {
+    if (!(await this.agents.find(workspaceId, agentId))) throw new AppError('not_found', { message: `no agent ${agentId}` });
+  }
 
   async create(workspaceId: string, input: { name: string; kind: DictionaryKind; entries: DictionaryEntry[] }): Promise<DictionaryView> {
     assertEntries(input.kind, input.entries);

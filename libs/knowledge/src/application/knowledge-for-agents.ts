@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentKnowledgeSource, UnusableDocument } from '@outreach/agents';
 import { isUuid } from '@outreach/core';
+import { dictionaryPromptLines } from '../domain/dictionary';
 import { isProvisioned } from '../domain/document';
-import { DocumentRepository } from './knowledge.ports';
+import { DictionaryRepository, DocumentRepository } from './knowledge.ports';
 
 /** Characters of one document's text an agent's compiled prompt carries, and of all its documents. */
 export const PROMPT_CHARS_PER_DOCUMENT = 4000;
@@ -15,7 +16,10 @@ export const PROMPT_CHARS_TOTAL = 12000;
  */
 @Injectable()
 export class KnowledgeForAgents implements AgentKnowledgeSource {
-  constructor(private readonly documents: DocumentRepository) {}
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly dictionaries: DictionaryRepository,
+  ) {}
 
   async unusableDocuments(workspaceId: string, ids: readonly string[]): Promise<Map<string, UnusableDocument>> {
     const found = new Map((await this.documents.findMany(workspaceId, ids.filter(isUuid))).map((d) => [d.id, d]));
@@ -28,7 +32,24 @@ export class KnowledgeForAgents implements AgentKnowledgeSource {
     return unusable;
   }
 
-  async promptSection(workspaceId: string, _agentId: string, documentIds: readonly string[]): Promise<string | null> {
+  /** The agent's dictionaries (decisions.md 39.10), then its documents' text. */
+  async promptSection(workspaceId: string, agentId: string, documentIds: readonly string[]): Promise<string | null> {
+    const sections = [await this.dictionarySection(workspaceId, agentId), await this.documentSection(workspaceId, documentIds)].filter((x): x is string => x !== null);
+    return sections.length ? sections.join('\n\n') : null;
+  }
+
+  private async dictionarySection(workspaceId: string, agentId: string): Promise<string | null> {
+    const dictionaries = isUuid(agentId) ? await this.dictionaries.forAgent(workspaceId, agentId) : [];
+    const pronunciations = dictionaries.filter((d) => d.kind === 'pronunciation').flatMap(dictionaryPromptLines);
+    const terms = dictionaries.filter((d) => d.kind === 'key_terms').flatMap(dictionaryPromptLines);
+    const parts = [
+      ...(pronunciations.length ? [`## Pronunciations\n${pronunciations.map((l) => `- ${l}`).join('\n')}`] : []),
+      ...(terms.length ? [`## Key terms (recognise and use exactly)\n${terms.join(', ')}`] : []),
+    ];
+    return parts.length ? parts.join('\n\n') : null;
+  }
+
+  private async documentSection(workspaceId: string, documentIds: readonly string[]): Promise<string | null> {
     const ids = documentIds.filter(isUuid);
     if (ids.length === 0) return null;
     const docs = new Map((await this.documents.findMany(workspaceId, ids)).filter((d) => d.status === 'READY').map((d) => [d.id, d]));

@@ -66,6 +66,10 @@ export abstract class DictionaryRepository {
   abstract findMany(workspaceId: string, ids: readonly string[]): Promise<DictionaryProps[]>;
   abstract list(workspaceId: string): Promise<DictionaryProps[]>;
   abstract delete(id: string): Promise<void>;
+  /** The dictionaries an agent uses, in its order. */
+  abstract forAgent(workspaceId: string, agentId: string): Promise<DictionaryProps[]>;
+  /** Replaces the agent's dictionaries. */
+  abstract setForAgent(workspaceId: string, agentId: string, dictionaryIds: readonly string[]): Promise<void>;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { Dictionaries, DictionaryView } from '../application/dictionaries';
-import { CreateDictionaryDto, DictionaryListResponse, DictionaryResponse, UpdateDictionaryDto } from './knowledge.dto';
+import { CreateDictionaryDto, DictionaryListResponse, DictionaryResponse, SetAgentDictionariesDto, UpdateDictionaryDto } from './knowledge.dto';
 
 /** Workspace term lists agents use (decisions.md 39.10): scopes agents.*, no feature flag. */
 @Controller('dictionaries')
@@ -51,5 +51,29 @@ export class DictionariesController {
   @ApiNoContentResponse()
   async delete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.dictionaries.delete(p.workspaceId, id);
+  }
+}
+
+/** The dictionaries an agent uses: their terms go into its compiled prompt (decisions.md 39.10). */
+@Controller('agents')
+export class AgentDictionariesController {
+  constructor(private readonly dictionaries: Dictionaries) {}
+
+  @RequireScope('agents.view')
+  @Get(':id/dictionaries')
+  @Raises('not_found')
+  @ApiOperation({ summary: "The agent's dictionaries, in order" })
+  @ApiOkResponse({ type: DictionaryListResponse })
+  async list(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<DictionaryListResponse> {
+    return { dictionaries: await this.dictionaries.forAgent(p.workspaceId, id) };
+  }
+
+  @RequireScope('agents.edit')
+  @Put(':id/dictionaries')
+  @Raises('not_found', 'dictionary_not_found')
+  @ApiOperation({ summary: "Replace the agent's dictionaries: pronunciations and key terms join its compiled prompt" })
+  @ApiOkResponse({ type: DictionaryListResponse })
+  async set(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: SetAgentDictionariesDto): Promise<DictionaryListResponse> {
+    return { dictionaries: await this.dictionaries.setForAgent(p.workspaceId, id, body.dictionaryIds) };
   }
 }

@@ -234,3 +234,15 @@ export class DictionaryResponse {
 export class DictionaryListResponse {
   @ApiProperty({ type: [DictionaryResponse] }) dictionaries: DictionaryResponse[];
 }
+
+/** Dictionaries one agent uses. */
+export const MAX_AGENT_DICTIONARIES = 10;
+
+export class SetAgentDictionariesDto {
+  @ApiProperty({ type: [String], maxItems: MAX_AGENT_DICTIONARIES, description: 'Dictionaries of the workspace, in the order the prompt lists them (replaces the list; 404 dictionary_not_found)' })
+  @IsArray()
+  @ArrayMaxSize(MAX_AGENT_DICTIONARIES)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  dictionaryIds: string[];
+}

@@ -340,4 +340,22 @@ export class SqlDictionaryRepository extends DictionaryRepository {
   async delete(id: string): Promise<void> {
     await this.tx.manager.query(`DELETE FROM ${DICTIONARIES.name} WHERE ${DICTIONARIES.c.id} = $1`, [id]);
   }
+
+  async forAgent(workspaceId: string, agentId: string): Promise<DictionaryProps[]> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${DICTIONARIES.select('d')} FROM agent_dictionaries l JOIN ${DICTIONARIES.name} d ON d.${DICTIONARIES.c.id} = l.dictionary_id
+        WHERE l.workspace_id = $1 AND l.agent_id = $2 ORDER BY l.position`,
+      [workspaceId, agentId],
+    );
+    return rows.map((r) => DICTIONARIES.fromRow(r));
+  }
+
+  setForAgent(workspaceId: string, agentId: string, dictionaryIds: readonly string[]): Promise<void> {
+    return this.tx.run(async () => {
+      await this.tx.manager.query(`DELETE FROM agent_dictionaries WHERE workspace_id = $1 AND agent_id = $2`, [workspaceId, agentId]);
+      for (const [position, id] of dictionaryIds.entries()) {
+        await this.tx.manager.query(`INSERT INTO agent_dictionaries (agent_id, dictionary_id, workspace_id, position) VALUES ($1, $2, $3, $4)`, [agentId, id, workspaceId, position]);
+      }
+    });
+  }
 }

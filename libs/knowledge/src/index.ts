@@ -5,6 +5,7 @@ export * from './knowledge.errors';
 export * from './knowledge.config';
 import { Knowledge1763700011600 } from './infrastructure/migrations/1763700011600-knowledge';
 import { KnowledgeAgentDictionaries1763700011610 } from './infrastructure/migrations/1763700011610-agent-dictionaries';
+import { KnowledgeChunkEmbeddings1763700011620 } from './infrastructure/migrations/1763700011620-chunk-embeddings';
 
 export { KnowledgeCoreModule, KnowledgeModule, KnowledgeWorkerModule } from './knowledge.module';
 export { KnowledgeQueue, KnowledgeJob, ingestDocumentJob } from './application/knowledge-jobs';
@@ -15,4 +16,4 @@ export { Chatbots, ChatbotView, ChatbotAnswer } from './application/chatbots';
 export { Dictionaries, DictionaryView } from './application/dictionaries';
 export { DOCUMENT_FILE_STORE } from './infrastructure/store-document-files';
 export { DOCUMENT_TYPES, DOCUMENT_STATUSES } from './domain/document';
-export const KNOWLEDGE_MIGRATIONS = defineMigrations('knowledge', [Knowledge1763700011600, KnowledgeAgentDictionaries1763700011610]);
+export const KNOWLEDGE_MIGRATIONS = defineMigrations('knowledge', [Knowledge1763700011600, KnowledgeAgentDictionaries1763700011610, KnowledgeChunkEmbeddings1763700011620]);

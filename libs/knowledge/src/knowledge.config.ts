@@ -3,6 +3,8 @@ import { ConfigOf, defineConfig } from '@outreach/core';
 /** The configuration keys the knowledge module owns (decisions.md 39.3). */
 export const KNOWLEDGE_CONFIG = defineConfig('knowledge', (env) => ({
   /** Largest document accepted (DOCUMENT_MAX_BYTES, default 10 MB); bigger is 413 document_too_large. */
+  /** Embed chunks and questions through the Llm port and fuse that ranking with full-text search (KNOWLEDGE_EMBEDDINGS, default false). */
+  knowledgeEmbeddings: env.bool('KNOWLEDGE_EMBEDDINGS', false),
   documentMaxBytes: env.int('DOCUMENT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** Where document files live: `local` (DOCUMENT_DIR) or `s3` (DOCUMENT_S3_*) (DOCUMENT_STORE, default local). */
   documentStore: ((): 'local' | 's3' => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
+import { isLlmError, Llm } from '@outreach/assist';
+import { AppConfig, AppError, Clock, isUuid, UnitOfWork } from '@outreach/core';
 import { assertProvisioned, DocumentProps } from '../domain/document';
-import { KnowledgeBaseProps, RetrievedPassage } from '../domain/knowledge-base';
+import { fuseRankings, KnowledgeBaseProps, RetrievedPassage } from '../domain/knowledge-base';
 import { DocumentView, toDocumentView } from './documents';
 import { DocumentRepository, KnowledgeBaseRepository } from './knowledge.ports';
 
@@ -30,6 +31,8 @@ export class KnowledgeBases {
   constructor(
     private readonly bases: KnowledgeBaseRepository,
     private readonly documents: DocumentRepository,
+    private readonly llm: Llm,
+    private readonly config: AppConfig,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -100,12 +103,30 @@ export class KnowledgeBases {
     return this.view(kb);
   }
 
-  /** The passages of the knowledge bases' documents that best match the query (PostgreSQL full-text search). */
+  /**
+   * The passages of the knowledge bases' documents that best match the query: PostgreSQL full-text
+   * search, fused with the nearest chunks by embedding when KNOWLEDGE_EMBEDDINGS is on (a model that
+   * fails leaves full-text search alone; decisions.md 39.5).
+   */
   async query(workspaceId: string, knowledgeBaseIds: readonly string[], query: string, limit = DEFAULT_PASSAGES): Promise<RetrievedPassage[]> {
     const kbs = await this.requireAll(workspaceId, knowledgeBaseIds);
     const documentIds = await this.bases.documentIds(kbs.map((kb) => kb.id));
     if (documentIds.length === 0 || query.trim() === '') return [];
-    return this.documents.search(workspaceId, documentIds, query, Math.min(Math.max(limit, 1), MAX_PASSAGES));
+    const n = Math.min(Math.max(limit, 1), MAX_PASSAGES);
+    if (!this.config.knowledgeEmbeddings) return this.documents.search(workspaceId, documentIds, query, n);
+    const [text, near] = await Promise.all([this.documents.search(workspaceId, documentIds, query, n * 3), this.nearest(workspaceId, documentIds, query, n * 3)]);
+    return fuseRankings([text, near], n);
+  }
+
+  private async nearest(workspaceId: string, documentIds: readonly string[], query: string, limit: number): Promise<RetrievedPassage[]> {
+    let vector: number[];
+    try {
+      [vector] = await this.llm.embed([query]);
+    } catch (error) {
+      if (isLlmError(error)) return [];
+      throw error;
+    }
+    return this.documents.nearest(workspaceId, documentIds, vector, limit);
   }
 
   private async requireDocuments(workspaceId: string, ids: readonly string[]): Promise<DocumentProps[]> {

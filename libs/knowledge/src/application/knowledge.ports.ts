@@ -18,6 +18,10 @@ export abstract class DocumentRepository {
   abstract replaceChunks(doc: DocumentProps, chunks: readonly string[]): Promise<void>;
   /** The documents' first chunks in order, at most `maxChars` characters per document. */
   abstract leadingText(workspaceId: string, ids: readonly string[], maxChars: number): Promise<Map<string, string>>;
+  /** Stores one embedding per chunk (numbered from 1). */
+  abstract storeEmbeddings(documentId: string, vectors: readonly number[][]): Promise<void>;
+  /** The chunks of these documents nearest to `vector` (dot product of unit vectors), best first. */
+  abstract nearest(workspaceId: string, documentIds: readonly string[], vector: readonly number[], limit: number): Promise<RetrievedPassage[]>;
   /** Full-text search over the chunks of these documents, best first. */
   abstract search(workspaceId: string, documentIds: readonly string[], query: string, limit: number): Promise<RetrievedPassage[]>;
 }

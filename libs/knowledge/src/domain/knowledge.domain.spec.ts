@@ -1,6 +1,7 @@
 import { AppError } from '@outreach/core';
 import { assertRotatable, ChatbotProps, newEmbedKey } from './chatbot';
 import { CHUNK_CHARS, chunkText, cleanText } from './chunking';
+import { fuseRankings, RetrievedPassage } from './knowledge-base';
 import { assertProvisioned, DocumentProps, documentTypeOf, ingestedStatus, provisioning, uploaded } from './document';
 import '../knowledge.errors';
 
@@ -102,5 +103,16 @@ describe('embed keys', () => {
     const bot = { embedKeyVersion: 3 } as ChatbotProps;
     expect(code(() => assertRotatable(bot, 3))).toBeNull();
     expect(code(() => assertRotatable(bot, 2))).toBe('rotation_conflict');
+  });
+});
+
+describe('fuseRankings (reciprocal-rank fusion of full-text and embedding rankings)', () => {
+  const p = (documentId: string, seq = 1): RetrievedPassage => ({ documentId, documentName: documentId, seq, content: documentId, score: 0 });
+  it('a passage high in both rankings wins; one ranking alone still counts; the limit applies', () => {
+    const fused = fuseRankings([[p('a'), p('b'), p('c')], [p('b'), p('d')]], 3);
+    expect(fused.map((x) => x.documentId)).toEqual(['b', 'a', 'd']);
+    expect(fused[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(fuseRankings([[], []], 5)).toEqual([]);
+    expect(fuseRankings([[p('a', 2), p('a', 1)]], 5).map((x) => x.seq)).toEqual([2, 1]);
   });
 });

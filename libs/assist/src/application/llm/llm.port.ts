@@ -57,4 +57,9 @@ export function isLlmError(error: unknown): error is LlmError {
 export abstract class Llm {
   abstract complete(messages: LlmMessage[], options: LlmOptions): Promise<string>;
   abstract stream(messages: LlmMessage[], options: LlmOptions): AsyncIterable<string>;
+  /**
+   * One embedding vector per text, in order (the knowledge module's retrieval, decisions.md 39.5):
+   * the sandbox hashes words into 64 dimensions, the OpenAI-compatible adapter calls /embeddings.
+   */
+  abstract embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
 }

@@ -94,6 +94,30 @@ export class SqlDocumentRepository extends DocumentRepository {
     return texts;
   }
 
+  async storeEmbeddings(documentId: string, vectors: readonly number[][]): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE ${CHUNKS.name} c SET embedding = v.embedding
+         FROM (SELECT ord::int AS seq, (SELECT array_agg(x::real ORDER BY i) FROM jsonb_array_elements_text(e) WITH ORDINALITY AS t(x, i)) AS embedding
+                 FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a(e, ord)) v
+        WHERE c.${CHUNKS.c.documentId} = $1 AND c.${CHUNKS.c.seq} = v.seq`,
+      [documentId, JSON.stringify(vectors)],
+    );
+  }
+
+  async nearest(workspaceId: string, documentIds: readonly string[], vector: readonly number[], limit: number): Promise<RetrievedPassage[]> {
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT c.${CHUNKS.c.documentId} AS document_id, d.${D.name} AS document_name, c.${CHUNKS.c.seq} AS seq, c.${CHUNKS.c.content} AS content,
+              (SELECT sum(a * b) FROM unnest(c.embedding, $3::real[]) AS t(a, b)) AS score
+         FROM ${CHUNKS.name} c JOIN ${DOCUMENTS.name} d ON d.${D.id} = c.${CHUNKS.c.documentId}
+        WHERE c.${CHUNKS.c.workspaceId} = $1 AND c.${CHUNKS.c.documentId} = ANY($2::uuid[])
+          AND c.embedding IS NOT NULL AND cardinality(c.embedding) = cardinality($3::real[])
+        ORDER BY score DESC, c.${CHUNKS.c.documentId}, c.${CHUNKS.c.seq}
+        LIMIT $4`,
+      [workspaceId, [...documentIds], [...vector], limit],
+    );
+    return rows.map((r) => ({ documentId: String(r.document_id), documentName: String(r.document_name), seq: Number(r.seq), content: String(r.content), score: Number(r.score) }));
+  }
+
   async search(workspaceId: string, documentIds: readonly string[], query: string, limit: number): Promise<RetrievedPassage[]> {
     // Any of the question's words (stemmed as the chunks were), ranked by cover density: a question is
     // prose, and websearch_to_tsquery would ask for every word at once (decisions.md 39.5).

@@ -3,7 +3,6 @@ import { assertRotatable, ChatbotProps, newEmbedKey } from './chatbot';
 import { CHUNK_CHARS, chunkText, cleanText } from './chunking';
 import { fuseRankings, RetrievedPassage } from './knowledge-base';
 import { assertProvisioned, DocumentProps, documentTypeOf, ingestedStatus, provisioning, uploaded } from './document';
-import '../knowledge.errors';
 
 const doc = (over: Partial<DocumentProps> = {}): DocumentProps => ({
   id: 'd1',

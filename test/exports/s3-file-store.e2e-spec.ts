@@ -1,4 +1,5 @@
-import { RunExport, S3FileStore } from '@outreach/exports';
+import { RunExport } from '@outreach/exports';
+import { S3FileStore } from '@outreach/files';
 import { parse } from 'csv-parse/sync';
 import { createCampaign } from '../campaigns/campaign-helpers';
 import { bearer, TestApp } from '../support/test-app';

@@ -172,6 +172,8 @@ describe('OpenAPI document (/docs-json)', () => {
       'CommerceOrderResponse.totalValue', 'OrderUpdatesSummaryResponse.spend', 'OrderUpdatesSummaryResponse.costPerNotifiedOrder',
       'OrderUpdatesSummaryResponse.medianMinutesToFirstUpdate', 'OrderUpdatesSummaryResponse.notifiedValue', 'OrderUpdatesSummaryResponse.totalValue',
       'get /crm/connections/{id}/order-updates/summary days',
+      // knowledge (decisions.md 39.5): a full-text rank
+      'PassageResponse.score',
     ]);
     const found: string[] = [];
     const walk = (s: SchemaObject | undefined, where: string, member: string) => {

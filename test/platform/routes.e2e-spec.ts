@@ -23,11 +23,11 @@ describe('route inventory', () => {
     expect(outside).toEqual([]);
   });
 
-  it('only health, metrics and provider webhooks (voice, CRM: authenticated by their signature) are public', () => {
+  it('only health, metrics, provider webhooks (voice, CRM: authenticated by their signature) and the chatbot widget (by its embed key) are public', () => {
     const pub = listRoutes(t.app)
       .filter((r) => r.rule?.kind === 'public')
       .map((r) => r.path);
-    expect(pub.filter((p) => !(p.startsWith('/health') || p === '/metrics' || p.startsWith('/webhooks/') || p.startsWith('/crm/webhooks/')))).toEqual([]);
+    expect(pub.filter((p) => !(p.startsWith('/health') || p === '/metrics' || p.startsWith('/webhooks/') || p.startsWith('/crm/webhooks/') || p === '/embed/chat'))).toEqual([]);
     expect(pub).toContain('/webhooks/voice/:provider');
     expect(pub).toContain('/crm/webhooks/:connectionId');
   });

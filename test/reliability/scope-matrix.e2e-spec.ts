@@ -98,6 +98,12 @@ describe('scope matrix over every registered route', () => {
         if (res.status !== 404 || res.body.error !== 'crm_connection_not_found') wrong.push(`${label(route)} unknown connection: ${res.status} ${String(res.body.error)}`);
         continue;
       }
+      // A chatbot widget has no API key but must carry a chatbot's embed key: an unknown one is 404 (test/knowledge).
+      if (route.path === '/embed/chat') {
+        const res = await t.http.post(route.path).set('X-Embed-Key', 'cbk_unknown').send({ message: 'hello' });
+        if (res.status !== 404 || res.body.error !== 'chatbot_not_found') wrong.push(`${label(route)} unknown embed key: ${res.status} ${String(res.body.error)}`);
+        continue;
+      }
       // A provider webhook has no key but must carry the provider's signature: without one, 401.
       if (route.path.startsWith('/webhooks/')) {
         const res = await t.http.post(route.path.replace(':provider', 'sandbox')).send({ type: 'ended' });

@@ -21,6 +21,8 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
  *   :sid → a chat session about A's CSV campaign
  *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5, :ruleId → its order rule)   :importId → A's CRM import
+ *   /documents/:id, /knowledge-bases/:id (:docId → A's document), /chatbots/:id, /dictionaries/:id → A's
+ *     provisioned document, knowledge base, chatbot and dictionary (knowledge, issue 18)
  * Not filled (listed in NOT_TENANT_SCOPED and reported):
  *   GET /voices/:id/preview — the voice catalogue is global, not workspace data;
  *   PUT /calls/:id/metrics/:key — every API key gets 403 operator_only before any lookup;
@@ -58,6 +60,9 @@ const NOT_TENANT_SCOPED = [
 const UNKNOWN_ID_ANSWER: Record<string, { status: number; error: string }> = {
   'POST /campaigns/:id/pause': { status: 400, error: 'campaign_not_running' }, // spec: "also for unknown id"
   'POST /v1/campaigns/:id/pause': { status: 400, error: 'campaign_not_running' },
+  // The upload interceptor refuses a request that is not multipart before any lookup; B's multipart
+  // upload onto A's document is 404 document_not_found (test/knowledge/knowledge.e2e-spec.ts).
+  'PUT /documents/:id/file': { status: 400, error: 'no_files' },
 };
 
 /** The 404 code each resource answers with (spec: agents, types, DNC and webhooks use not_found). */
@@ -78,6 +83,10 @@ function expectedCode(route: RouteInfo): string {
   if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
   if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
   if (p.startsWith('/workflows/')) return 'workflow_not_found';
+  if (p.startsWith('/documents/')) return 'document_not_found';
+  if (p.startsWith('/knowledge-bases/')) return 'knowledge_base_not_found';
+  if (p.startsWith('/chatbots/')) return 'chatbot_not_found';
+  if (p.startsWith('/dictionaries/')) return 'dictionary_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -99,7 +108,13 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
       if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
       if (p.startsWith('/workflows/')) return [a.workflowId];
+      if (p.startsWith('/documents/')) return [a.documentId];
+      if (p.startsWith('/knowledge-bases/')) return [a.knowledgeBaseId];
+      if (p.startsWith('/chatbots/')) return [a.chatbotId];
+      if (p.startsWith('/dictionaries/')) return [a.dictionaryId];
       break;
+    case 'docId':
+      return [a.documentId];
     case 'importId':
       return [a.crmImportId];
     case 'ruleId':
@@ -154,6 +169,13 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'POST /crm/connections/:id/order-rules': { event: 'ORDER_PAID', templateId: b.whatsappTemplateId },
     'PATCH /crm/connections/:id/order-rules/:ruleId': { enabled: false },
     'PUT /calls/:id/metrics/:key': { value: 1 },
+    'PATCH /knowledge-bases/:id': { name: 'Hijacked' },
+    'POST /knowledge-bases/:id/documents': { documentId: b.documentId },
+    'POST /knowledge-bases/:id/query': { query: 'facts' },
+    'PATCH /chatbots/:id': { name: 'Hijacked' },
+    'POST /chatbots/:id/chat': { message: 'What does A know?' },
+    'PATCH /dictionaries/:id': { name: 'Hijacked' },
+    'PUT /agents/:id/dictionaries': { dictionaryIds: [] },
     'POST /v1/campaigns/:campaignId/leads': { idempotencyKey: 'from-b', phone: '+14155550198' },
     'POST /v1/campaigns/:campaignId/leads/batch': { leads: [{ idempotencyKey: 'from-b-1', phone: '+14155550197' }] },
     'PUT /workflows/:id': { revision: 1, name: 'Hijacked' },

@@ -16,6 +16,7 @@ import { WorkflowsModule } from '@outreach/workflows';
 import { CrmModule, CrmQueue } from '@outreach/crm';
 import { MessagingModule, MessagingQueue } from '@outreach/messaging';
 import { AssistModule } from '@outreach/assist';
+import { KnowledgeModule, KnowledgeQueue } from '@outreach/knowledge';
 
 /**
  * The HTTP process: every domain module's controllers over their application services.
@@ -38,9 +39,10 @@ import { AssistModule } from '@outreach/assist';
     WorkflowsModule,
     MessagingModule,
     AssistModule,
+    KnowledgeModule,
     CrmModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm, KnowledgeQueue.Knowledge]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

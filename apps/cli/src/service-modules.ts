@@ -3,6 +3,7 @@
 // other than migrate loads only the module it uses (cli-commands.ts).
 import '@outreach/agents';
 import '@outreach/assist';
+import '@outreach/knowledge';
 import '@outreach/billing';
 import '@outreach/calls';
 import '@outreach/campaigns';

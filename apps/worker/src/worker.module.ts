@@ -10,6 +10,7 @@ import { ExportsWorkerModule } from '@outreach/exports';
 import { CrmWorkerModule } from '@outreach/crm';
 import { MessagingWorkerModule } from '@outreach/messaging';
 import { WorkflowsWorkerModule } from '@outreach/workflows';
+import { KnowledgeWorkerModule } from '@outreach/knowledge';
 // No jobs of its own: loaded for its migrations, error codes and configuration keys.
 import '@outreach/assist';
 
@@ -31,6 +32,7 @@ import '@outreach/assist';
     MessagingWorkerModule,
     CrmWorkerModule,
     WorkflowsWorkerModule,
+    KnowledgeWorkerModule,
   ],
 })
 export class WorkerModule {}

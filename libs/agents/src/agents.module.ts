@@ -7,6 +7,7 @@ import { AgentDirectory } from './application/agent-directory.port';
 import { RepositoryAgentDirectory } from './application/agent-directory';
 import { AgentQueue } from './application/agent-jobs';
 import { AgentQueries } from './application/agent-queries';
+import { AgentKnowledge } from './application/agent-knowledge';
 import { AgentReferenceChecks } from './application/agent-reference-checks';
 import { AgentReferenceRegistry } from './application/agent-reference-registry';
 import { AgentCatalogue, AgentRepository, VoiceProvider } from './application/agent.ports';
@@ -43,12 +44,13 @@ const useCases = [
   providers: [
     ...useCases,
     AgentReferenceRegistry,
+    AgentKnowledge,
     { provide: AgentRepository, useClass: SqlAgentRepository },
     { provide: AgentDirectory, useClass: RepositoryAgentDirectory },
     { provide: AgentCatalogue, useClass: StaticAgentCatalogue },
     { provide: VoiceProvider, useClass: HostedVoiceProvider },
   ],
-  exports: [...useCases, AgentDirectory, AgentReferenceRegistry],
+  exports: [...useCases, AgentDirectory, AgentReferenceRegistry, AgentKnowledge],
 })
 export class AgentsCoreModule {}
 

@@ -7,6 +7,7 @@ import { Agents1763700001000 } from './infrastructure/migrations/1763700001000-a
 export { AgentsCoreModule, AgentsModule, AgentsWorkerModule } from './agents.module';
 export { AgentDirectory, AgentSummary } from './application/agent-directory.port';
 export { AgentReferenceRegistry, AgentReferenceCheck } from './application/agent-reference-registry';
+export { AgentKnowledge, AgentKnowledgeSource, UnusableDocument } from './application/agent-knowledge';
 export { ProvisionAgent } from './application/provision-agent.use-case';
 export { CompileAgentPrompt } from './application/compile-agent-prompt.use-case';
 export { AgentQueue, AgentJob, ProvisionAgentPayload } from './application/agent-jobs';

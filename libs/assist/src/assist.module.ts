@@ -34,7 +34,7 @@ const useCases = [DraftCampaignFromBrief, SuggestMetricPrompt, CampaignChat, Spe
     { provide: ChatSessions, useClass: SqlChatSessions },
     { provide: SpeechTranslations, useClass: SqlSpeechTranslations },
   ],
-  exports: [...useCases, LLM_PROVIDER],
+  exports: [...useCases, LLM_PROVIDER, PdfTextReader],
 })
 export class AssistCoreModule {}
 

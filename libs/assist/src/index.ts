@@ -9,7 +9,7 @@ export { AssistCoreModule, AssistModule } from './assist.module';
 export { isLlmError, Llm, LlmError, LlmFailureReason, LlmMessage, LlmOptions, LlmPurpose } from './application/llm/llm.port';
 export { SandboxLlm, SANDBOX_LLM_MARKERS } from './infrastructure/llm/sandbox-llm';
 export { OpenAiCompatibleLlm, OpenAiCompatibleLlmOptions } from './infrastructure/llm/openai-compatible-llm';
-export { DraftCampaignFromBrief, BriefDraft, BriefInput } from './application/briefs/draft-campaign-from-brief.use-case';
+export { DraftCampaignFromBrief, BriefDraft, BriefInput, PdfTextReader } from './application/briefs/draft-campaign-from-brief.use-case';
 export { SuggestMetricPrompt } from './application/suggestions/suggest-metric-prompt.use-case';
 export { CampaignChat, groundingContext } from './application/chat/campaign-chat';
 export { SpeechCalls, SpeechCallView } from './application/speech/speech-calls';

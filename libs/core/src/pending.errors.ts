@@ -18,22 +18,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
   campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
   agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
-  // knowledge (documents, knowledge bases, chatbots, dictionaries)
-  dictionary_not_found: { status: 404, message: 'Dictionary not found' },
-  document_not_found: { status: 404, message: 'Document not found' },
-  no_external_id: { status: 400, message: 'Document upload not completed' },
-  document_not_provisioned: { status: 400, message: 'Upload not confirmed' },
-  chatbot_not_found: { status: 404, message: 'Chatbot not found' },
-  knowledge_base_not_found: { status: 404, message: 'Knowledge base not found or not owned' },
-  knowledge_base_in_use: { status: 409, message: 'Attached to a live chatbot' },
-  rotation_conflict: { status: 409, message: 'Another key rotation won the race' },
-  document_too_large: { status: 413, message: 'KB document over size limit' },
-  empty_document: { status: 400, message: 'KB document empty' },
-  unsupported_document_type: { status: 415, message: 'KB document type unsupported' },
-  document_storage_unavailable: { status: 503, message: 'Storage unavailable' },
-  document_storage_failed: { status: 502, message: 'Storing failed' },
-  document_ingest_unavailable: { status: 502, message: 'Could not be queued for processing' },
-  kb_document_not_found: { status: 404, message: 'KB document not found (docId)' },
 });
 
 declare module './error-registry' {

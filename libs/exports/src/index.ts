@@ -12,9 +12,7 @@ export { RequestExport, ExportRequest } from './application/request-export.use-c
 export { RunExport, RunExportReport } from './application/run-export.use-case';
 export { ExportsHousekeeping } from './application/exports-housekeeping';
 export { ExportJobView } from './application/export-job-view';
-export { FileStore, FileUpload, RowLimits } from './application/exports.ports';
-export { LocalFileStore } from './infrastructure/local-file-store';
-export { S3FileStore, S3FileStoreOptions } from './infrastructure/s3-file-store';
+export { RowLimits } from './application/exports.ports';
 export { XLSX_MAX_DATA_ROWS, EXPORT_FORMATS, ExportFormat } from './domain/export-format';
 export { EXPORT_PERIODS } from './domain/export-period';
 export { LEAD_SEGMENTS } from './domain/lead-filter';

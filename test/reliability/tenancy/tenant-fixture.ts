@@ -42,6 +42,11 @@ export interface Tenant {
   orderRuleId: string;
   /** A DRAFT workflow (issue 13). */
   workflowId: string;
+  /** Knowledge (issue 18): a provisioned document in a knowledge base, a chatbot over it, a dictionary. */
+  documentId: string;
+  knowledgeBaseId: string;
+  chatbotId: string;
+  dictionaryId: string;
 }
 
 function ok(res: { status: number; body: unknown }, status: number, what: string): void {
@@ -53,7 +58,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm', 'workflows'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm', 'workflows', 'knowledge'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 
@@ -155,6 +160,16 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
   ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
   const orderRule = await t.http.post(`/crm/connections/${crm.body.id}/order-rules`).set(k).send({ event: 'ORDER_CREATED', templateId: template.body.id });
   ok(orderRule, 201, 'POST /crm/connections/{id}/order-rules');
+  const doc = await t.http.post('/documents').set(k).send({ fileName: `tenant-${label}.txt` });
+  ok(doc, 201, 'POST /documents');
+  ok(await t.http.put(`/documents/${doc.body.id}/file`).set(k).attach('file', Buffer.from(`Tenant ${label} facts.`), `tenant-${label}.txt`), 200, 'PUT /documents/{id}/file');
+  ok(await t.http.post(`/documents/${doc.body.id}/provision`).set(k), 202, 'POST /documents/{id}/provision');
+  const kb = await t.http.post('/knowledge-bases').set(k).send({ name: `KB ${label}`, documentIds: [doc.body.id] });
+  ok(kb, 201, 'POST /knowledge-bases');
+  const bot = await t.http.post('/chatbots').set(k).send({ name: `Bot ${label}`, knowledgeBaseIds: [kb.body.id] });
+  ok(bot, 201, 'POST /chatbots');
+  const dictionary = await t.http.post('/dictionaries').set(k).send({ name: `Terms ${label}`, kind: 'key_terms', entries: [{ term: `Tenant${label}` }] });
+  ok(dictionary, 201, 'POST /dictionaries');
 
   return {
     ws,
@@ -186,6 +201,10 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     crmImportId: crmImport.body.id,
     orderRuleId: orderRule.body.id,
     workflowId: workflow.body.id,
+    documentId: doc.body.id,
+    knowledgeBaseId: kb.body.id,
+    chatbotId: bot.body.id,
+    dictionaryId: dictionary.body.id,
   };
 }
 
@@ -220,5 +239,9 @@ export function tenantIds(x: Tenant): string[] {
     x.crmImportId,
     x.orderRuleId,
     x.workflowId,
+    x.documentId,
+    x.knowledgeBaseId,
+    x.chatbotId,
+    x.dictionaryId,
   ];
 }

@@ -1,5 +1,6 @@
 import { InMemoryAgentRepository } from '../testing';
 import { CompileAgentPrompt } from './compile-agent-prompt.use-case';
+import { AgentKnowledge } from './agent-knowledge';
 
 /* CompileAgentPrompt: the full system prompt of the workspace's agent. */
 
@@ -13,7 +14,7 @@ describe('CompileAgentPrompt', () => {
 
   beforeEach(async () => {
     agents = new InMemoryAgentRepository();
-    compile = new CompileAgentPrompt(agents);
+    compile = new CompileAgentPrompt(agents, new AgentKnowledge());
     await agents.seed({
       id: A1,
       workspaceId: W1,

@@ -171,6 +171,15 @@ export class Agent {
     return refs;
   }
 
+  /** Knowledge document ids the abilities reference, with where each sits in the body. */
+  knowledgeReferences(): Array<{ path: string; id: string }> {
+    const refs: Array<{ path: string; id: string }> = [];
+    const collect = (ids: string[] | undefined, at: string) => ids?.forEach((id, i) => refs.push({ path: `${at}.${i}`, id }));
+    collect(this.props.abilities?.knowledgeDocIds, 'abilities.knowledgeDocIds');
+    collect(this.props.studioConfig?.abilities?.knowledgeDocIds, 'studioConfig.abilities.knowledgeDocIds');
+    return refs;
+  }
+
   /** The assembled system prompt for the voice runtime. */
   compiledPrompt(): string {
     return compileSystemPrompt({ ...this.props, promptAssembled: this.props.promptSource === 'studio' });

@@ -42,7 +42,7 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Post('agents')
-  @Raises('prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken', 'agent_limit_reached')
+  @Raises('prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken', 'agent_limit_reached', 'document_not_provisioned')
   @ApiOperation({ summary: 'Create an agent (PROVISIONING until its voice setup is done), within the agent quota' })
   @ApiCreatedResponse({ type: AgentResponse })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateAgentDto): Promise<AgentView> {
@@ -68,7 +68,7 @@ export class AgentsController {
 
   @RequireScope('agents.edit')
   @Patch('agents/:id')
-  @Raises('no_fields_to_update', 'not_found', 'agent_archived', 'prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken')
+  @Raises('no_fields_to_update', 'not_found', 'agent_archived', 'prompt_required', 'invalid_transfer_number', 'transfer_number_required', 'background_audio_not_found', 'name_taken', 'document_not_provisioned')
   @ApiOperation({ summary: 'Change some fields of an agent (at least one)' })
   @ApiOkResponse({ type: AgentResponse })
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateAgentDto): Promise<AgentView> {

@@ -7,6 +7,7 @@ import { FixedClock, RecordingOutbox, RollbackUnitOfWork } from '../../../platfo
 import { inMemoryWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { AgentQuota } from '../application/agent-quota';
 import { AgentReferenceChecks } from '../application/agent-reference-checks';
+import { AgentKnowledge } from '../application/agent-knowledge';
 import { AgentCatalogue, AgentRepository, BackgroundAudioEntry, VoiceEntry, VoiceProvider } from '../application/agent.ports';
 import { Agent, AgentProps, NewAgentInput } from '../domain/agent.aggregate';
 
@@ -146,7 +147,7 @@ export class RecordingVoiceProvider extends VoiceProvider {
 
 /** The real AgentReferenceChecks over a catalogue and an in-memory function repository. */
 export function agentReferenceChecks(catalogue: AgentCatalogue, functions: InMemoryFunctionRepository): AgentReferenceChecks {
-  return new AgentReferenceChecks(catalogue, new FunctionDirectory(functions));
+  return new AgentReferenceChecks(catalogue, new FunctionDirectory(functions), new AgentKnowledge());
 }
 
 /**

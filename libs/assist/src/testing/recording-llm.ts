@@ -19,6 +19,10 @@ export class RecordingLlm extends Llm {
     return this.current.stream(messages, options);
   }
 
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]> {
+    return this.current.embed(texts, options);
+  }
+
   last(purpose?: LlmOptions['purpose']): { messages: LlmMessage[]; options: LlmOptions; streamed: boolean } | undefined {
     return [...this.seen].reverse().find((s) => purpose === undefined || s.options.purpose === purpose);
   }
@@ -38,5 +42,10 @@ export class ScriptedLlm extends Llm {
   async *stream(): AsyncIterable<string> {
     if (this.answer instanceof Error) throw this.answer;
     for (const token of this.answer.match(/\s+|\S+\s*/g) ?? []) yield token;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (this.answer instanceof Error) throw this.answer;
+    return texts.map(() => [1]);
   }
 }

@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import { FileStore, FileUpload } from '@outreach/files';
 import type { ExportFormat } from '../domain/export-format';
 import type { ExportJobProps } from '../domain/export-job';
 import type { ExportLead } from '../domain/export-lead';
@@ -17,23 +18,6 @@ export abstract class ExportJobRepository {
   /** Ready jobs whose files are past expiresAt and not yet deleted, oldest first. */
   abstract expiredWithFiles(now: Date, limit: number): Promise<ExportJobProps[]>;
   abstract markFileDeleted(id: string, at: Date): Promise<void>;
-}
-
-/** A file being written: visible under its key only after `commit` (write to a temporary name, then rename). */
-export interface FileUpload {
-  readonly stream: Writable;
-  /** Makes the file visible under its key; call once the stream has finished. */
-  commit(): Promise<void>;
-  /** Drops the partial file. */
-  abort(): Promise<void>;
-}
-
-/** Where export files live: a local directory (EXPORT_DIR) or an S3-compatible bucket. */
-export abstract class FileStore {
-  abstract begin(key: string): Promise<FileUpload>;
-  /** The file, or null when there is none under that key. */
-  abstract open(key: string): Promise<Readable | null>;
-  abstract delete(key: string): Promise<void>;
 }
 
 /** What a report needs to know about its campaign; 404 campaign_not_found for another workspace's. */
@@ -75,3 +59,5 @@ export abstract class RowLimits {
 }
 
 export type { ReportShape };
+// The file store is the shared port of @outreach/files (decisions.md 39.2); re-exported for this module's code.
+export { FileStore, FileUpload };

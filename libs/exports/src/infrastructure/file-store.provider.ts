@@ -1,8 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { AppConfig } from '@outreach/platform';
 import { FileStore } from '../application/exports.ports';
-import { LocalFileStore } from './local-file-store';
-import { S3FileStore } from './s3-file-store';
+import { LocalFileStore, S3FileStore } from '@outreach/files';
 
 /** EXPORT_STORE picks the adapter: local (EXPORT_DIR) by default, s3 (EXPORT_S3_*) for several API hosts. */
 export const FILE_STORE_PROVIDER: Provider = {
@@ -11,5 +10,5 @@ export const FILE_STORE_PROVIDER: Provider = {
   useFactory: (config: AppConfig): FileStore =>
     config.exportStore === 's3'
       ? new S3FileStore({ bucket: config.exportS3Bucket, region: config.exportS3Region, endpoint: config.exportS3Endpoint })
-      : new LocalFileStore(config),
+      : new LocalFileStore(config.exportDir),
 };

@@ -1,8 +1,7 @@
 // In-memory fakes of the exports module's ports, for use-case specs.
-import { PassThrough, Readable } from 'node:stream';
 import { AppError } from '@outreach/core';
 import type { Writable } from 'node:stream';
-import { ContactCriteria, ExportCampaigns, ExportJobRepository, FileStore, FileUpload, LeadSource, RowLimits, SheetWriter, SheetWriters } from '../application/exports.ports';
+import { ContactCriteria, ExportCampaigns, ExportJobRepository, LeadSource, RowLimits, SheetWriter, SheetWriters } from '../application/exports.ports';
 import { csvLine } from '../domain/csv-cell';
 import type { ExportJobProps } from '../domain/export-job';
 import type { ExportLead } from '../domain/export-lead';
@@ -45,34 +44,6 @@ export class InMemoryExportJobRepository extends ExportJobRepository {
   }
   async markFileDeleted(id: string, at: Date): Promise<void> {
     this.rows.get(id)!.fileDeletedAt = at;
-  }
-}
-
-/** Files in memory; a file is visible only after commit, like the real stores. */
-export class InMemoryFileStore extends FileStore {
-  readonly files = new Map<string, Buffer>();
-  readonly aborted: string[] = [];
-
-  async begin(key: string): Promise<FileUpload> {
-    const stream = new PassThrough();
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    return {
-      stream,
-      commit: async () => {
-        this.files.set(key, Buffer.concat(chunks));
-      },
-      abort: async () => {
-        this.aborted.push(key);
-      },
-    };
-  }
-  async open(key: string): Promise<Readable | null> {
-    const file = this.files.get(key);
-    return file ? Readable.from([file]) : null;
-  }
-  async delete(key: string): Promise<void> {
-    this.files.delete(key);
   }
 }
 
@@ -162,3 +133,5 @@ export class CsvLinesSheetWriters extends SheetWriters {
     };
   }
 }
+
+export { InMemoryFileStore } from '../../../files/src/testing';

@@ -6,7 +6,7 @@ export interface LlmMessage {
 
 /**
  * What the caller asks of one completion. `purpose` names the use (campaign_draft, metric_prompt,
- * campaign_chat, translation): real models ignore it, the sandbox picks its fixed outputs by it.
+ * campaign_chat, translation, knowledge_answer): real models ignore it, the sandbox picks its fixed outputs by it.
  */
 export interface LlmOptions {
   purpose: LlmPurpose;
@@ -19,7 +19,7 @@ export interface LlmOptions {
   signal?: AbortSignal;
 }
 
-export type LlmPurpose = 'campaign_draft' | 'metric_prompt' | 'campaign_chat' | 'translation';
+export type LlmPurpose = 'campaign_draft' | 'metric_prompt' | 'campaign_chat' | 'translation' | 'knowledge_answer';
 
 /** Why the model gave no usable answer. */
 export type LlmFailureReason =
@@ -57,4 +57,9 @@ export function isLlmError(error: unknown): error is LlmError {
 export abstract class Llm {
   abstract complete(messages: LlmMessage[], options: LlmOptions): Promise<string>;
   abstract stream(messages: LlmMessage[], options: LlmOptions): AsyncIterable<string>;
+  /**
+   * One embedding vector per text, in order (the knowledge module's retrieval, decisions.md 39.5):
+   * the sandbox hashes words into 64 dimensions, the OpenAI-compatible adapter calls /embeddings.
+   */
+  abstract embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
 }

@@ -18,6 +18,7 @@ export const LLM_PROVIDER: Provider = {
           apiKey: config.analysisApiKey ?? '',
           model: config.analysisModel,
           timeoutMs: config.analysisTimeoutMs,
+          embeddingModel: config.analysisEmbeddingModel,
         })
       : new SandboxLlm(),
 };

@@ -5,6 +5,8 @@ export interface OpenAiCompatibleLlmOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
+  /** Model of POST <base>/embeddings (ANALYSIS_EMBEDDING_MODEL). */
+  embeddingModel?: string;
   /** Deadline of one completion, or of a whole stream. */
   timeoutMs: number;
   /** Injected in tests; the global fetch otherwise. */
@@ -80,6 +82,40 @@ export class OpenAiCompatibleLlm extends Llm {
       await response.body.cancel().catch(() => undefined);
     }
     throw new LlmError('malformed_response', 'the language model stream ended without [DONE]');
+  }
+
+  /** POST <base>/embeddings `{model, input}` → `data[].embedding`, put back in input order by `index`. */
+  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    let body: unknown;
+    try {
+      const response = await this.fetchFn(`${this.options.baseUrl.replace(/\/+$/, '')}/embeddings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Bearer ${this.options.apiKey}` },
+        body: JSON.stringify({ model: this.options.embeddingModel ?? 'text-embedding-3-small', input: texts }),
+        signal,
+      });
+      if (response.status < 200 || response.status > 299) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new LlmError('upstream_status', `the embedding model answered ${response.status}`, response.status);
+      }
+      body = JSON.parse(await response.text());
+    } catch (error) {
+      if (error instanceof LlmError) throw error;
+      if (error instanceof SyntaxError) throw new LlmError('malformed_response', 'the embedding model answered with something other than JSON');
+      throw this.transportError(error, signal);
+    }
+    const data = isObject(body) && Array.isArray(body.data) ? body.data : null;
+    const vectors: number[][] = [];
+    for (const item of data ?? []) {
+      if (!isObject(item) || typeof item.index !== 'number' || !Array.isArray(item.embedding) || !item.embedding.every((x) => typeof x === 'number')) {
+        throw new LlmError('malformed_response', 'the embedding model answered without data[].embedding');
+      }
+      vectors[item.index] = item.embedding as number[];
+    }
+    if (vectors.length !== texts.length || Array.from(vectors).some((v) => v === undefined)) throw new LlmError('malformed_response', `the embedding model answered ${vectors.length} vectors for ${texts.length} texts`);
+    return vectors;
   }
 
   private async post(messages: LlmMessage[], options: LlmOptions, stream: boolean): Promise<{ response: Response; signal: AbortSignal }> {

@@ -1,5 +1,5 @@
 import { LlmError, LlmMessage } from '../../application/llm/llm.port';
-import { SANDBOX_LLM_MARKERS, SandboxLlm, tokenize } from './sandbox-llm';
+import { SANDBOX_EMBEDDING_DIMENSIONS, SANDBOX_LLM_MARKERS, SandboxLlm, tokenize } from './sandbox-llm';
 
 /* The sandbox language model: deterministic answers, markers that fail or exceed limits. */
 describe('SandboxLlm', () => {
@@ -45,5 +45,15 @@ describe('SandboxLlm', () => {
     expect((await llm.complete(ask(SANDBOX_LLM_MARKERS.tooLong), { purpose: 'metric_prompt' })).length).toBe(6000);
     const prose = await llm.complete(ask(SANDBOX_LLM_MARKERS.notJson), { purpose: 'campaign_draft', json: true });
     expect(() => JSON.parse(prose)).toThrow();
+  });
+
+  it('embed: deterministic unit-length bag-of-words vectors (shared words → closer), a marker fails them', async () => {
+    const [a, b, c] = await llm.embed(['Refunds take 14 days', 'refunds TAKE 14 days', 'Opening hours are nine to five']);
+    expect(a).toHaveLength(SANDBOX_EMBEDDING_DIMENSIONS);
+    expect(a).toEqual(b);
+    const dot = (x: number[], y: number[]) => x.reduce((s, v, i) => s + v * y[i], 0);
+    expect(dot(a, a)).toBeCloseTo(1, 10);
+    expect(dot(a, c)).toBeLessThan(0.5);
+    await expect(llm.embed([`x ${SANDBOX_LLM_MARKERS.fail}`])).rejects.toBeInstanceOf(LlmError);
   });
 });

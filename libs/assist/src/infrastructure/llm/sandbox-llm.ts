@@ -84,7 +84,20 @@ export class SandboxLlm extends Llm {
     }
     if (failAt === tokens.length) throw new LlmError('malformed_response', 'the sandbox language model was told to break off its stream');
   }
+
+  /** Bag-of-words vectors (each lower-cased word hashed into one of 64 dimensions), of unit length; a marker fails them. */
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.some((t) => t.includes(SANDBOX_LLM_MARKERS.fail))) throw new LlmError('upstream_status', 'the sandbox language model was told to fail', 500);
+    return texts.map((text) => {
+      const v = new Array<number>(SANDBOX_EMBEDDING_DIMENSIONS).fill(0);
+      for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) v[createHash('sha256').update(word).digest().readUInt32BE(0) % SANDBOX_EMBEDDING_DIMENSIONS] += 1;
+      const norm = Math.hypot(...v) || 1;
+      return v.map((x) => x / norm);
+    });
+  }
 }
+
+export const SANDBOX_EMBEDDING_DIMENSIONS = 64;
 
 /** Words with their trailing whitespace: joined, they give the answer back exactly. */
 export function tokenize(text: string): string[] {
@@ -124,6 +137,11 @@ function answer(messages: LlmMessage[], options: LlmOptions): string {
     case 'translation': {
       const language = /Target language: (.+)/.exec(system)?.[1]?.trim() ?? 'the target language';
       return `[${language}] ${lastUser}`;
+    }
+    case 'knowledge_answer': {
+      // A chatbot's answer (the knowledge module, decisions.md 39.7): it quotes the best passage it was given.
+      const best = /^\[1\] \(([^)]*)\) (.*)$/m.exec(system);
+      return best ? `According to ${best[1]}: ${best[2].slice(0, 300)}` : 'I do not know: the knowledge base has nothing on that.';
     }
   }
 }

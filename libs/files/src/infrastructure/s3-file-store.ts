@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { FileStore, FileUpload } from '../application/exports.ports';
+import { FileStore, FileUpload } from '../application/file-store.port';
 
 export interface S3FileStoreOptions {
   bucket: string;
@@ -17,7 +17,7 @@ export interface S3FileStoreOptions {
 }
 
 /**
- * Export files in an S3-compatible bucket, for deployments with several API hosts. A file is
+ * Files in an S3-compatible bucket, for deployments with several API hosts. A file is
  * written to a local temporary file and sent with one PutObject when complete: an object appears
  * whole or not at all, and memory stays flat (the upload streams from disk).
  */

@@ -3,22 +3,19 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@outreach/platform';
-import { FileStore, FileUpload } from '../application/exports.ports';
+import { FileStore, FileUpload } from '../application/file-store.port';
 
 /**
- * Files under EXPORT_DIR (default var/exports). A file is written as `<key>.part-<random>` and
+ * Files under a local directory (the exports' EXPORT_DIR, the documents' DOCUMENT_DIR). A file is written as `<key>.part-<random>` and
  * renamed to its key when complete: a reader never sees half a file, and a crash leaves only a
  * `.part-` file nobody serves, removed when the job starts again (one worker holds a job at a time).
  */
-@Injectable()
 export class LocalFileStore extends FileStore {
   private readonly root: string;
 
-  constructor(config: AppConfig) {
+  constructor(root: string) {
     super();
-    this.root = resolve(config.exportDir);
+    this.root = resolve(root);
   }
 
   async begin(key: string): Promise<FileUpload> {
@@ -51,10 +48,10 @@ export class LocalFileStore extends FileStore {
     await rm(this.path(key), { force: true });
   }
 
-  /** Keys are `<workspaceId>/<exportId>.<ext>`; anything resolving outside the root is refused. */
+  /** Keys are relative paths (`<workspaceId>/<id>.<ext>`); anything resolving outside the root is refused. */
   private path(key: string): string {
     const path = resolve(this.root, key);
-    if (!path.startsWith(this.root + sep)) throw new Error(`export file key outside the store: ${key}`);
+    if (!path.startsWith(this.root + sep)) throw new Error(`file key outside the store: ${key}`);
     return path;
   }
 }

@@ -10,6 +10,7 @@ import { CampaignEditing } from './application/campaign-editing.service';
 import { CampaignExecutionRepository } from './application/campaign-execution.ports';
 import { CampaignExecution } from './application/campaign-execution.service';
 import { CampaignLifecycle } from './application/campaign-lifecycle.service';
+import { CampaignLiveEdits } from './application/campaign-live-edits.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
 import { CampaignViews } from './application/campaign-views';
@@ -34,6 +35,7 @@ import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
 import { CampaignsController } from './http/campaigns.controller';
+import { CampaignLiveEditsController } from './http/campaign-live-edits.controller';
 import { SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 import { SqlCampaignExecutionRepository } from './infrastructure/sql-campaign-execution.repository';
 import { SqlCampaignTypeRepository } from './infrastructure/sql-campaign-type.repository';
@@ -53,6 +55,7 @@ const applicationServices = [
   CampaignViews,
   CampaignEditing,
   CampaignLifecycle,
+  CampaignLiveEdits,
   CampaignContacts,
   CampaignPhoneNumbers,
   CampaignExecution,
@@ -104,7 +107,7 @@ export class CampaignsCoreModule implements OnModuleInit {
 /** The HTTP face: campaign types, campaigns, lifecycle, contacts, uploads, campaign numbers. */
 @Module({
   imports: [CampaignsCoreModule],
-  controllers: [CampaignTypesController, CampaignsController, CampaignContactsController],
+  controllers: [CampaignTypesController, CampaignsController, CampaignLiveEditsController, CampaignContactsController],
   providers: [SingleFileUploadInterceptor],
   exports: [CampaignsCoreModule],
 })

@@ -15,6 +15,7 @@ export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './c
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
+export { CampaignLiveEdits, LiveEditInput } from './application/campaign-live-edits.service';
 export { CampaignExecution } from './application/campaign-execution.service';
 export {
   AttemptContact,

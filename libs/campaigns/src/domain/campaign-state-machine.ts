@@ -21,7 +21,11 @@ export type CampaignOperation =
   | 'addContacts'
   | 'delete'
   | 'detachPhoneNumber'
-  | 'retryContact';
+  | 'retryContact'
+  | 'editSchedule'
+  | 'editOutreach'
+  | 'editMetrics'
+  | 'remessage';
 
 export interface Transition {
   from: readonly CampaignStatus[];
@@ -52,6 +56,9 @@ export const CAMPAIGN_TRANSITIONS: Readonly<Record<CampaignEvent, Transition>> =
   exhaustCredit: { from: ['RUNNING'], to: 'CREDIT_EXHAUSTED', refusal: 'campaign_not_running' },
 };
 
+/** Where the live edits are allowed: every status but the finished ones (decisions.md 34.1). */
+const LIVE_EDIT_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'];
+
 /** Where status-preserving operations are allowed (spec: States and transitions; decisions.md 12.3). */
 export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission>> = {
   edit: { in: ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED'], refusal: 'campaign_not_draft' },
@@ -63,6 +70,13 @@ export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission
   detachPhoneNumber: { in: ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED'], refusal: 'campaign_running_no_remove' },
   // A contact retry needs a campaign that has started and is not finished.
   retryContact: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'], refusal: 'campaign_not_active' },
+  // Live edits (PUT …/schedule, …/outreach, …/metrics): every unfinished status, RUNNING included;
+  // they take effect at the next dispatch run (decisions.md 34.1).
+  editSchedule: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  editOutreach: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  editMetrics: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  // POST …/remessage sends now, so only a RUNNING campaign (a paused one sends nothing; decisions.md 34.6).
+  remessage: { in: ['RUNNING'], refusal: 'campaign_not_running' },
 };
 
 /** What kind of campaign it is, as far as the rules care. */
@@ -77,6 +91,8 @@ const INBOUND_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new 
   'resume',
   'restart',
   'addContacts',
+  'editOutreach',
+  'remessage',
 ]);
 const JOURNEY_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new Set(['restart', 'retryContact']);
 

@@ -1,0 +1,87 @@
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { LIVE_EDIT_FIELDS } from '../../domain/campaign.aggregate';
+import { CAMPAIGN_CHANNELS, CampaignChannel } from '../../domain/campaign-kinds';
+import {
+  MAX_OUTREACH_RULES,
+  MAX_RULE_CONDITIONS,
+  OUTREACH_CONDITION_KINDS,
+  OUTREACH_RULE_ACTIONS,
+  OUTREACH_RULE_MATCHES,
+  OUTREACH_RULE_TRIGGERS,
+} from '../../domain/outreach-rules';
+import { CampaignFieldsDto } from './campaign-body.dto';
+import { Optional } from './validators';
+
+/**
+ * Bodies of the live edits (decisions.md 34.1). Each picks its fields from PATCH's DTO, so the
+ * bounds (decisions.md 13.3) are PATCH's own, declared once; an unknown member is 400 invalid_body.
+ */
+export class ScheduleEditDto extends PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editSchedule) {}
+
+export class MetricsEditDto extends PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editMetrics) {}
+
+export class OutreachRuleConditionDto {
+  @ApiProperty({ enum: OUTREACH_CONDITION_KINDS, description: 'ai_interested / ai_not_interested: judged by the analysis port; any_reply: every reply' })
+  @IsIn(OUTREACH_CONDITION_KINDS)
+  kind: string;
+
+  @ApiProperty({ maxLength: 500, description: 'What the condition means, in words: the question the analysis port is asked for ai_* kinds' })
+  @IsString()
+  @MaxLength(500)
+  describe: string;
+}
+
+export class OutreachRuleDto {
+  @ApiProperty({ enum: OUTREACH_RULE_TRIGGERS })
+  @IsIn(OUTREACH_RULE_TRIGGERS)
+  trigger: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 365, default: 0, description: 'Must be 0 for MESSAGE_REPLY (the rule acts on the reply itself)' })
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  afterDays?: number;
+
+  @ApiProperty({ type: OutreachRuleConditionDto })
+  @ValidateNested()
+  @Type(() => OutreachRuleConditionDto)
+  condition: OutreachRuleConditionDto;
+
+  @ApiPropertyOptional({ type: [OutreachRuleConditionDto], maxItems: MAX_RULE_CONDITIONS, description: 'Further conditions, combined with `condition` by `match`' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_RULE_CONDITIONS)
+  @ValidateNested({ each: true })
+  @Type(() => OutreachRuleConditionDto)
+  conditions?: OutreachRuleConditionDto[];
+
+  @ApiProperty({ enum: OUTREACH_RULE_MATCHES, description: 'ALL: every condition holds; ANY: one does' })
+  @IsIn(OUTREACH_RULE_MATCHES)
+  match: string;
+
+  @ApiProperty({ enum: OUTREACH_RULE_ACTIONS, description: 'HAND_OFF: the contact gets no further automated leg; a person takes over' })
+  @IsIn(OUTREACH_RULE_ACTIONS)
+  action: string;
+}
+
+export class OutreachEditDto extends PickType(CampaignFieldsDto, ['whatsappOutreachTemplateId', 'whatsappAgentTemplateIds'] as const) {
+  @ApiPropertyOptional({ enum: CAMPAIGN_CHANNELS, description: 'May be sent, but must be the campaign\'s channel (400 campaign_channel_switch_not_supported)' })
+  @Optional()
+  @IsIn(CAMPAIGN_CHANNELS)
+  channel?: CampaignChannel;
+
+  @ApiPropertyOptional({
+    type: [OutreachRuleDto],
+    maxItems: MAX_OUTREACH_RULES,
+    description: 'Replaces the rules; evaluated in order, the first that matches acts. Only channels with a WhatsApp leg (else 400 campaign_channel_has_no_rules); [] clears them',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_OUTREACH_RULES)
+  @ValidateNested({ each: true })
+  @Type(() => OutreachRuleDto)
+  outreachRules?: OutreachRuleDto[];
+}

@@ -56,6 +56,11 @@ export const CAMPAIGNS_ERRORS = defineErrors('campaigns', {
   campaign_not_in_draft: { status: 400, message: 'Adding contacts or CRM import needs DRAFT (or live CRM_WEBHOOK for imports)' },
   campaign_already_terminal: { status: 400, message: 'Stop on a finished campaign' },
   campaign_not_restartable: { status: 400, message: 'Only COMPLETED or CANCELED can be restarted' },
+  // live edits, outreach rules and remessage (decisions.md 34)
+  campaign_not_editable: { status: 409, message: 'Status does not allow this live edit (schedule, outreach, metrics)' },
+  campaign_channel_not_message_followup: { status: 409, message: 'Remessage on a campaign without a message leg' },
+  campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
+  campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
 });
 
 declare module '@outreach/core' {

@@ -11,6 +11,7 @@ import { CampaignExecutionRepository } from './application/campaign-execution.po
 import { CampaignExecution } from './application/campaign-execution.service';
 import { CampaignLifecycle } from './application/campaign-lifecycle.service';
 import { CampaignLiveEdits } from './application/campaign-live-edits.service';
+import { ContactHandOffs, HandOffStore } from './application/contact-hand-offs.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
 import { CampaignViews } from './application/campaign-views';
@@ -45,6 +46,7 @@ import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.store';
+import { SqlHandOffStore } from './infrastructure/sql-hand-off.store';
 import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
@@ -56,6 +58,7 @@ const applicationServices = [
   CampaignEditing,
   CampaignLifecycle,
   CampaignLiveEdits,
+  ContactHandOffs,
   CampaignContacts,
   CampaignPhoneNumbers,
   CampaignExecution,
@@ -82,6 +85,7 @@ const applicationServices = [
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
+    { provide: HandOffStore, useClass: SqlHandOffStore },
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },

@@ -10,12 +10,23 @@ import { CampaignContactCountShards1763700007100 } from './infrastructure/migrat
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
 import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations/1763700009700-contact-recipient-locale';
 import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
+import { ContactHandOff1763700011100 } from './infrastructure/migrations/1763700011100-contact-hand-off';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
 export { CampaignLiveEdits, LiveEditInput } from './application/campaign-live-edits.service';
+export { ContactHandOffs, HandOffOutcome, ReplyCandidate } from './application/contact-hand-offs.service';
+export {
+  AI_CONDITION_KINDS,
+  aiConditionsNeeded,
+  channelHasRules,
+  ConditionVerdicts,
+  firstMatchingAction,
+  OUTREACH_CONDITION_KINDS,
+  OutreachConditionKind,
+} from './domain/outreach-rules';
 export { CampaignExecution } from './application/campaign-execution.service';
 export {
   AttemptContact,
@@ -54,7 +65,7 @@ export {
 } from './domain/contact-state-machine';
 export { numbersLeftAfter, numberToDial } from './domain/contact';
 export { calleeName } from './domain/callee-name';
-export { CampaignSettings } from './domain/campaign-settings';
+export { CampaignSettings, OutreachRule } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
 export { DialSchedule, DialWindowState, dialWindowAt, nextDialOpening, startOfNextLocalDay } from './domain/dial-window';
@@ -71,4 +82,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactHandOff1763700011100]);

@@ -1,9 +1,11 @@
 /**
  * A campaign contact's status. PENDING waits for its first dial; IN_PROGRESS has an attempt in
  * flight; RETRY_SCHEDULED waits for its next attempt; COMPLETED, FAILED and DO_NOT_CALL are final
- * (only a manual retry or a campaign restart takes a contact out of them).
+ * (only a manual retry or a campaign restart takes a contact out of them). HAND_OFF: an outreach
+ * rule handed the contact to a person (decisions.md 34.4); no automated leg reaches it again, and
+ * neither a retry nor a restart takes it back.
  */
-export const CONTACT_STATUSES = ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'] as const;
+export const CONTACT_STATUSES = ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL', 'HAND_OFF'] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /** Events that move a contact to another status. */
@@ -17,7 +19,8 @@ export type ContactEvent =
   | 'releaseRetry'
   | 'doNotCall'
   | 'retry'
-  | 'restart';
+  | 'restart'
+  | 'handOff';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -52,6 +55,10 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // keeps its attempt: its call may still be live, and resetting it would let the dispatcher dial
   // the same person again at the same time; the attempt settles (or is reaped) as usual.
   restart: { from: ['FAILED', 'PENDING', 'RETRY_SCHEDULED'], to: 'PENDING' },
+  // An outreach rule's HAND_OFF (a reply judged by the campaign's rules, decisions.md 34.4): the
+  // contact's automated legs end, waiting or done. Not from IN_PROGRESS: the attempt in flight
+  // settles first (the hand-off waits for it); not from DO_NOT_CALL (nothing automated is left).
+  handOff: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED'], to: 'HAND_OFF' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
@@ -95,7 +102,10 @@ export function settlementEvent(to: ContactStatus): SettlementEvent {
   return event;
 }
 
+/** Events that are not the engine's: a person's retry, a restart, an outreach rule's hand-off. */
+const NON_ENGINE_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'handOff'];
+
 /** Statuses no engine event leaves: the contact is done until a manual retry or a restart. */
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = CONTACT_STATUSES.filter((status) =>
-  CONTACT_EVENTS.every((event) => event === 'retry' || event === 'restart' || !canTransition(status, event)),
+  CONTACT_EVENTS.every((event) => NON_ENGINE_EVENTS.includes(event) || !canTransition(status, event)),
 );

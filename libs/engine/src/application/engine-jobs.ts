@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import type { OutboxJob } from '@outreach/core';
 import type { VoiceCallResult } from '@outreach/telephony';
@@ -10,11 +11,13 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
+ * - replies / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
   Campaigns = CampaignQueue.Campaigns,
   Attempts = 'attempts',
+  Replies = 'replies',
 }
 
 export enum EngineJob {
@@ -22,6 +25,25 @@ export enum EngineJob {
   Attempt = 'attempt',
   Settle = 'settle',
   Poll = 'poll',
+  ReplyRules = 'reply-rules',
+}
+
+/** A reply to one of our messages, as MessageEvents delivered it (the text travels: replies are short). */
+export interface ReplyRulesPayload {
+  /** Our message the reply answers. */
+  messageId: string;
+  provider: string;
+  /** The provider's id of the reply. */
+  replyId: string;
+  text: string;
+  /** When the reply was sent (ISO). */
+  at: string;
+}
+
+/** One job per reply: the id is a digest of provider and reply id (BullMQ refuses ':' in ids; provider ids may hold one). */
+export function replyRulesJob(payload: ReplyRulesPayload): OutboxJob {
+  const digest = createHash('sha256').update(`${payload.provider}\u0000${payload.replyId}`).digest('hex').slice(0, 40);
+  return { queue: EngineQueue.Replies, name: EngineJob.ReplyRules, payload: { ...payload }, jobId: `reply-${digest}` };
 }
 
 export interface PollPayload {

@@ -3,7 +3,8 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
-import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, SettlePayload } from '../application/engine-jobs';
+import { ApplyReplyRules } from '../application/apply-reply-rules.use-case';
+import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, ReplyRulesPayload, SettlePayload } from '../application/engine-jobs';
 import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
@@ -79,6 +80,25 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
       }
       default:
         throw new Error(`attempts queue: no handler for job ${job.name}`);
+    }
+  }
+}
+
+/** Queue `replies`: a reply judged by its campaigns' outreach rules (decisions.md 34.4). The analysis port may take seconds: its own queue keeps dispatch runs free. */
+@Processor(EngineQueue.Replies)
+export class RepliesProcessor extends QueueWorkerHost {
+  constructor(private readonly rules: ApplyReplyRules) {
+    super(EngineQueue.Replies);
+  }
+
+  protected async handle(job: Job): Promise<unknown> {
+    switch (job.name as EngineJob) {
+      case EngineJob.ReplyRules: {
+        const report = await this.rules.execute(job.data as ReplyRulesPayload);
+        return { state: report.state, handedOff: report.handedOff.length };
+      }
+      default:
+        throw new Error(`replies queue: no handler for job ${job.name}`);
     }
   }
 }

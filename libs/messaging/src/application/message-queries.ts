@@ -14,4 +14,13 @@ export class MessageQueries {
   async recent(workspaceId: string, channel: MessageChannel): Promise<MessageView[]> {
     return (await this.messages.listRecent(workspaceId, channel, RECENT_MESSAGES_WINDOW)).map(messageView);
   }
+
+  /**
+   * Whose conversation a message is: its workspace, channel and the contact's address (E.164, or
+   * an email address). Outreach rules read it for the message a reply answers (decisions.md 34.4).
+   */
+  async party(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; address: string; senderId: string } | null> {
+    const message = await this.messages.findById(messageId);
+    return message ? { workspaceId: message.workspaceId, channel: message.channel, address: message.address, senderId: message.senderId } : null;
+  }
 }

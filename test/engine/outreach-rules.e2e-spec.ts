@@ -1,6 +1,6 @@
 // Outreach rules on replies (issue 12 item 6; decisions.md 34.3-34.5) through the real API and worker:
 // a WhatsApp message to a campaign contact, the sandbox's reply (5 "Yes, interested", 6 "No thanks"),
-// the engine's replies queue judging it through the analysis port (the sandbox analyser), HAND_OFF
+// the engine's outreach queue judging it through the analysis port (the sandbox analyser), HAND_OFF
 // on the contact, and no further dial for it. The clock is a FixedClock the test moves.
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
@@ -67,8 +67,8 @@ describe('outreach rules: a reply hands the contact off', () => {
     });
   const contactOf = async (campaignId: string, phone: string) =>
     (await t.dataSource.query(`SELECT id, status, last_outcome FROM campaign_contacts WHERE campaign_id = $1 AND phone = $2`, [campaignId, phone]))[0];
-  /** Reply jobs the worker has finished (the replies queue keeps completed jobs for a day). */
-  const repliesJudged = () => worker.get<Queue>(getQueueToken('replies') as never).getCompletedCount();
+  /** Reply jobs the worker has finished (the outreach queue keeps completed jobs for a day). */
+  const repliesJudged = () => worker.get<Queue>(getQueueToken('outreach') as never).getCompletedCount();
   const inbound = async () => Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE direction = 'INBOUND'`))[0].n);
 
   it('the sandbox analyser judges the sandbox replies as this test expects', async () => {
@@ -93,7 +93,7 @@ describe('outreach rules: a reply hands the contact off', () => {
     expect(rules.status).toBe(200);
     await startCampaign(t, ws, campaignId, { reservedConcurrency: 3 });
 
-    // "No thanks" first, then "Yes, interested": the replies queue judges them in order.
+    // "No thanks" first, then "Yes, interested": the outreach queue judges them in order.
     expect((await message(no)).outcome).toBe('sent');
     expect((await message(yes)).outcome).toBe('sent');
     await waitFor('the interested contact handed off', () => contactOf(campaignId, yes), (c) => c.status === 'HAND_OFF');
@@ -160,5 +160,73 @@ describe('outreach rules: a reply hands the contact off', () => {
     await waitFor('the reply judged', repliesJudged, (n) => n === judged + 1);
     expect((await contactOf(campaignId, yes)).status).toBe('PENDING');
     expectError(await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ channel: 'WHATSAPP' }), 400, 'campaign_channel_switch_not_supported');
+  });
+
+  describe('POST /campaigns/{id}/remessage', () => {
+    const remessage = (id: string, body: object = {}, key = ws.key) => t.http.post(`/campaigns/${id}/remessage`).set(bearer(key)).send(body);
+    const outboundTo = async (phone: string) =>
+      Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE direction = 'OUTBOUND' AND address = $1`, [phone]))[0].n);
+    const outboxRows = async () => Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'remessage-contact'`))[0].n);
+
+    it('sends the outreach template again to finished contacts, never to a HAND_OFF one; a reply to it is judged by the rules', async () => {
+      const seven = sandboxNumber(1, 7);
+      const eight = sandboxNumber(2, 8);
+      const five = sandboxNumber(3, 5);
+      const retrying = sandboxNumber(4, 0); // no answer: a retry keeps the campaign RUNNING
+      const { campaignId } = await runnableCampaign(t, ws, {
+        phones: [seven, eight, five, retrying],
+        settings: { channel: 'VOICE_THEN_WHATSAPP', whatsappOutreachTemplateId: template.id, retryDelaysMinutes: [60] },
+      });
+      expect((await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [INTERESTED] })).status).toBe(200);
+      await startCampaign(t, ws, campaignId, { reservedConcurrency: 4 });
+      await waitFor('the calls', () => probe.statusCounts(campaignId), (c) => c.COMPLETED === 3 && c.RETRY_SCHEDULED === 1);
+
+      const first = await remessage(campaignId);
+      expect(first.status).toBe(202);
+      expect(first.body).toEqual({ remessageId: expect.any(String), queued: 3, skipped: 0 });
+      await waitFor('three messages and the hand-off', async () => ({ sent: (await outboundTo(seven)) + (await outboundTo(eight)) + (await outboundTo(five)), five: (await contactOf(campaignId, five)).status }), (x) => x.sent === 3 && x.five === 'HAND_OFF');
+      expect(await outboundTo(retrying)).toBe(0);
+      const contact = await contactOf(campaignId, seven);
+      const timeline = await t.http.get(`/campaigns/${campaignId}/contacts/${contact.id}/timeline`).set(bearer(ws.key));
+      expect(timeline.body.items.filter((e: { type: string }) => e.type === 'message_sent')).toEqual([
+        { type: 'message_sent', at: MONDAY_10_UTC.toISOString(), detail: { messageId: expect.any(String), remessageId: first.body.remessageId } },
+      ]);
+
+      // Again: the handed-off contact is left out, named or not.
+      const second = await remessage(campaignId);
+      expect(second.body).toMatchObject({ queued: 2, skipped: 0 });
+      await waitFor('two more messages', async () => (await outboundTo(seven)) + (await outboundTo(eight)), (n) => n === 4);
+      const handed = await contactOf(campaignId, five);
+      expect((await remessage(campaignId, { contactIds: [handed.id, contact.id] })).body).toMatchObject({ queued: 1, skipped: 1 });
+      await waitFor('the named contact messaged', () => outboundTo(seven), (n) => n === 3);
+      expect(await outboundTo(five)).toBe(1);
+    });
+
+    it('409 campaign_channel_not_message_followup, 400 campaign_not_running, inbound_campaign_action_not_supported, 404s, 400 invalid_body: nothing queued', async () => {
+      const voiceOnly = await createCampaign(t, ws.key, { channel: 'VOICE' });
+      const email = await createCampaign(t, ws.key, { channel: 'EMAIL' });
+      const whatsapp = await createCampaign(t, ws.key, { channel: 'WHATSAPP' });
+      await addContacts(t, ws.key, whatsapp.id, [sandboxNumber(9, 7)]);
+      const inboundCampaign = await createCampaign(t, ws.key, { channel: 'WHATSAPP' });
+      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING' WHERE id = ANY($1::uuid[])`, [[voiceOnly.id, email.id, inboundCampaign.id]]);
+      await t.dataSource.query(`UPDATE campaigns SET source = 'INBOUND' WHERE id = $1`, [inboundCampaign.id]);
+      const other = await t.seed({ features: ['whatsapp'] });
+
+      expectError(await remessage(voiceOnly.id), 409, 'campaign_channel_not_message_followup');
+      expectError(await remessage(email.id), 409, 'campaign_channel_not_message_followup');
+      expectError(await remessage(inboundCampaign.id), 400, 'inbound_campaign_action_not_supported');
+      expectError(await t.http.put(`/campaigns/${inboundCampaign.id}/outreach`).set(bearer(ws.key)).send({ outreachRules: [] }), 400, 'inbound_campaign_action_not_supported');
+      for (const status of ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED']) {
+        await t.dataSource.query(`UPDATE campaigns SET status = $2 WHERE id = $1`, [whatsapp.id, status]);
+        expectError(await remessage(whatsapp.id), 400, 'campaign_not_running');
+      }
+      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING' WHERE id = $1`, [whatsapp.id]);
+      expectError(await remessage('0b0b0b0b-0000-4000-8000-000000000000'), 404, 'campaign_not_found');
+      expectError(await remessage(whatsapp.id, {}, other.key), 404, 'campaign_not_found');
+      expectError(await remessage(whatsapp.id, { contactIds: ['0b0b0b0b-0000-4000-8000-000000000000'] }), 404, 'contact_not_found');
+      expectError(await remessage(whatsapp.id, { contactIds: ['not-a-uuid'] }), 400, 'invalid_body');
+      expectError(await remessage(whatsapp.id, { contactIds: [] }), 400, 'invalid_body');
+      expect(await outboxRows()).toBe(0);
+    });
   });
 });

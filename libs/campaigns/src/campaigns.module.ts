@@ -11,6 +11,7 @@ import { CampaignExecutionRepository } from './application/campaign-execution.po
 import { CampaignExecution } from './application/campaign-execution.service';
 import { CampaignLifecycle } from './application/campaign-lifecycle.service';
 import { CampaignLiveEdits } from './application/campaign-live-edits.service';
+import { CampaignRemessage } from './application/campaign-remessage.service';
 import { ContactHandOffs, HandOffStore } from './application/contact-hand-offs.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
@@ -36,7 +37,7 @@ import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
 import { CampaignsController } from './http/campaigns.controller';
-import { CampaignLiveEditsController } from './http/campaign-live-edits.controller';
+import { CampaignLiveOperationsController } from './http/campaign-live-operations.controller';
 import { SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 import { SqlCampaignExecutionRepository } from './infrastructure/sql-campaign-execution.repository';
 import { SqlCampaignTypeRepository } from './infrastructure/sql-campaign-type.repository';
@@ -58,6 +59,7 @@ const applicationServices = [
   CampaignEditing,
   CampaignLifecycle,
   CampaignLiveEdits,
+  CampaignRemessage,
   ContactHandOffs,
   CampaignContacts,
   CampaignPhoneNumbers,
@@ -111,7 +113,7 @@ export class CampaignsCoreModule implements OnModuleInit {
 /** The HTTP face: campaign types, campaigns, lifecycle, contacts, uploads, campaign numbers. */
 @Module({
   imports: [CampaignsCoreModule],
-  controllers: [CampaignTypesController, CampaignsController, CampaignLiveEditsController, CampaignContactsController],
+  controllers: [CampaignTypesController, CampaignsController, CampaignLiveOperationsController, CampaignContactsController],
   providers: [SingleFileUploadInterceptor],
   exports: [CampaignsCoreModule],
 })

@@ -17,6 +17,7 @@ export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
 export { CampaignLiveEdits, LiveEditInput } from './application/campaign-live-edits.service';
+export { CampaignRemessage, RemessageReceipt, REMESSAGE_STATUSES } from './application/campaign-remessage.service';
 export { ContactHandOffs, HandOffOutcome, ReplyCandidate } from './application/contact-hand-offs.service';
 export {
   AI_CONDITION_KINDS,
@@ -42,7 +43,7 @@ export { CampaignLeadReader, LeadContact, LeadContactFilter } from './applicatio
 export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 export { CampaignTypesService } from './application/campaign-types.service';
 export { CampaignViews, CampaignView } from './application/campaign-views';
-export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
+export { CampaignJob, CampaignQueue, RemessagePayload } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
 export { ContactTimeline, TimelineEntry, TimelineEventView, TimelinePage } from './application/contact-timeline';
 export { TimelinePageResponse, TimelineQueryDto } from './http/dto/timeline.dto';

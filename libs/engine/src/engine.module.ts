@@ -9,6 +9,7 @@ import { DncCoreModule } from '@outreach/dnc';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { ApplyReplyRules } from './application/apply-reply-rules.use-case';
+import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
@@ -21,10 +22,10 @@ import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
 import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
-import { AttemptsProcessor, CampaignsProcessor, RepliesProcessor } from './infrastructure/engine.processors';
+import { AttemptsProcessor, CampaignsProcessor, OutreachProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall, ApplyReplyRules];
+const useCases = [DispatchCampaign, ExecuteAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall, ApplyReplyRules, RemessageContact];
 
 /**
  * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
@@ -51,9 +52,9 @@ export class EngineCoreModule {}
 @Module({
   imports: [
     EngineCoreModule,
-    workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Replies),
+    workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Outreach),
   ],
-  providers: [CampaignsProcessor, AttemptsProcessor, RepliesProcessor, EngineMaintenance],
+  providers: [CampaignsProcessor, AttemptsProcessor, OutreachProcessor, EngineMaintenance],
   exports: [EngineCoreModule],
 })
 export class EngineWorkerModule {}

@@ -3,6 +3,7 @@ import {
   CampaignChannel,
   CampaignSource,
   ExtractionMode,
+  hasMessageLeg,
   JOURNEY_SOURCES,
 } from './campaign-kinds';
 import { CampaignSettings, CAMPAIGN_SETTING_KEYS, withDefaultSettings } from './campaign-settings';
@@ -314,6 +315,19 @@ export class Campaign {
     if (fields.outreachRules !== undefined) assertOutreachRules(this.props.channel, fields.outreachRules);
     this.validateAndAssign(fields, context);
     this.props.updatedAt = now;
+  }
+
+  /**
+   * POST …/remessage (decisions.md 34.6): an INBOUND campaign refuses it (400
+   * inbound_campaign_action_not_supported), a campaign without a WhatsApp leg has nothing to send
+   * again (409 campaign_channel_not_message_followup), and only a RUNNING campaign sends (400
+   * campaign_not_running): the kind, the channel, then the status.
+   */
+  assertCanRemessage(): void {
+    if (!this.kind.inbound && !hasMessageLeg(this.props.channel)) {
+      throw new AppError('campaign_channel_not_message_followup', { message: `a ${this.props.channel} campaign has no message leg to send again` });
+    }
+    this.assertAllowed('remessage');
   }
 
   /** Applies changes after checking every rule against the resulting campaign; nothing changes on a refusal. */

@@ -11,13 +11,14 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
- * - replies / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
+ * - outreach / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
+ * - outreach / remessage-contact `RemessagePayload` (written by campaigns): send the message leg to one contact again (34.6);
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
   Campaigns = CampaignQueue.Campaigns,
   Attempts = 'attempts',
-  Replies = 'replies',
+  Outreach = CampaignQueue.Outreach,
 }
 
 export enum EngineJob {
@@ -26,6 +27,7 @@ export enum EngineJob {
   Settle = 'settle',
   Poll = 'poll',
   ReplyRules = 'reply-rules',
+  RemessageContact = CampaignJob.RemessageContact,
 }
 
 /** A reply to one of our messages, as MessageEvents delivered it (the text travels: replies are short). */
@@ -43,7 +45,7 @@ export interface ReplyRulesPayload {
 /** One job per reply: the id is a digest of provider and reply id (BullMQ refuses ':' in ids; provider ids may hold one). */
 export function replyRulesJob(payload: ReplyRulesPayload): OutboxJob {
   const digest = createHash('sha256').update(`${payload.provider}\u0000${payload.replyId}`).digest('hex').slice(0, 40);
-  return { queue: EngineQueue.Replies, name: EngineJob.ReplyRules, payload: { ...payload }, jobId: `reply-${digest}` };
+  return { queue: EngineQueue.Outreach, name: EngineJob.ReplyRules, payload: { ...payload }, jobId: `reply-${digest}` };
 }
 
 export interface PollPayload {

@@ -5,7 +5,7 @@ import { replyRulesJob } from './engine-jobs';
 
 /**
  * The engine's subscriber to messaging's MessageEvents (decisions.md 34.4): a reply to one of our
- * messages becomes a `replies/reply-rules` job, judged by the campaigns' outreach rules in the
+ * messages becomes a `outreach/reply-rules` job, judged by the campaigns' outreach rules in the
  * worker. It runs after messaging's own intake stored the reply; should writing the job fail, the
  * event's delivery fails and its webhook job runs again (the intake skips what it applied, this
  * subscriber writes the job; the job id keeps it single).

@@ -3,7 +3,9 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
+import { RemessagePayload } from '@outreach/campaigns';
 import { ApplyReplyRules } from '../application/apply-reply-rules.use-case';
+import { RemessageContact } from '../application/remessage-contact.use-case';
 import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, ReplyRulesPayload, SettlePayload } from '../application/engine-jobs';
 import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
@@ -84,11 +86,18 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
   }
 }
 
-/** Queue `replies`: a reply judged by its campaigns' outreach rules (decisions.md 34.4). The analysis port may take seconds: its own queue keeps dispatch runs free. */
-@Processor(EngineQueue.Replies)
-export class RepliesProcessor extends QueueWorkerHost {
-  constructor(private readonly rules: ApplyReplyRules) {
-    super(EngineQueue.Replies);
+/**
+ * Queue `outreach` (decisions.md 34): replies judged by their campaigns' outreach rules, and
+ * remessages. The analysis port and the message provider may take seconds: their own queue keeps
+ * dispatch runs free.
+ */
+@Processor(EngineQueue.Outreach)
+export class OutreachProcessor extends QueueWorkerHost {
+  constructor(
+    private readonly rules: ApplyReplyRules,
+    private readonly remessage: RemessageContact,
+  ) {
+    super(EngineQueue.Outreach);
   }
 
   protected async handle(job: Job): Promise<unknown> {
@@ -97,8 +106,10 @@ export class RepliesProcessor extends QueueWorkerHost {
         const report = await this.rules.execute(job.data as ReplyRulesPayload);
         return { state: report.state, handedOff: report.handedOff.length };
       }
+      case EngineJob.RemessageContact:
+        return this.remessage.execute(job.data as RemessagePayload);
       default:
-        throw new Error(`replies queue: no handler for job ${job.name}`);
+        throw new Error(`outreach queue: no handler for job ${job.name}`);
     }
   }
 }

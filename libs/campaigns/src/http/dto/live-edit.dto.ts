@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { LIVE_EDIT_FIELDS } from '../../domain/campaign.aggregate';
 import { CAMPAIGN_CHANNELS, CampaignChannel } from '../../domain/campaign-kinds';
 import {
@@ -84,4 +84,21 @@ export class OutreachEditDto extends PickType(CampaignFieldsDto, ['whatsappOutre
   @ValidateNested({ each: true })
   @Type(() => OutreachRuleDto)
   outreachRules?: OutreachRuleDto[];
+}
+
+/** POST /campaigns/{id}/remessage (decisions.md 34.6). */
+export class RemessageDto {
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: 5000, description: 'Contacts to message again; without it every COMPLETED and FAILED contact' })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(5000)
+  @IsUUID('all', { each: true })
+  contactIds?: string[];
+}
+
+export class RemessageResponse {
+  @ApiProperty({ format: 'uuid', description: 'This request; with a contact, the idempotency key of its message' }) remessageId: string;
+  @ApiProperty({ type: 'integer', description: 'Contacts a message is queued for' }) queued: number;
+  @ApiProperty({ type: 'integer', description: 'Contacts named that are HAND_OFF or DO_NOT_CALL: nothing is sent to them' }) skipped: number;
 }

@@ -1,22 +1,39 @@
-import { Body, Controller, Param, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
 import { CampaignLiveEdits } from '../application/campaign-live-edits.service';
+import { CampaignRemessage } from '../application/campaign-remessage.service';
 import { CampaignView } from '../application/campaign-views';
 import { OutreachRule } from '../domain/campaign-settings';
 import { refusalsOf } from '../domain/campaign-state-machine';
 import { toCampaignInput } from './campaign-input.mapper';
 import { CampaignResponse } from './dto/campaign-response.dto';
-import { MetricsEditDto, OutreachEditDto, OutreachRuleDto, ScheduleEditDto } from './dto/live-edit.dto';
+import { MetricsEditDto, OutreachEditDto, OutreachRuleDto, RemessageDto, RemessageResponse, ScheduleEditDto } from './dto/live-edit.dto';
 
 /**
- * The live edits (decisions.md 34.1): schedule, outreach and evaluation metrics of a campaign in
- * DRAFT, RUNNING, PAUSED or CREDIT_EXHAUSTED (else 409 campaign_not_editable); each takes effect at
- * the next dispatch run. PATCH keeps its own rules (decisions.md 13.1).
+ * Operations on a live campaign (decisions.md 34): the live edits — schedule, outreach and
+ * evaluation metrics of a campaign in DRAFT, RUNNING, PAUSED or CREDIT_EXHAUSTED (else 409
+ * campaign_not_editable), each taking effect at the next dispatch run; PATCH keeps its own rules
+ * (decisions.md 13.1) — and remessage.
  */
 @Controller()
-export class CampaignLiveEditsController {
-  constructor(private readonly liveEdits: CampaignLiveEdits) {}
+export class CampaignLiveOperationsController {
+  constructor(
+    private readonly liveEdits: CampaignLiveEdits,
+    private readonly remessages: CampaignRemessage,
+  ) {}
+
+  @RequireScope('campaigns.edit')
+  @Post('campaigns/:id/remessage')
+  @HttpCode(202)
+  @Raises('campaign_not_found', 'campaign_channel_not_message_followup', ...refusalsOf('remessage'), 'contact_not_found')
+  @ApiOperation({
+    summary: 'Send a RUNNING campaign\'s WhatsApp outreach template again: to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL)',
+  })
+  @ApiAcceptedResponse({ type: RemessageResponse })
+  remessage(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: RemessageDto): Promise<RemessageResponse> {
+    return this.remessages.request(p.workspaceId, id, body.contactIds);
+  }
 
   @RequireScope('campaigns.edit')
   @Put('campaigns/:id/schedule')

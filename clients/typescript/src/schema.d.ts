@@ -560,6 +560,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/remessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a RUNNING campaign's WhatsApp outreach template again: to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL) */
+        post: operations["campaignLiveOperationsRemessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change when a campaign dials and sends (window, dial days, schedule, daily caps), RUNNING included */
+        put: operations["campaignLiveOperationsSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/outreach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a campaign's outreach rules and message templates, RUNNING included */
+        put: operations["campaignLiveOperationsOutreach"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a campaign's evaluation metrics, RUNNING included (calls analysed after the edit use them) */
+        put: operations["campaignLiveOperationsMetrics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/uploads": {
         parameters: {
             query?: never;
@@ -2898,6 +2966,116 @@ export interface components {
             /** @description Use idle unreserved capacity above the reservation (never another campaign’s reservation) */
             allowBurst?: boolean;
         };
+        RemessageDto: {
+            /** @description Contacts to message again; without it every COMPLETED and FAILED contact */
+            contactIds?: string[];
+        };
+        RemessageResponse: {
+            /**
+             * Format: uuid
+             * @description This request; with a contact, the idempotency key of its message
+             */
+            remessageId: string;
+            /** @description Contacts a message is queued for */
+            queued: number;
+            /** @description Contacts named that are HAND_OFF or DO_NOT_CALL: nothing is sent to them */
+            skipped: number;
+        };
+        ScheduleEditDto: {
+            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            dailyMessageCap?: number | null;
+            /**
+             * @description Daily window start, campaign timezone
+             * @example 09:00
+             */
+            dailyWindowStart?: string;
+            /**
+             * @description Daily window end, campaign timezone
+             * @example 18:00
+             */
+            dailyWindowEnd?: string;
+            /** @description Calls per day; null = no cap */
+            dailyDialCap?: number | null;
+            /**
+             * @description Recipient-local calling hours: each contact is called only between start and end (HH:MM, start before end) in its own time zone, derived from its number (else the campaign's timezone), on top of the campaign's window; "off" to use only the campaign's window
+             * @default {
+             *       "start": "08:00",
+             *       "end": "21:00"
+             *     }
+             */
+            recipientHours: "off" | {
+                /** @example 08:00 */
+                start: string;
+                /** @example 21:00 */
+                end: string;
+            };
+            /**
+             * @description No calls on a public holiday of the recipient's country (and state or province where the number tells), recipient-local day
+             * @default false
+             */
+            skipHolidays: boolean;
+            /** @description Days calls are placed, 0 = Sunday … 6 = Saturday */
+            dialDays?: number[];
+            /**
+             * @description IANA time zone of the daily window
+             * @example Asia/Kolkata
+             */
+            timezone?: string;
+            /** Format: date-time */
+            scheduledStartAt?: string | null;
+            /**
+             * Format: date-time
+             * @description After this the campaign completes; a start after it is refused
+             */
+            scheduledEndAt?: string | null;
+        };
+        OutreachRuleConditionDto: {
+            /**
+             * @description ai_interested / ai_not_interested: judged by the analysis port; any_reply: every reply
+             * @enum {string}
+             */
+            kind: "ai_interested" | "ai_not_interested" | "any_reply";
+            /** @description What the condition means, in words: the question the analysis port is asked for ai_* kinds */
+            describe: string;
+        };
+        OutreachRuleDto: {
+            /** @enum {string} */
+            trigger: "MESSAGE_REPLY";
+            /**
+             * @description Must be 0 for MESSAGE_REPLY (the rule acts on the reply itself)
+             * @default 0
+             */
+            afterDays: number;
+            condition: components["schemas"]["OutreachRuleConditionDto"];
+            /** @description Further conditions, combined with `condition` by `match` */
+            conditions?: components["schemas"]["OutreachRuleConditionDto"][];
+            /**
+             * @description ALL: every condition holds; ANY: one does
+             * @enum {string}
+             */
+            match: "ALL" | "ANY";
+            /**
+             * @description HAND_OFF: the contact gets no further automated leg; a person takes over
+             * @enum {string}
+             */
+            action: "HAND_OFF";
+        };
+        OutreachEditDto: {
+            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            whatsappOutreachTemplateId?: string | null;
+            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            whatsappAgentTemplateIds?: string[];
+            /**
+             * @description May be sent, but must be the campaign's channel (400 campaign_channel_switch_not_supported)
+             * @enum {string}
+             */
+            channel?: "VOICE" | "WHATSAPP" | "VOICE_THEN_WHATSAPP" | "WHATSAPP_THEN_VOICE" | "CUSTOM" | "EMAIL";
+            /** @description Replaces the rules; evaluated in order, the first that matches acts. Only channels with a WhatsApp leg (else 400 campaign_channel_has_no_rules); [] clears them */
+            outreachRules?: components["schemas"]["OutreachRuleDto"][];
+        };
+        MetricsEditDto: {
+            evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
+        };
         UploadBodyDoc: {
             /**
              * Format: binary
@@ -2954,7 +3132,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @enum {string} */
-            status: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL";
+            status: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF";
             attempts: number;
             /** Format: date-time */
             lastAttemptAt: string | null;
@@ -2991,7 +3169,7 @@ export interface components {
              * @description message_* types are reserved for the message legs and not written yet
              * @enum {string}
              */
-            type: "created" | "claimed" | "skipped" | "attempt_started" | "attempt_ended" | "retry_scheduled" | "message_sent" | "message_delivered" | "message_replied" | "result_emitted" | "webhook_delivered";
+            type: "created" | "claimed" | "skipped" | "attempt_started" | "attempt_ended" | "retry_scheduled" | "message_sent" | "message_delivered" | "message_replied" | "handed_off" | "result_emitted" | "webhook_delivered";
             /** Format: date-time */
             at: string;
             /** @description By type — created: source; claimed: attempt; skipped: reason (outside_campaign_window, outside_recipient_hours, holiday, daily_cap, do_not_call, opted_out, circuit_open, budget_reached, credit_exhausted), until (ISO instant or null); attempt_started: attempt, callId, toNumber; attempt_ended: attempt, callId, outcome, status; retry_scheduled: at, why (the outcome retried, incomplete_call, or next_number: an alternate number); result_emitted: resultId, status; webhook_delivered: resultId, endpointId, deliveryId, attempt, statusCode */
@@ -3303,7 +3481,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            status: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL";
+            status: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF";
             attempts: number;
             lastOutcome: string | null;
             /** Format: date-time */
@@ -3550,7 +3728,7 @@ export interface components {
             values: string[];
         };
         SegmentedLeadsCountDto: {
-            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[] | null;
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF")[] | null;
             /**
              * @description Last attempt outcome: no_answer, busy, voicemail, carrier_failure, transferred, completed
              * @example [
@@ -3573,7 +3751,7 @@ export interface components {
             to?: string | null;
         };
         LeadFilterDto: {
-            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[] | null;
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF")[] | null;
             /**
              * @description Last attempt outcome: no_answer, busy, voicemail, carrier_failure, transferred, completed
              * @example [
@@ -3620,7 +3798,7 @@ export interface components {
             values: string[];
         };
         LeadFilterResponse: {
-            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL")[];
+            statuses?: ("PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF")[];
             outcomes?: string[];
             extraction?: components["schemas"]["LeadValueMatchResponse"][];
             evaluation?: components["schemas"]["LeadValueMatchResponse"][];
@@ -14011,6 +14189,1037 @@ export interface operations {
             };
         };
     };
+    campaignLiveOperationsRemessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["RemessageDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "remessageId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "queued": 1,
+                     *       "skipped": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemessageResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_running */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_running" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found, contact_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "contact_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_channel_not_message_followup */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_channel_not_message_followup";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignLiveOperationsSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dailyWindowStart": "09:00",
+                 *       "dailyWindowEnd": "18:00",
+                 *       "timezone": "Asia/Kolkata"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScheduleEditDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_editable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_editable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignLiveOperationsOutreach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "whatsappOutreachTemplateId": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutreachEditDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, inbound_campaign_action_not_supported, campaign_channel_switch_not_supported, campaign_channel_has_no_rules, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_channel_has_no_rules" | "campaign_channel_needs_template" | "campaign_channel_switch_not_supported" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "no_fields_to_update" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_editable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_editable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignLiveOperationsMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evaluationMetrics": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["MetricsEditDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "agentId": "example",
+                     *       "agentName": "example",
+                     *       "status": "DRAFT",
+                     *       "channel": "VOICE",
+                     *       "source": "CSV",
+                     *       "reservedConcurrency": 1,
+                     *       "allowBurst": true,
+                     *       "variableMap": {},
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "pauseReason": "user",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "campaignTypeId": "example",
+                     *       "campaignTypeName": "example",
+                     *       "customExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "customExtractionKeysMode": "APPEND",
+                     *       "effectiveExtractionKeys": [
+                     *         {
+                     *           "name": "example",
+                     *           "type": "string",
+                     *           "description": "example"
+                     *         }
+                     *       ],
+                     *       "notificationUserIds": [
+                     *         "example"
+                     *       ],
+                     *       "defaultCrmConnectionId": "example",
+                     *       "defaultCrmSegmentId": "example",
+                     *       "description": "example",
+                     *       "workflowId": "example",
+                     *       "countryCode": "example",
+                     *       "phoneColumn": "example",
+                     *       "uploadId": "example",
+                     *       "timezone": "example",
+                     *       "goal": "example",
+                     *       "briefFileName": "example",
+                     *       "briefText": "example",
+                     *       "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *       "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *       "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *       "dailyWindowStart": "09:00",
+                     *       "dailyWindowEnd": "09:00",
+                     *       "whatsappOutreachTemplateId": "example",
+                     *       "whatsappTemplateByMetric": {},
+                     *       "messageDeclinedLeads": true,
+                     *       "whatsappEnabled": true,
+                     *       "whatsappPaymentLinkEnabled": true,
+                     *       "recoveryLinkEnabled": true,
+                     *       "removeInvalidRows": true,
+                     *       "transliterateCalleeNames": true,
+                     *       "followupEnabled": true,
+                     *       "churnEnabled": true,
+                     *       "incompleteRetryEnabled": true,
+                     *       "skipRetryOnFirstVoicemail": true,
+                     *       "messageRetryEnabled": true,
+                     *       "messageRetryTieredEnabled": true,
+                     *       "autoReseedEnabled": true,
+                     *       "dailyMessageCap": 1,
+                     *       "retryCount": 1,
+                     *       "cooldownMinutes": 1,
+                     *       "retryConcurrencyPercent": 1,
+                     *       "followupMaxAttempts": 1,
+                     *       "churnMaxAttempts": 1,
+                     *       "churnIntervalHours": 1,
+                     *       "incompleteRetryMaxAttempts": 1,
+                     *       "incompleteRetryIntervalMinutes": 1,
+                     *       "incompleteCallSeconds": 1,
+                     *       "referralMaxDepth": 1,
+                     *       "messageRetryMaxAttempts": 1,
+                     *       "messageRetryIntervalSeconds": 1,
+                     *       "messageRetryWindowSeconds": 1,
+                     *       "messageRetryTransientMaxAttempts": 1,
+                     *       "dailyDialCap": 1,
+                     *       "circuitBreakerWindow": 1,
+                     *       "circuitBreakerFailurePercent": 1,
+                     *       "budgetMinor": 1,
+                     *       "recipientHours": "off",
+                     *       "skipHolidays": true,
+                     *       "contactCount": 1,
+                     *       "receivedCalls": 1,
+                     *       "retryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "churnDelaysHours": [
+                     *         1
+                     *       ],
+                     *       "incompleteRetryDelaysMinutes": [
+                     *         1
+                     *       ],
+                     *       "messageRetryDelaysSeconds": [
+                     *         1
+                     *       ],
+                     *       "dialDays": [
+                     *         1
+                     *       ],
+                     *       "whatsappAgentTemplateIds": [
+                     *         "example"
+                     *       ],
+                     *       "altPhoneColumns": [
+                     *         "example"
+                     *       ],
+                     *       "whatsappAutomations": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "detail": "example"
+                     *         }
+                     *       ],
+                     *       "outreachRules": [
+                     *         {
+                     *           "trigger": "MESSAGE_REPLY",
+                     *           "afterDays": 1,
+                     *           "condition": {
+                     *             "kind": "example",
+                     *             "describe": "example"
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             }
+                     *           ],
+                     *           "match": "ALL",
+                     *           "action": "HAND_OFF"
+                     *         }
+                     *       ],
+                     *       "evaluationMetrics": [
+                     *         {
+                     *           "key": "example",
+                     *           "label": "example",
+                     *           "allowedValues": [
+                     *             "example"
+                     *           ],
+                     *           "prompt": "example",
+                     *           "builtin": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, reserved_metric_key, metric_key_collision */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "metric_key_collision" | "no_fields_to_update" | "reserved_metric_key";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_editable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_editable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     campaignContactsUpload: {
         parameters: {
             query?: never;
@@ -14304,7 +15513,7 @@ export interface operations {
             query?: {
                 offset?: number;
                 limit?: number;
-                status?: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL";
+                status?: "PENDING" | "IN_PROGRESS" | "RETRY_SCHEDULED" | "COMPLETED" | "FAILED" | "DO_NOT_CALL" | "HAND_OFF";
             };
             header?: never;
             path: {

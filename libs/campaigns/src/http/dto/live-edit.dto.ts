@@ -18,9 +18,20 @@ import { Optional } from './validators';
  * Bodies of the live edits (decisions.md 34.1). Each picks its fields from PATCH's DTO, so the
  * bounds (decisions.md 13.3) are PATCH's own, declared once; an unknown member is 400 invalid_body.
  */
-export class ScheduleEditDto extends PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editSchedule) {}
+export class ScheduleEditDto extends named(PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editSchedule), 'ScheduleEditDto') {}
 
-export class MetricsEditDto extends PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editMetrics) {}
+export class MetricsEditDto extends named(PickType(CampaignFieldsDto, LIVE_EDIT_FIELDS.editMetrics), 'MetricsEditDto') {}
+
+/**
+ * PickType's class named like the DTO that extends it: the picked validators live on PickType's
+ * class, and the document's schemas are tightened from the validators of the class bearing the
+ * schema's name (libs/platform openapi: validatedClassesByName); a subclass without members of its
+ * own carries none.
+ */
+function named<T extends abstract new (...args: never[]) => unknown>(cls: T, name: string): T {
+  Object.defineProperty(cls, 'name', { value: name });
+  return cls;
+}
 
 export class OutreachRuleConditionDto {
   @ApiProperty({ enum: OUTREACH_CONDITION_KINDS, description: 'ai_interested / ai_not_interested: judged by the analysis port; any_reply: every reply' })

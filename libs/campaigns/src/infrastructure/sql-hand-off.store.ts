@@ -19,10 +19,12 @@ export class SqlHandOffStore extends HandOffStore {
 
   async candidates(workspaceId: string, phone: string, channels: readonly CampaignChannel[]): Promise<ReplyCandidate[]> {
     const rows: Row[] = await this.tx.manager.query(
+      // From the workspace's campaigns with rules (few) to their contact with this phone: the
+      // (campaign_id, phone) unique index, never a scan of the workspace's contacts.
       `SELECT cc.${CC.c.id} AS contact_id, c.${C.c.id} AS campaign_id, c.${C.c.status} AS campaign_status, c.${C.c.channel} AS channel,
               c.${C.c.source} AS source, cc.${CC.c.status} AS contact_status, c.${C.c.settings} AS settings
-         FROM ${CC.name} cc JOIN ${C.name} c ON c.${C.c.id} = cc.${CC.c.campaignId}
-        WHERE cc.${CC.c.workspaceId} = $1 AND cc.${CC.c.phone} = $2
+         FROM ${C.name} c JOIN ${CC.name} cc ON cc.${CC.c.campaignId} = c.${C.c.id} AND cc.${CC.c.phone} = $2
+        WHERE c.${C.c.workspaceId} = $1
           AND c.${C.c.channel} = ANY($3::text[]) AND c.${C.c.status} NOT IN ('DRAFT', 'CANCELED')
           AND jsonb_array_length(COALESCE(c.${C.c.settings} -> 'outreachRules', '[]'::jsonb)) > 0
         ORDER BY c.${C.c.createdAt} DESC`,

@@ -1,3 +1,4 @@
+import { MAX_OFFSET } from '@outreach/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -93,11 +94,12 @@ export class AddContactsResponse {
 }
 
 export class LeadsQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_OFFSET)
   offset?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })

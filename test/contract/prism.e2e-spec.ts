@@ -73,7 +73,9 @@ function strictValue(doc: Loose, schema: Loose | undefined, depth = 0): fc.Arbit
       if (s.additionalProperties && typeof s.additionalProperties === 'object' && Object.keys(members).length === 0) {
         return fc.dictionary(fc.constantFrom('a', 'b', 'c'), strictValue(doc, s.additionalProperties, depth + 1), { maxKeys: 2 });
       }
-      return record;
+      // `minProperties` (a body answering no_fields_to_update): document-valid traffic has that many members.
+      const minProperties = (s.minProperties as number | undefined) ?? 0;
+      return minProperties > 0 ? record.filter((value) => Object.keys(value as object).length >= minProperties) : record;
     }
   }
 }

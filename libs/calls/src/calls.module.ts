@@ -13,6 +13,7 @@ import { DncCoreModule } from '@outreach/dnc';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AnalyseCall } from './application/analysis/analyse-call.use-case';
+import { CallAnalyser } from './application/analysis/call-analyser.port';
 import { AnalysisSubjects, CallAnalysisStore } from './application/analysis/call-analysis.ports';
 import { CallQueries, CallReads } from './application/call-queries';
 import { CallsQueue } from './application/calls.ports';
@@ -50,7 +51,7 @@ export class CallsCoreModule {}
     { provide: CallAnalysisStore, useClass: SqlCallAnalysisStore },
     { provide: AnalysisSubjects, useClass: CampaignAnalysisSubjects },
   ],
-  exports: [CallsCoreModule, CallReads, CallQueries, AnalyseCall, OverrideCallMetric],
+  exports: [CallsCoreModule, CallReads, CallQueries, AnalyseCall, OverrideCallMetric, CallAnalyser],
 })
 export class CallsServicesModule {}
 

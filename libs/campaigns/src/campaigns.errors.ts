@@ -64,6 +64,11 @@ export const CAMPAIGNS_ERRORS = defineErrors('campaigns', {
   // live actions (decisions.md 35)
   campaign_not_reengageable: { status: 409, message: 'Re-engage not allowed in this state' },
   incomplete_retry_disabled: { status: 409, message: 'Finish-interrupted requested while incompleteRetryEnabled is off' },
+  // live edits, outreach rules and remessage (decisions.md 34)
+  campaign_not_editable: { status: 409, message: 'Status does not allow this live edit (schedule, outreach, metrics)' },
+  campaign_channel_not_message_followup: { status: 409, message: 'Remessage on a campaign without a message leg' },
+  campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
+  campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
 });
 
 declare module '@outreach/core' {

@@ -10,6 +10,9 @@ import { CampaignEditing } from './application/campaign-editing.service';
 import { CampaignExecutionRepository } from './application/campaign-execution.ports';
 import { CampaignExecution } from './application/campaign-execution.service';
 import { CampaignLifecycle } from './application/campaign-lifecycle.service';
+import { CampaignLiveEdits } from './application/campaign-live-edits.service';
+import { CampaignRemessage } from './application/campaign-remessage.service';
+import { ContactHandOffs, HandOffStore } from './application/contact-hand-offs.service';
 import { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 import { CampaignTypesService } from './application/campaign-types.service';
 import { CampaignViews } from './application/campaign-views';
@@ -34,6 +37,7 @@ import { UploadIntake } from './application/upload-intake.service';
 import { CampaignContactsController } from './http/campaign-contacts.controller';
 import { CampaignTypesController } from './http/campaign-types.controller';
 import { CampaignsController } from './http/campaigns.controller';
+import { CampaignLiveOperationsController } from './http/campaign-live-operations.controller';
 import { SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 import { SqlCampaignExecutionRepository } from './infrastructure/sql-campaign-execution.repository';
 import { SqlCampaignTypeRepository } from './infrastructure/sql-campaign-type.repository';
@@ -43,6 +47,7 @@ import { SqlUploadStore } from './infrastructure/sql-upload.store';
 import { SqlApiLeadContactStore } from './infrastructure/sql-api-lead-contact.store';
 import { SqlCampaignLeadReader } from './infrastructure/sql-campaign-lead-reader';
 import { SqlContactTimelineStore } from './infrastructure/sql-contact-timeline.store';
+import { SqlHandOffStore } from './infrastructure/sql-hand-off.store';
 import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
@@ -53,6 +58,9 @@ const applicationServices = [
   CampaignViews,
   CampaignEditing,
   CampaignLifecycle,
+  CampaignLiveEdits,
+  CampaignRemessage,
+  ContactHandOffs,
   CampaignContacts,
   CampaignPhoneNumbers,
   CampaignExecution,
@@ -79,6 +87,7 @@ const applicationServices = [
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
+    { provide: HandOffStore, useClass: SqlHandOffStore },
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
@@ -105,7 +114,7 @@ export class CampaignsCoreModule implements OnModuleInit {
 /** The HTTP face: campaign types, campaigns, lifecycle, contacts, uploads, campaign numbers. */
 @Module({
   imports: [CampaignsCoreModule],
-  controllers: [CampaignTypesController, CampaignsController, CampaignContactsController],
+  controllers: [CampaignTypesController, CampaignsController, CampaignLiveOperationsController, CampaignContactsController],
   providers: [SingleFileUploadInterceptor],
   exports: [CampaignsCoreModule],
 })

@@ -12,11 +12,24 @@ import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations
 import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
 import { ContactSequences1763700011200 } from './infrastructure/migrations/1763700011200-contact-sequences';
 import { ContactMessageLegs1763700011000 } from './infrastructure/migrations/1763700011000-contact-message-legs';
+import { ContactHandOff1763700011100 } from './infrastructure/migrations/1763700011100-contact-hand-off';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 export { CampaignEditing, CampaignInput } from './application/campaign-editing.service';
 export { CampaignLifecycle, StartRequest } from './application/campaign-lifecycle.service';
+export { CampaignLiveEdits, LiveEditInput } from './application/campaign-live-edits.service';
+export { CampaignRemessage, RemessageReceipt, REMESSAGE_STATUSES } from './application/campaign-remessage.service';
+export { ContactHandOffs, HandOffOutcome, ReplyCandidate } from './application/contact-hand-offs.service';
+export {
+  AI_CONDITION_KINDS,
+  aiConditionsNeeded,
+  channelHasRules,
+  ConditionVerdicts,
+  firstMatchingAction,
+  OUTREACH_CONDITION_KINDS,
+  OutreachConditionKind,
+} from './domain/outreach-rules';
 export { CampaignExecution } from './application/campaign-execution.service';
 export {
   AttemptContact,
@@ -32,7 +45,7 @@ export { CampaignLeadReader, LeadContact, LeadContactFilter } from './applicatio
 export { CampaignPhoneNumbers } from './application/campaign-phone-numbers.service';
 export { CampaignTypesService } from './application/campaign-types.service';
 export { CampaignViews, CampaignView } from './application/campaign-views';
-export { CampaignJob, CampaignQueue } from './application/campaign-jobs';
+export { CampaignJob, CampaignQueue, RemessagePayload } from './application/campaign-jobs';
 export { ContactImporter, ImportSummary } from './application/contact-importer';
 export { ContactTimeline, TimelineEntry, TimelineEventView, TimelinePage } from './application/contact-timeline';
 export { TimelinePageResponse, TimelineQueryDto } from './http/dto/timeline.dto';
@@ -56,7 +69,7 @@ export {
 export { numbersLeftAfter, numberToDial } from './domain/contact';
 export { channelLegs, CONTACT_LEGS, ContactLeg, currentLeg, isMessageLeg, nextLeg } from './domain/contact-legs';
 export { calleeName } from './domain/callee-name';
-export { CampaignSettings } from './domain/campaign-settings';
+export { CampaignSettings, OutreachRule } from './domain/campaign-settings';
 export { RESERVED_SIGNAL_NAMES } from './domain/extraction-keys';
 export { START_CHECKS } from './domain/start-checks';
 export { DialSchedule, DialWindowState, dialWindowAt, nextDialOpening, startOfNextLocalDay } from './domain/dial-window';
@@ -73,4 +86,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactSequences1763700011200]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactHandOff1763700011100, ContactSequences1763700011200]);

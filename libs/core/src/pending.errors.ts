@@ -13,10 +13,6 @@ export const PENDING_ERRORS = defineErrors('pending', {
   inbound_did_already_in_campaign: { status: 409, message: 'Number already in a non-terminal inbound campaign' },
   inbound_agent_has_no_number: { status: 400, message: 'Inbound agent has no number' },
   inbound_agent_has_many_numbers: { status: 400, message: 'Several numbers and none specified (pass phoneNumberId)' },
-  campaign_not_editable: { status: 409, message: 'Status does not allow this live edit (schedule, outreach, metrics)' },
-  campaign_channel_not_message_followup: { status: 409, message: 'Remessage on a campaign without a message leg' },
-  campaign_channel_switch_not_supported: { status: 400, message: 'Channel switch not allowed on outreach edit' },
-  campaign_channel_has_no_rules: { status: 400, message: 'Outreach rules sent for a channel without rules' },
   agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
 });
 

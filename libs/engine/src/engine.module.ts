@@ -2,13 +2,16 @@ import { Module } from '@nestjs/common';
 import { workerQueues } from '@outreach/platform';
 import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
-import { CallsCoreModule } from '@outreach/calls';
+import { CallsCoreModule, CallsServicesModule } from '@outreach/calls';
 import { CampaignsCoreModule } from '@outreach/campaigns';
+import { MessagingCoreModule } from '@outreach/messaging';
 import { DncCoreModule } from '@outreach/dnc';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
-import { MessagingCoreModule } from '@outreach/messaging';
+import { ApplyReplyRules } from './application/apply-reply-rules.use-case';
+import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
+import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
 import { CallPolls, DirectEnqueue, DispatchScheduler, MessageChecks, SettlementQueue } from './application/engine.ports';
 import { EngineMessageEvents } from './application/engine-message-events';
@@ -21,17 +24,17 @@ import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
 import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
-import { AttemptsProcessor, CampaignsProcessor } from './infrastructure/engine.processors';
+import { AttemptsProcessor, CampaignsProcessor, OutreachProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall];
+const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall, ApplyReplyRules, RemessageContact];
 
 /**
  * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
  * Needs the worker's platform (QueueProducer) for its wake-ups.
  */
 @Module({
-  imports: [WorkspacesCoreModule, AgentsCoreModule, BillingModule, DncCoreModule, TelephonyCoreModule, CallsCoreModule, CampaignsCoreModule, MessagingCoreModule],
+  imports: [WorkspacesCoreModule, AgentsCoreModule, BillingModule, DncCoreModule, TelephonyCoreModule, CallsCoreModule, CallsServicesModule, CampaignsCoreModule, MessagingCoreModule],
   providers: [
     ...useCases,
     { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
@@ -43,6 +46,8 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     EngineCallEvents,
     // Subscribes to message reports (after messaging's own intake): a leg settles when its message arrived or failed.
     EngineMessageEvents,
+    // Subscribes to message events: replies are judged by outreach rules (decisions.md 34.4).
+    EngineReplyEvents,
   ],
   exports: useCases,
 })
@@ -52,9 +57,9 @@ export class EngineCoreModule {}
 @Module({
   imports: [
     EngineCoreModule,
-    workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts),
+    workerQueues(EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Outreach),
   ],
-  providers: [CampaignsProcessor, AttemptsProcessor, EngineMaintenance],
+  providers: [CampaignsProcessor, AttemptsProcessor, OutreachProcessor, EngineMaintenance],
   exports: [EngineCoreModule],
 })
 export class EngineWorkerModule {}

@@ -114,9 +114,8 @@ export class CampaignEditing {
   }
 
   /** The keys of the type the campaign has now (archived types keep counting). */
-  private async currentTypeKeys(workspaceId: string, typeId: string | null): Promise<ExtractionKey[]> {
-    if (typeId === null) return [];
-    return (await this.types.describe(workspaceId, [typeId])).get(typeId)?.keys ?? [];
+  private currentTypeKeys(workspaceId: string, typeId: string | null): Promise<ExtractionKey[]> {
+    return this.types.currentKeys(workspaceId, typeId);
   }
 
   /**

@@ -107,6 +107,12 @@ export class CampaignTypesService {
     );
   }
 
+  /** The keys of the type a campaign has now (archived types keep counting; none: []). */
+  async currentKeys(workspaceId: string, typeId: string | null): Promise<ExtractionKey[]> {
+    if (typeId === null) return [];
+    return (await this.describe(workspaceId, [typeId])).get(typeId)?.keys ?? [];
+  }
+
   private async require(workspaceId: string, id: string): Promise<CampaignType> {
     const type = await this.types.findById(id);
     if (!type || !type.isVisibleTo(workspaceId)) throw new AppError('not_found', { message: `no campaign type ${id}` });

@@ -196,6 +196,38 @@ const OPERATIONS: Record<CampaignOperation, Record<CampaignStatus, string | null
     COMPLETED: 'campaign_not_active',
     CANCELED: 'campaign_not_active',
   },
+  editSchedule: {
+    DRAFT: null,
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: 'campaign_not_editable',
+    CANCELED: 'campaign_not_editable',
+  },
+  editOutreach: {
+    DRAFT: null,
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: 'campaign_not_editable',
+    CANCELED: 'campaign_not_editable',
+  },
+  editMetrics: {
+    DRAFT: null,
+    RUNNING: null,
+    PAUSED: null,
+    CREDIT_EXHAUSTED: null,
+    COMPLETED: 'campaign_not_editable',
+    CANCELED: 'campaign_not_editable',
+  },
+  remessage: {
+    RUNNING: null,
+    DRAFT: 'campaign_not_running',
+    PAUSED: 'campaign_not_running',
+    CREDIT_EXHAUSTED: 'campaign_not_running',
+    COMPLETED: 'campaign_not_running',
+    CANCELED: 'campaign_not_running',
+  },
 };
 
 const operationCases = (Object.keys(OPERATIONS) as CampaignOperation[]).flatMap((operation) =>
@@ -205,6 +237,14 @@ const operationCases = (Object.keys(OPERATIONS) as CampaignOperation[]).flatMap(
 describe('status-preserving operations', () => {
   it.each(operationCases)('%s on %s → %s', (operation, status, expected) => {
     expect(codeOf(() => assertOperationAllowed(status, operation, plain))).toBe(expected);
+  });
+
+  it('INBOUND campaigns refuse outreach edits and remessage (their schedule and metrics can change)', () => {
+    const inbound = { inbound: true, journey: false };
+    expect(codeOf(() => assertOperationAllowed('RUNNING', 'editOutreach', inbound))).toBe('inbound_campaign_action_not_supported');
+    expect(codeOf(() => assertOperationAllowed('RUNNING', 'remessage', inbound))).toBe('inbound_campaign_action_not_supported');
+    expect(codeOf(() => assertOperationAllowed('RUNNING', 'editSchedule', inbound))).toBeNull();
+    expect(codeOf(() => assertOperationAllowed('RUNNING', 'editMetrics', inbound))).toBeNull();
   });
 
   it('INBOUND campaigns take no uploaded contacts', () => {
@@ -226,17 +266,7 @@ describe('refusalsOf (what the routes document)', () => {
   it('holds every code nextStatus and assertOperationAllowed answer, for every status and kind', () => {
     const kinds = [plain, { inbound: true, journey: false }, { inbound: false, journey: true }];
     const events: CampaignEvent[] = ['start', 'pause', 'resume', 'stop', 'restart', 'reopen'];
-    const operations: CampaignOperation[] = [
-      'edit',
-      'editAudience',
-      'replaceCustomKeys',
-      'addContacts',
-      'delete',
-      'detachPhoneNumber',
-      'retryContact',
-      'reengage',
-      'finishInterrupted',
-    ];
+    const operations = Object.keys(OPERATIONS) as CampaignOperation[];
     for (const kind of kinds) {
       for (const status of CAMPAIGN_STATUSES) {
         for (const e of events) {

@@ -23,7 +23,11 @@ export type CampaignOperation =
   | 'detachPhoneNumber'
   | 'retryContact'
   | 'reengage'
-  | 'finishInterrupted';
+  | 'finishInterrupted'
+  | 'editSchedule'
+  | 'editOutreach'
+  | 'editMetrics'
+  | 'remessage';
 
 export interface Transition {
   from: readonly CampaignStatus[];
@@ -57,6 +61,9 @@ export const CAMPAIGN_TRANSITIONS: Readonly<Record<CampaignEvent, Transition>> =
   exhaustCredit: { from: ['RUNNING'], to: 'CREDIT_EXHAUSTED', refusal: 'campaign_not_running' },
 };
 
+/** Where the live edits are allowed: every status but the finished ones (decisions.md 34.1). */
+const LIVE_EDIT_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'];
+
 /** Where status-preserving operations are allowed (spec: States and transitions; decisions.md 12.3). */
 export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission>> = {
   edit: { in: ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED'], refusal: 'campaign_not_draft' },
@@ -72,6 +79,13 @@ export const CAMPAIGN_PERMISSIONS: Readonly<Record<CampaignOperation, Permission
   // A COMPLETED one goes RUNNING again (`reopen`); PAUSED and CREDIT_EXHAUSTED keep their status.
   reengage: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED'], refusal: 'campaign_not_reengageable' },
   finishInterrupted: { in: ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED'], refusal: 'campaign_not_reengageable' },
+  // Live edits (PUT …/schedule, …/outreach, …/metrics): every unfinished status, RUNNING included;
+  // they take effect at the next dispatch run (decisions.md 34.1).
+  editSchedule: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  editOutreach: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  editMetrics: { in: LIVE_EDIT_STATUSES, refusal: 'campaign_not_editable' },
+  // POST …/remessage sends now, so only a RUNNING campaign (a paused one sends nothing; decisions.md 34.6).
+  remessage: { in: ['RUNNING'], refusal: 'campaign_not_running' },
 };
 
 /** What kind of campaign it is, as far as the rules care. */
@@ -88,6 +102,8 @@ const INBOUND_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new 
   'addContacts',
   'reengage',
   'finishInterrupted',
+  'editOutreach',
+  'remessage',
 ]);
 const JOURNEY_UNSUPPORTED: ReadonlySet<CampaignEvent | CampaignOperation> = new Set(['restart', 'retryContact']);
 

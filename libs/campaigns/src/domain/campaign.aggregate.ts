@@ -3,6 +3,7 @@ import {
   CampaignChannel,
   CampaignSource,
   ExtractionMode,
+  hasMessageLeg,
   JOURNEY_SOURCES,
 } from './campaign-kinds';
 import { CampaignSettings, CAMPAIGN_SETTING_KEYS, withDefaultSettings } from './campaign-settings';
@@ -21,6 +22,7 @@ import {
   EvaluationMetric,
   ExtractionKey,
 } from './extraction-keys';
+import { assertOutreachRules } from './outreach-rules';
 
 /** Started and not finished: where a CRM_WEBHOOK campaign still takes CRM imports. */
 const LIVE_STATUSES: readonly CampaignStatus[] = ['RUNNING', 'PAUSED', 'CREDIT_EXHAUSTED'];
@@ -108,6 +110,28 @@ export const AUDIENCE_FIELDS = [
   'customExtractionKeys',
   'customExtractionKeysMode',
 ] as const satisfies ReadonlyArray<keyof CampaignChanges>;
+
+/**
+ * The live edits (decisions.md 34.1): the fields each route changes. They are allowed in every
+ * unfinished status, RUNNING included (CAMPAIGN_PERMISSIONS), and take effect at the next dispatch run.
+ */
+export const LIVE_EDIT_FIELDS = {
+  editSchedule: [
+    'timezone',
+    'dailyWindowStart',
+    'dailyWindowEnd',
+    'dialDays',
+    'scheduledStartAt',
+    'scheduledEndAt',
+    'dailyDialCap',
+    'dailyMessageCap',
+    'recipientHours',
+    'skipHolidays',
+  ],
+  editOutreach: ['outreachRules', 'whatsappOutreachTemplateId', 'whatsappAgentTemplateIds'],
+  editMetrics: ['evaluationMetrics'],
+} as const satisfies Record<LiveEdit, ReadonlyArray<keyof CampaignChanges>>;
+export type LiveEdit = Extract<CampaignOperation, 'editSchedule' | 'editOutreach' | 'editMetrics'>;
 
 /** What the rules need to know beyond the campaign itself. */
 export interface CampaignRuleContext {
@@ -265,6 +289,45 @@ export class Campaign {
     this.assertAllowed('replaceCustomKeys');
     this.validateAndAssign({ customExtractionKeys: keys, ...(mode ? { customExtractionKeysMode: mode } : {}) }, context);
     this.props.updatedAt = now;
+  }
+
+  /**
+   * A live edit (PUT …/schedule, …/outreach, …/metrics): allowed in DRAFT, RUNNING, PAUSED and
+   * CREDIT_EXHAUSTED (else 409 campaign_not_editable), only the route's own fields, under the same
+   * rules as PATCH. `channel` may be sent to the outreach edit but never changes
+   * (campaign_channel_switch_not_supported); rules need a channel with replies
+   * (campaign_channel_has_no_rules).
+   */
+  editLive(edit: LiveEdit, changes: CampaignChanges & { channel?: CampaignChannel }, context: CampaignRuleContext, now: Date): void {
+    this.assertAllowed(edit);
+    const allowed: readonly string[] = LIVE_EDIT_FIELDS[edit];
+    const { channel, ...fields } = changes;
+    const stray = Object.entries(fields).filter(([key, value]) => value !== undefined && !allowed.includes(key)).map(([key]) => key);
+    if (stray.length > 0) throw new Error(`${edit} cannot change ${stray.join(', ')}`);
+    if (channel !== undefined) {
+      if (edit !== 'editOutreach') throw new Error(`${edit} cannot change channel`);
+      if (channel !== this.props.channel) {
+        throw new AppError('campaign_channel_switch_not_supported', {
+          message: `the channel is ${this.props.channel}; it can change only by PATCH while the campaign is DRAFT`,
+        });
+      }
+    }
+    if (fields.outreachRules !== undefined) assertOutreachRules(this.props.channel, fields.outreachRules);
+    this.validateAndAssign(fields, context);
+    this.props.updatedAt = now;
+  }
+
+  /**
+   * POST …/remessage (decisions.md 34.6): an INBOUND campaign refuses it (400
+   * inbound_campaign_action_not_supported), a campaign without a WhatsApp leg has nothing to send
+   * again (409 campaign_channel_not_message_followup), and only a RUNNING campaign sends (400
+   * campaign_not_running): the kind, the channel, then the status.
+   */
+  assertCanRemessage(): void {
+    if (!this.kind.inbound && !hasMessageLeg(this.props.channel)) {
+      throw new AppError('campaign_channel_not_message_followup', { message: `a ${this.props.channel} campaign has no message leg to send again` });
+    }
+    this.assertAllowed('remessage');
   }
 
   /** Applies changes after checking every rule against the resulting campaign; nothing changes on a refusal. */

@@ -18,17 +18,18 @@ import {
 
 /** Every (status, event) pair: the status the event leads to, or null when it is not allowed. */
 const EXPECTED: Record<ContactEvent, Record<ContactStatus, ContactStatus | null>> = {
-  claim: { PENDING: 'IN_PROGRESS', IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  claimRetry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: 'IN_PROGRESS', COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  complete: { PENDING: null, IN_PROGRESS: 'COMPLETED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  fail: { PENDING: null, IN_PROGRESS: 'FAILED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  scheduleRetry: { PENDING: null, IN_PROGRESS: 'RETRY_SCHEDULED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  release: { PENDING: null, IN_PROGRESS: 'PENDING', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  releaseRetry: { PENDING: null, IN_PROGRESS: 'RETRY_SCHEDULED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  doNotCall: { PENDING: null, IN_PROGRESS: 'DO_NOT_CALL', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
-  retry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
-  restart: { PENDING: 'PENDING', IN_PROGRESS: null, RETRY_SCHEDULED: 'PENDING', COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
-  reengage: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: 'PENDING', FAILED: 'PENDING', DO_NOT_CALL: null },
+  claim: { PENDING: 'IN_PROGRESS', IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  claimRetry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: 'IN_PROGRESS', COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  complete: { PENDING: null, IN_PROGRESS: 'COMPLETED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  fail: { PENDING: null, IN_PROGRESS: 'FAILED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  scheduleRetry: { PENDING: null, IN_PROGRESS: 'RETRY_SCHEDULED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  release: { PENDING: null, IN_PROGRESS: 'PENDING', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  releaseRetry: { PENDING: null, IN_PROGRESS: 'RETRY_SCHEDULED', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  doNotCall: { PENDING: null, IN_PROGRESS: 'DO_NOT_CALL', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  retry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null, HAND_OFF: null },
+  restart: { PENDING: 'PENDING', IN_PROGRESS: null, RETRY_SCHEDULED: 'PENDING', COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null, HAND_OFF: null },
+  handOff: { PENDING: 'HAND_OFF', IN_PROGRESS: null, RETRY_SCHEDULED: 'HAND_OFF', COMPLETED: 'HAND_OFF', FAILED: 'HAND_OFF', DO_NOT_CALL: null, HAND_OFF: null },
+  reengage: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: 'PENDING', FAILED: 'PENDING', DO_NOT_CALL: null, HAND_OFF: null },
 };
 
 const PAIRS = CONTACT_EVENTS.flatMap((event) => CONTACT_STATUSES.map((status) => [status, event, EXPECTED[event][status]] as const));
@@ -60,7 +61,7 @@ describe('contact state machine', () => {
     expect(settlementEvent('FAILED')).toBe('fail');
     expect(settlementEvent('RETRY_SCHEDULED')).toBe('scheduleRetry');
     expect(() => settlementEvent('PENDING')).toThrow('cannot settle to PENDING');
-    expect(FINAL_CONTACT_STATUSES).toEqual(['COMPLETED', 'FAILED', 'DO_NOT_CALL']);
+    expect(FINAL_CONTACT_STATUSES).toEqual(['COMPLETED', 'FAILED', 'DO_NOT_CALL', 'HAND_OFF']);
   });
 
   it.each(CONTACT_STATUSES)('a manual retry of a %s contact is allowed only from FAILED', (status) => {

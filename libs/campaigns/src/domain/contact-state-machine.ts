@@ -1,9 +1,11 @@
 /**
  * A campaign contact's status. PENDING waits for its first dial; IN_PROGRESS has an attempt in
  * flight; RETRY_SCHEDULED waits for its next attempt; COMPLETED, FAILED and DO_NOT_CALL are final
- * (only a manual retry or a campaign restart takes a contact out of them).
+ * (only a manual retry or a campaign restart takes a contact out of them). HAND_OFF: an outreach
+ * rule handed the contact to a person (decisions.md 34.4); no automated leg reaches it again, and
+ * neither a retry nor a restart takes it back.
  */
-export const CONTACT_STATUSES = ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'] as const;
+export const CONTACT_STATUSES = ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL', 'HAND_OFF'] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /** Events that move a contact to another status. */
@@ -18,7 +20,8 @@ export type ContactEvent =
   | 'doNotCall'
   | 'retry'
   | 'restart'
-  | 'reengage';
+  | 'reengage'
+  | 'handOff';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -56,12 +59,19 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // POST …/re-engage {segment} and POST …/finish-interrupted: finished contacts of a segment start a
   // fresh run (decisions.md 35.1, 35.2). DO_NOT_CALL is never re-engaged.
   reengage: { from: ['COMPLETED', 'FAILED'], to: 'PENDING' },
+  // An outreach rule's HAND_OFF (a reply judged by the campaign's rules, decisions.md 34.4): the
+  // contact's automated legs end, waiting or done. Not from IN_PROGRESS: the attempt in flight
+  // settles first (the hand-off waits for it); not from DO_NOT_CALL (nothing automated is left).
+  handOff: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED'], to: 'HAND_OFF' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
 
-/** Events a person asks for (a route), never the engine: they take a contact out of a final status. */
-export const MANUAL_CONTACT_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'reengage'];
+/**
+ * Events that are not the engine's: a person's retry, restart or re-engage (a route), and an
+ * outreach rule's hand-off. The first three take a contact out of a final status.
+ */
+export const NON_ENGINE_CONTACT_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'reengage', 'handOff'];
 
 /**
  * Contacts with work left: those the dispatcher may still claim (a first dial or a retry). Start
@@ -104,5 +114,5 @@ export function settlementEvent(to: ContactStatus): SettlementEvent {
 
 /** Statuses no engine event leaves: the contact is done until a manual retry, a restart or a re-engage. */
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = CONTACT_STATUSES.filter((status) =>
-  CONTACT_EVENTS.every((event) => MANUAL_CONTACT_EVENTS.includes(event) || !canTransition(status, event)),
+  CONTACT_EVENTS.every((event) => NON_ENGINE_CONTACT_EVENTS.includes(event) || !canTransition(status, event)),
 );

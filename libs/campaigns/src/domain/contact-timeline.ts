@@ -20,6 +20,8 @@ export const TIMELINE_EVENT_TYPES = [
   'message_sent',
   'message_delivered',
   'message_replied',
+  /** An outreach rule handed the contact to a person (detail: rule, trigger, messageId, replyId, from: the status it left). */
+  'handed_off',
   /** An API lead's immutable result was written (detail: resultId). */
   'result_emitted',
   /** The result reached a webhook endpoint with a 2xx (detail: resultId, endpointId, deliveryId, attempt). */

@@ -46,6 +46,20 @@ export interface StartCheck {
 
 const fail = (code: ErrorCode, message?: string) => ({ code, message });
 
+/** Why an outreach template cannot be sent as it is (start checks; live outreach edits, decisions.md 34.2), or null. */
+export function templateRefusal(template: TemplateReadiness): { code: ErrorCode; message?: string } | null {
+  switch (template) {
+    case 'missing':
+      return fail('campaign_channel_needs_template');
+    case 'not_approved':
+      return fail('outreach_template_not_approved');
+    case 'needs_runtime_context':
+      return fail('outreach_template_needs_runtime_context');
+    default:
+      return null;
+  }
+}
+
 function hasActiveTrial(f: StartFacts): boolean {
   return f.workspace.trialUntil !== null && f.workspace.trialUntil.getTime() > f.now.getTime();
 }
@@ -81,16 +95,7 @@ export const START_CHECKS: readonly StartCheck[] = [
     check: (f) => {
       if (!hasMessageLeg(f.campaign.channel)) return null;
       if (!f.whatsapp.hasSender) return fail('campaign_channel_needs_sender');
-      switch (f.whatsapp.template) {
-        case 'missing':
-          return fail('campaign_channel_needs_template');
-        case 'not_approved':
-          return fail('outreach_template_not_approved');
-        case 'needs_runtime_context':
-          return fail('outreach_template_needs_runtime_context');
-        default:
-          return null;
-      }
+      return templateRefusal(f.whatsapp.template);
     },
   },
   {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import type { OutboxJob } from '@outreach/core';
 import type { VoiceCallResult } from '@outreach/telephony';
@@ -11,11 +12,14 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
  * - attempts / message-check `{ contactId, attemptSeq }`: settle a message leg whose report is overdue;
+ * - outreach / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
+ * - outreach / remessage-contact `RemessagePayload` (written by campaigns): send the message leg to one contact again (34.6);
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
  */
 export enum EngineQueue {
   Campaigns = CampaignQueue.Campaigns,
   Attempts = 'attempts',
+  Outreach = CampaignQueue.Outreach,
 }
 
 export enum EngineJob {
@@ -24,10 +28,30 @@ export enum EngineJob {
   Settle = 'settle',
   Poll = 'poll',
   MessageCheck = 'message-check',
+  ReplyRules = 'reply-rules',
+  RemessageContact = CampaignJob.RemessageContact,
 }
 
 export function messageCheckJobId(contactId: string, attemptSeq: number): string {
   return `mcheck-${contactId}-${attemptSeq}`;
+}
+
+/** A reply to one of our messages, as MessageEvents delivered it (the text travels: replies are short). */
+export interface ReplyRulesPayload {
+  /** Our message the reply answers. */
+  messageId: string;
+  provider: string;
+  /** The provider's id of the reply. */
+  replyId: string;
+  text: string;
+  /** When the reply was sent (ISO). */
+  at: string;
+}
+
+/** One job per reply: the id is a digest of provider and reply id (BullMQ refuses ':' in ids; provider ids may hold one). */
+export function replyRulesJob(payload: ReplyRulesPayload): OutboxJob {
+  const digest = createHash('sha256').update(`${payload.provider}\u0000${payload.replyId}`).digest('hex').slice(0, 40);
+  return { queue: EngineQueue.Outreach, name: EngineJob.ReplyRules, payload: { ...payload }, jobId: `reply-${digest}` };
 }
 
 export interface PollPayload {

@@ -3,7 +3,10 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
-import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, SettlePayload } from '../application/engine-jobs';
+import { RemessagePayload } from '@outreach/campaigns';
+import { ApplyReplyRules } from '../application/apply-reply-rules.use-case';
+import { RemessageContact } from '../application/remessage-contact.use-case';
+import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, ReplyRulesPayload, SettlePayload } from '../application/engine-jobs';
 import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { MessageAttempt } from '../application/message-attempt';
@@ -87,6 +90,34 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
       }
       default:
         throw new Error(`attempts queue: no handler for job ${job.name}`);
+    }
+  }
+}
+
+/**
+ * Queue `outreach` (decisions.md 34): replies judged by their campaigns' outreach rules, and
+ * remessages. The analysis port and the message provider may take seconds: their own queue keeps
+ * dispatch runs free.
+ */
+@Processor(EngineQueue.Outreach)
+export class OutreachProcessor extends QueueWorkerHost {
+  constructor(
+    private readonly rules: ApplyReplyRules,
+    private readonly remessage: RemessageContact,
+  ) {
+    super(EngineQueue.Outreach);
+  }
+
+  protected async handle(job: Job): Promise<unknown> {
+    switch (job.name as EngineJob) {
+      case EngineJob.ReplyRules: {
+        const report = await this.rules.execute(job.data as ReplyRulesPayload);
+        return { state: report.state, handedOff: report.handedOff.length };
+      }
+      case EngineJob.RemessageContact:
+        return this.remessage.execute(job.data as RemessagePayload);
+      default:
+        throw new Error(`outreach queue: no handler for job ${job.name}`);
     }
   }
 }

@@ -33,4 +33,13 @@ export class MessageQueries {
       return { message: messageView(m), replies: answers.length, optedOutByReply: answers.some((r) => isOptOutKeyword(r.body)) };
     });
   }
+
+  /**
+   * Whose conversation a message is: its workspace, channel and the contact's address (E.164, or
+   * an email address). Outreach rules read it for the message a reply answers (decisions.md 34.4).
+   */
+  async party(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; address: string; senderId: string } | null> {
+    const message = await this.messages.findById(messageId);
+    return message ? { workspaceId: message.workspaceId, channel: message.channel, address: message.address, senderId: message.senderId } : null;
+  }
 }

@@ -11,7 +11,7 @@ export interface LeadView {
   phone: string;
   name: string | null;
   fields: Record<string, unknown>;
-  /** The contact's status: PENDING, IN_PROGRESS, RETRY_SCHEDULED, COMPLETED, FAILED, DO_NOT_CALL. */
+  /** The contact's status: PENDING, IN_PROGRESS, RETRY_SCHEDULED, COMPLETED, FAILED, DO_NOT_CALL, HAND_OFF. */
   status: string;
   attempts: number;
   lastOutcome: string | null;

@@ -21,7 +21,7 @@ export interface LeadFinalPayload {
 
 /**
  * The job the engine writes (Outbox.enqueue, in the transaction that makes the contact final)
- * when a contact of an API campaign reaches COMPLETED, FAILED or DO_NOT_CALL.
+ * when a contact of an API campaign reaches COMPLETED, FAILED or DO_NOT_CALL, or an outreach rule's HAND_OFF ends it.
  */
 export function leadFinalJob(contactId: string, callId: string | null = null): OutboxJob {
   const payload: LeadFinalPayload = { contactId, callId };

@@ -63,8 +63,11 @@ export interface LeadResultEnvelope {
   };
 }
 
-/** The contact statuses that end a lead (campaigns' FINAL_CONTACT_STATUSES). */
-export const FINAL_LEAD_STATUSES = ['COMPLETED', 'FAILED', 'DO_NOT_CALL'] as const;
+/**
+ * The contact statuses that end a lead (campaigns' FINAL_CONTACT_STATUSES). HAND_OFF: an outreach
+ * rule handed the lead to a person before its automated legs were done (decisions.md 34.5).
+ */
+export const FINAL_LEAD_STATUSES = ['COMPLETED', 'FAILED', 'DO_NOT_CALL', 'HAND_OFF'] as const;
 
 export function isFinalLeadStatus(status: string): boolean {
   return (FINAL_LEAD_STATUSES as readonly string[]).includes(status);
@@ -80,7 +83,7 @@ export interface LeadResultFacts {
   campaignId: string;
   idempotencyKey: string;
   lead: { phone: string; name: string | null; fields: Record<string, unknown> };
-  /** The contact's final status (COMPLETED, FAILED, DO_NOT_CALL). */
+  /** The contact's final status (COMPLETED, FAILED, DO_NOT_CALL, HAND_OFF). */
   contactStatus: string;
   /** The contact's last outcome as the engine recorded it. */
   lastOutcome: string | null;
@@ -94,7 +97,7 @@ export interface LeadResultFacts {
 
 /**
  * Builds the envelope. `status` is the final status in lower case (completed, failed,
- * do_not_call); `disposition` the last outcome the engine recorded, else the final call's
+ * do_not_call, hand_off); `disposition` the last outcome the engine recorded, else the final call's
  * outcome, else the status.
  */
 export function buildLeadResult(f: LeadResultFacts): LeadResultEnvelope {

@@ -112,7 +112,7 @@ export class LeadResponse {
   @ApiProperty() phone: string;
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fields: Record<string, unknown>;
-  @ApiProperty({ enum: ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'] }) status: string;
+  @ApiProperty({ enum: ['PENDING', 'IN_PROGRESS', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL', 'HAND_OFF'] }) status: string;
   @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ nullable: true, type: String }) lastOutcome: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastAttemptAt: string | null;

@@ -560,6 +560,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/re-engage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Requeues a segment's finished contacts with a fresh run (RUNNING, PAUSED, CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again); else 409 campaign_not_reengageable (docs/decisions.md 35.1) */
+        post: operations["campaignsReengage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/re-engage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Requeues a segment's finished contacts with a fresh run (RUNNING, PAUSED, CREDIT_EXHAUSTED keep their status; a COMPLETED campaign runs again); else 409 campaign_not_reengageable (docs/decisions.md 35.1) */
+        post: operations["campaignsReengageV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/finish-interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls again the contacts whose last call a person answered but that was cut before incompleteCallSeconds; 409 incomplete_retry_disabled while incompleteRetryEnabled is off (docs/decisions.md 35.2) */
+        post: operations["campaignsFinishInterrupted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/finish-interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls again the contacts whose last call a person answered but that was cut before incompleteCallSeconds; 409 incomplete_retry_disabled while incompleteRetryEnabled is off (docs/decisions.md 35.2) */
+        post: operations["campaignsFinishInterruptedV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/remessage": {
         parameters: {
             query?: never;
@@ -1293,6 +1361,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's workflows, oldest first (unpaginated); an ACTIVE one can drive a journey campaign (channel CUSTOM) */
+        get: operations["workflowsList"];
+        put?: never;
+        /** Create a DRAFT workflow at revision 1 (its definition is validated: 422 workflow_invalid with details) */
+        post: operations["workflowsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's workflows, oldest first (unpaginated); an ACTIVE one can drive a journey campaign (channel CUSTOM) */
+        get: operations["workflowsListV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One workflow with the definition of its current revision */
+        get: operations["workflowsGet"];
+        /** Replace the name and/or definition at `revision` (a new revision; runs keep the one they started on) */
+        put: operations["workflowsUpdate"];
+        post?: never;
+        /** Delete the workflow at `revision` (its runs keep their revision) */
+        delete: operations["workflowsRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** DRAFT → ACTIVE at `revision` (the agents and templates it names are checked again); ACTIVE stays ACTIVE */
+        post: operations["workflowsActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** DRAFT or ACTIVE → archived at `revision` (runs under way finish; no new journey campaign can use it) */
+        post: operations["workflowsArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/whatsapp/senders": {
         parameters: {
             query?: never;
@@ -1679,6 +1835,319 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's documents (unpaginated) */
+        get: operations["documentsList"];
+        put?: never;
+        /**
+         * Create a document (step 1 of 3): its file comes next with PUT /documents/{id}/file
+         * @description The type is read from fileName: .pdf, .txt, .md (.markdown) or .docx; anything else is 415 unsupported_document_type.
+         */
+        post: operations["documentsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the document’s file (step 2 of 3): multipart "file"; stored, externalId set, status UPLOADED
+         * @description Over DOCUMENT_MAX_BYTES is 413 document_too_large, an empty file 400 empty_document, another format 415 unsupported_document_type. A store that cannot be reached is 503 document_storage_unavailable, one that refuses the file 502 document_storage_failed; either way nothing changes. The file can be replaced until the document is provisioned (then 400 invalid_request).
+         */
+        put: operations["documentsUpload"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{id}/provision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the upload (step 3 of 3): the document is queued for ingestion (PROCESSING → READY | FAILED)
+         * @description Without an uploaded file: 400 no_external_id. When the processing queue cannot take work: 502 document_ingest_unavailable, nothing changes. A document already PROCESSING or READY is answered as it is; a FAILED one is queued again.
+         */
+        post: operations["documentsProvision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One document */
+        get: operations["documentsGet"];
+        put?: never;
+        post?: never;
+        /** Delete a document, its chunks, its file and its places in knowledge bases */
+        delete: operations["documentsDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge-bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's knowledge bases with their documents (unpaginated) */
+        get: operations["knowledgeBasesList"];
+        put?: never;
+        /** Create a knowledge base, optionally with documents */
+        post: operations["knowledgeBasesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge-bases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One knowledge base with its documents */
+        get: operations["knowledgeBasesGet"];
+        put?: never;
+        post?: never;
+        /** Delete a knowledge base (409 knowledge_base_in_use while an ACTIVE chatbot answers from it) */
+        delete: operations["knowledgeBasesDelete"];
+        options?: never;
+        head?: never;
+        /** Rename or describe a knowledge base */
+        patch: operations["knowledgeBasesUpdate"];
+        trace?: never;
+    };
+    "/knowledge-bases/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a provisioned document (404 kb_document_not_found with docId, 400 document_not_provisioned) */
+        post: operations["knowledgeBasesAddDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge-bases/{id}/documents/{docId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a document from the knowledge base (404 kb_document_not_found when it is not in it) */
+        delete: operations["knowledgeBasesRemoveDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge-bases/{id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retrieval: the passages of the knowledge base's documents that best match a question (PostgreSQL full-text search) */
+        post: operations["knowledgeBasesQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chatbots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's chatbots (unpaginated) */
+        get: operations["chatbotsList"];
+        put?: never;
+        /** Create a chatbot over knowledge bases (ACTIVE unless told otherwise) */
+        post: operations["chatbotsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chatbots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One chatbot */
+        get: operations["chatbotsGet"];
+        put?: never;
+        post?: never;
+        /** Delete a chatbot and its sessions */
+        delete: operations["chatbotsDelete"];
+        options?: never;
+        head?: never;
+        /** Change a chatbot: name, instructions, status (ACTIVE | DISABLED), knowledge bases (replaced) */
+        patch: operations["chatbotsUpdate"];
+        trace?: never;
+    };
+    "/chatbots/{id}/embed-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the embed key; the old key stops working at once
+         * @description Send fromVersion (the embedKeyVersion you read): of two rotations from the same version exactly one wins, the other is 409 rotation_conflict.
+         */
+        post: operations["chatbotsRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chatbots/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the chatbot: it answers from the best passages of its knowledge bases (400 invalid_request when DISABLED) */
+        post: operations["chatbotsChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/embed/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A website's chatbot widget asks a question with the chatbot's embed key (a rotated-away key is 404 chatbot_not_found) */
+        post: operations["embedChatChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dictionaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's dictionaries (unpaginated) */
+        get: operations["dictionariesList"];
+        put?: never;
+        /** Create a dictionary: pronunciations (term → how to say it) or key terms */
+        post: operations["dictionariesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dictionaries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dictionary */
+        get: operations["dictionariesGet"];
+        put?: never;
+        post?: never;
+        /** Delete a dictionary */
+        delete: operations["dictionariesDelete"];
+        options?: never;
+        head?: never;
+        /** Rename a dictionary or replace its entries */
+        patch: operations["dictionariesUpdate"];
+        trace?: never;
+    };
+    "/agents/{id}/dictionaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent's dictionaries, in order */
+        get: operations["agentDictionariesList"];
+        /** Replace the agent's dictionaries: pronunciations and key terms join its compiled prompt */
+        put: operations["agentDictionariesSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/crm/providers": {
         parameters: {
             query?: never;
@@ -1859,7 +2328,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The connection's orders of the last `days` days and their WhatsApp updates (none sent yet: the messaging module is not built) */
+        /** The connection's orders of the last `days` days and the WhatsApp updates its order-notification rules sent about them */
         get: operations["commerceSummary"];
         put?: never;
         post?: never;
@@ -1867,6 +2336,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/order-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's order-notification rules, oldest first */
+        get: operations["commerceListRules"];
+        put?: never;
+        /** On an order event of this shop connection, send a WhatsApp template or a preset to the order’s phone (one rule per event) */
+        post: operations["commerceCreateRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/connections/{id}/order-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order-notification rule */
+        get: operations["commerceGetRule"];
+        put?: never;
+        post?: never;
+        /** Delete a rule: it sends nothing more; the updates it sent stay in the summary */
+        delete: operations["commerceDeleteRule"];
+        options?: never;
+        head?: never;
+        /** Change a rule: its event, enabled, or what it sends (templateId or preset) */
+        patch: operations["commerceUpdateRule"];
         trace?: never;
     };
 }
@@ -2341,7 +2847,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2369,7 +2875,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Share of the reserved lines retries (and follow-ups, churn re-contacts) may hold while first dials wait; above 0 at least one line; idle lines always go to due retries (docs/decisions.md 35.7) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -2377,13 +2883,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Follow-up calls per run for a lead whose call said interested (followupEnabled; docs/decisions.md 35.3) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Churn re-contacts per run of a contact lost after every retry (churnEnabled; docs/decisions.md 35.4) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before a churn re-contact when churnDelaysHours has no entry for it */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before each churn attempt (1-2160 each) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -2397,17 +2903,13 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -2448,9 +2950,9 @@ export interface components {
             campaignTypeId?: string | null;
             /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
             workflowId?: string | null;
-            /** @description Required for CRM_WEBHOOK campaigns. *stored, no effect yet* — owed by issue 14 (CRM) */
+            /** @description Required for CRM_WEBHOOK campaigns */
             defaultCrmConnectionId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 14 (CRM) */
+            /** @description The segment a CRM import of this campaign reads when it names none, if it reads the campaign's defaultCrmConnectionId (or the campaign names none) */
             defaultCrmSegmentId?: string | null;
             /**
              * @description IANA time zone of the daily window
@@ -2476,11 +2978,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -2489,17 +2990,15 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Re-contacts a contact lost after every retry, churnDelaysHours / churnIntervalHours later, up to churnMaxAttempts (docs/decisions.md 35.4) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
             name: string;
             /** @enum {string} */
@@ -2780,7 +3279,7 @@ export interface components {
             description?: string | null;
             /** @description Voice agent (needed by voice channels) */
             agentId?: string | null;
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /** @description Members notified about the campaign */
             notificationUserIds?: string[];
@@ -2808,7 +3307,7 @@ export interface components {
             cooldownMinutes?: number;
             /** @description Minutes before each retry (1-43200 each) */
             retryDelaysMinutes?: number[];
-            /** @description Share of the reservation retries may use. *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Share of the reserved lines retries (and follow-ups, churn re-contacts) may hold while first dials wait; above 0 at least one line; idle lines always go to due retries (docs/decisions.md 35.7) */
             retryConcurrencyPercent?: number;
             customExtractionKeys?: components["schemas"]["CampaignExtractionKeyDto"][];
             /**
@@ -2816,13 +3315,13 @@ export interface components {
              * @enum {string}
              */
             customExtractionKeysMode?: "APPEND" | "REPLACE";
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Follow-up calls per run for a lead whose call said interested (followupEnabled; docs/decisions.md 35.3) */
             followupMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Churn re-contacts per run of a contact lost after every retry (churnEnabled; docs/decisions.md 35.4) */
             churnMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before a churn re-contact when churnDelaysHours has no entry for it */
             churnIntervalHours?: number;
-            /** @description Hours before each churn attempt (1-2160 each). *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Hours before each churn attempt (1-2160 each) */
             churnDelaysHours?: number[];
             /** @description *stored, no effect yet* — owed by issue 18 (AI assist: the campaign brief reaches the agent) */
             goal?: string | null;
@@ -2836,17 +3335,13 @@ export interface components {
             incompleteRetryDelaysMinutes?: number[];
             /** @description A call shorter than this counts as interrupted */
             incompleteCallSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Referrals captured on a call join list-sourced campaigns as new contacts while the referring contact is less deep than this; 0 captures none (docs/decisions.md 35.6) */
             referralMaxDepth?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryMaxAttempts?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryIntervalSeconds?: number;
-            /** @description Seconds before each message retry (1-604800 each). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Seconds before each message retry (1-604800 each) */
             messageRetryDelaysSeconds?: number[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryWindowSeconds?: number;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTransientMaxAttempts?: number;
             /** @description Calls per day; null = no cap */
             dailyDialCap?: number | null;
@@ -2887,9 +3382,9 @@ export interface components {
             campaignTypeId?: string | null;
             /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
             workflowId?: string | null;
-            /** @description Required for CRM_WEBHOOK campaigns. *stored, no effect yet* — owed by issue 14 (CRM) */
+            /** @description Required for CRM_WEBHOOK campaigns */
             defaultCrmConnectionId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 14 (CRM) */
+            /** @description The segment a CRM import of this campaign reads when it names none, if it reads the campaign's defaultCrmConnectionId (or the campaign names none) */
             defaultCrmSegmentId?: string | null;
             /**
              * @description IANA time zone of the daily window
@@ -2915,11 +3410,10 @@ export interface components {
             };
             /** @description Default for the next start: may use idle unreserved capacity above the reservation */
             allowBurst?: boolean;
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -2928,17 +3422,15 @@ export interface components {
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
             followupEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Re-contacts a contact lost after every retry, churnDelaysHours / churnIntervalHours later, up to churnMaxAttempts (docs/decisions.md 35.4) */
             churnEnabled?: boolean;
             incompleteRetryEnabled?: boolean;
             skipRetryOnFirstVoicemail?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             messageRetryTieredEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 15 (live operations: follow-up, churn, referral, re-seed, retry share) */
+            /** @description Refused when true (400 invalid_body): re-seeding a drained campaign from its source is not offered — an upload cannot be read again and a CRM segment is re-imported by a CRM import; re-engage and churn re-contact requeue the campaign’s own contacts (docs/decisions.md 35.8). false is accepted */
             autoReseedEnabled?: boolean;
             name?: string;
             /**
@@ -2966,6 +3458,19 @@ export interface components {
             /** @description Use idle unreserved capacity above the reservation (never another campaign’s reservation) */
             allowBurst?: boolean;
         };
+        ReengageCampaignDto: {
+            /**
+             * @description Which finished contacts start a fresh run: completed (reached), failed (every attempt spent), not_reached (finished with no_answer, busy, voicemail or carrier_failure last), all (every finished contact). DO_NOT_CALL contacts are never re-engaged
+             * @enum {string}
+             */
+            segment: "completed" | "failed" | "not_reached" | "all";
+        };
+        RequeuedResponse: {
+            /** @description Contacts put back to PENDING with a fresh run */
+            requeued: number;
+            /** @description The campaign afterwards (a COMPLETED campaign that got contacts back is RUNNING again) */
+            campaign: components["schemas"]["CampaignResponse"];
+        };
         RemessageDto: {
             /** @description Contacts to message again; without it every COMPLETED and FAILED contact */
             contactIds?: string[];
@@ -2982,7 +3487,7 @@ export interface components {
             skipped: number;
         };
         ScheduleEditDto: {
-            /** @description Messages per day; null = no cap. *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Messages per day; null = no cap */
             dailyMessageCap?: number | null;
             /**
              * @description Daily window start, campaign timezone
@@ -3061,7 +3566,7 @@ export interface components {
             action: "HAND_OFF";
         };
         OutreachEditDto: {
-            /** @description WhatsApp outreach template (message legs). *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
@@ -3151,6 +3656,13 @@ export interface components {
             phoneIndex: number;
             /** @description The number on which a person answered (phone or an alternate); null until one did */
             connectedPhone: string | null;
+            /** @description 0 for a contact of the campaign's own list; n for one referred on the call of a contact of depth n − 1 (referralMaxDepth, docs/decisions.md 35.6) */
+            referralDepth: number;
+            /**
+             * Format: uuid
+             * @description The contact whose call named this one (a referral); null otherwise
+             */
+            referredBy: string | null;
             /** @description The recipient's time zone derived from the primary number; null when the number does not tell (the campaign's timezone applies) */
             recipientZone: string | null;
             /** @description Whose public holidays apply (skipHolidays): a country ("JP") or country-subdivision ("US-NY"); null when unknown */
@@ -3538,6 +4050,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MessageLegDto: {
+            /** @enum {string} */
+            channel: "WHATSAPP" | "EMAIL";
+            /**
+             * @description sent, delivered, read, replied, undelivered, provider_unavailable, retry_window_passed, opted_out, …
+             * @example delivered
+             */
+            outcome: string;
+        };
         LeadResultDataDto: {
             /** Format: uuid */
             leadId: string;
@@ -3557,6 +4078,8 @@ export interface components {
             } | null;
             /** @description The number on which a person answered (the lead's phone or an alternate); null when nobody did; absent from results written before alternates were dialled */
             connectedPhone?: string | null;
+            /** @description The lead's message leg (WhatsApp or email) and what became of its message; null when it had none; absent from results written before message legs */
+            message?: components["schemas"]["MessageLegDto"] | (never | null);
         };
         LeadResultResponse: {
             /** Format: uuid */
@@ -3846,6 +4369,149 @@ export interface components {
         ExportJobsPage: {
             items: components["schemas"]["ExportJobResponse"][];
             total: number;
+        };
+        WorkflowSummaryResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "DRAFT" | "ACTIVE" | "archived";
+            revision: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WorkflowListResponse: {
+            workflows: components["schemas"]["WorkflowSummaryResponse"][];
+        };
+        CreateWorkflowDto: {
+            /** @example Call, then WhatsApp the interested */
+            name: string;
+            /**
+             * @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}].
+             * @example {
+             *       "nodes": [
+             *         {
+             *           "id": "start",
+             *           "kind": "start",
+             *           "config": {}
+             *         },
+             *         {
+             *           "id": "done",
+             *           "kind": "end",
+             *           "label": "done",
+             *           "config": {}
+             *         }
+             *       ],
+             *       "edges": [
+             *         {
+             *           "from": "start",
+             *           "port": "next",
+             *           "to": "done"
+             *         }
+             *       ]
+             *     }
+             */
+            definition?: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+        };
+        WorkflowResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "DRAFT" | "ACTIVE" | "archived";
+            revision: number;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}]. */
+            definition?: {
+                nodes: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        UpdateWorkflowDto: {
+            /**
+             * @description The revision this write edits (409 concurrent_modification with currentRevision when stale)
+             * @example 1
+             */
+            revision: number;
+            name?: string;
+            /**
+             * @description A graph of at most 60 nodes and 120 edges (decisions.md 37.1). Node kinds: start, call, whatsapp, email, wait, branch, tag, webhook, end. Configs: call {agentId}; whatsapp/email {templateId, replyWithinSeconds?}; wait {seconds} or {untilLocalTime "HH:MM"}; branch {on: call_outcome|extraction|evaluation|message_reply|lead_field, key?, cases: [{name, values}]}; tag {tag}; webhook {url}; start and end {}. Ports: call → answered, no_answer, voicemail, failed, transferred; whatsapp/email → sent, failed, replied; branch → its case names and else; start, wait, tag, webhook → next; end → none. Every port is wired; one start; every node reachable; every cycle passes a wait. An invalid definition answers 422 workflow_invalid with details [{path, message}].
+             * @example {
+             *       "nodes": [
+             *         {
+             *           "id": "start",
+             *           "kind": "start",
+             *           "config": {}
+             *         },
+             *         {
+             *           "id": "done",
+             *           "kind": "end",
+             *           "label": "done",
+             *           "config": {}
+             *         }
+             *       ],
+             *       "edges": [
+             *         {
+             *           "from": "start",
+             *           "port": "next",
+             *           "to": "done"
+             *         }
+             *       ]
+             *     }
+             */
+            definition?: {
+                nodes?: {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+                    label?: string;
+                    config: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                edges?: {
+                    from: string;
+                    port: string;
+                    to: string;
+                }[];
+            };
+        };
+        WorkflowRevisionDto: {
+            /**
+             * @description The revision this write edits (409 concurrent_modification with currentRevision when stale)
+             * @example 1
+             */
+            revision: number;
         };
         WhatsappSenderResponse: {
             /** Format: uuid */
@@ -4353,6 +5019,196 @@ export interface components {
             /** Format: uuid */
             callId: string;
         };
+        CreateDocumentDto: {
+            /**
+             * @description The file to come: .pdf, .txt, .md or .docx (else 415 unsupported_document_type)
+             * @example refund-policy.pdf
+             */
+            fileName: string;
+            /** @description Display name (default: the file name) */
+            name?: string;
+        };
+        DocumentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            fileName: string;
+            /** @enum {string} */
+            type: "pdf" | "txt" | "md" | "docx";
+            sizeBytes: number | null;
+            /** @description Key of the stored file; null until the upload (PUT /documents/{id}/file) completed */
+            externalId: string | null;
+            /**
+             * @description AWAITING_UPLOAD → UPLOADED → (provision) PROCESSING → READY | FAILED
+             * @enum {string}
+             */
+            status: "AWAITING_UPLOAD" | "UPLOADED" | "PROCESSING" | "READY" | "FAILED";
+            /** @description Chunks the ingestion produced (searchable) */
+            chunkCount: number;
+            /** @description Why ingestion FAILED */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DocumentFileDto: {
+            /**
+             * Format: binary
+             * @description The document: PDF, TXT, Markdown or DOCX, at most DOCUMENT_MAX_BYTES
+             */
+            file: string;
+        };
+        DocumentListResponse: {
+            documents: components["schemas"]["DocumentResponse"][];
+        };
+        CreateKnowledgeBaseDto: {
+            name: string;
+            description?: string | null;
+            /** @description Provisioned documents (404 kb_document_not_found, 400 document_not_provisioned) */
+            documentIds?: string[];
+        };
+        KnowledgeBaseResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            documents: components["schemas"]["DocumentResponse"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        KnowledgeBaseListResponse: {
+            knowledgeBases: components["schemas"]["KnowledgeBaseResponse"][];
+        };
+        UpdateKnowledgeBaseDto: {
+            name?: string;
+            description?: string | null;
+        };
+        AddKbDocumentDto: {
+            /** @description A provisioned document of the workspace */
+            documentId: string;
+        };
+        KnowledgeQueryDto: {
+            /** @example How long do refunds take? */
+            query: string;
+            /** @default 5 */
+            limit: number;
+        };
+        PassageResponse: {
+            /** Format: uuid */
+            documentId: string;
+            documentName: string;
+            /** @description The chunk's place in its document (from 1) */
+            seq: number;
+            content: string;
+            /** @description Full-text rank (higher is better) */
+            score: number;
+        };
+        KnowledgeQueryResponse: {
+            passages: components["schemas"]["PassageResponse"][];
+        };
+        CreateChatbotDto: {
+            /** @description Added to the system prompt */
+            instructions?: string | null;
+            /**
+             * @description An ACTIVE chatbot answers and holds its knowledge bases (409 knowledge_base_in_use)
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED";
+            /** @description Knowledge bases it answers from (404 knowledge_base_not_found) */
+            knowledgeBaseIds?: string[];
+            name: string;
+        };
+        ChatbotResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            instructions: string | null;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
+            knowledgeBaseIds: string[];
+            /** @description The key a website sends as X-Embed-Key to POST /embed/chat */
+            embedKey: string;
+            /** @description 1 at creation, +1 per rotation */
+            embedKeyVersion: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChatbotListResponse: {
+            chatbots: components["schemas"]["ChatbotResponse"][];
+        };
+        UpdateChatbotDto: {
+            /** @description Added to the system prompt */
+            instructions?: string | null;
+            /**
+             * @description An ACTIVE chatbot answers and holds its knowledge bases (409 knowledge_base_in_use)
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED";
+            /** @description Knowledge bases it answers from (404 knowledge_base_not_found) */
+            knowledgeBaseIds?: string[];
+            name?: string;
+        };
+        RotateEmbedKeyDto: {
+            /** @description The key version being replaced (compare-and-swap); another rotation from the same version wins → 409 rotation_conflict */
+            fromVersion?: number;
+        };
+        ChatbotMessageDto: {
+            /** @description The question (blank: 400 empty_message) */
+            message: string;
+            /**
+             * Format: uuid
+             * @description Continue a session (404 session_not_found when it is not this chatbot’s)
+             */
+            sessionId?: string;
+        };
+        ChatbotAnswerResponse: {
+            /** Format: uuid */
+            sessionId: string;
+            answer: string;
+            /** @description The passages the answer was grounded in */
+            sources: components["schemas"]["PassageResponse"][];
+        };
+        DictionaryEntryDto: {
+            term: string;
+            /** @description How to say it (required in a pronunciation dictionary) */
+            pronunciation?: string;
+        };
+        CreateDictionaryDto: {
+            name: string;
+            /** @enum {string} */
+            kind: "pronunciation" | "key_terms";
+            entries: components["schemas"]["DictionaryEntryDto"][];
+        };
+        DictionaryResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "pronunciation" | "key_terms";
+            entries: components["schemas"]["DictionaryEntryDto"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DictionaryListResponse: {
+            dictionaries: components["schemas"]["DictionaryResponse"][];
+        };
+        UpdateDictionaryDto: {
+            name?: string;
+            entries?: components["schemas"]["DictionaryEntryDto"][];
+        };
+        SetAgentDictionariesDto: {
+            /** @description Dictionaries of the workspace, in the order the prompt lists them (replaces the list; 404 dictionary_not_found) */
+            dictionaryIds: string[];
+        };
         CrmCapabilitiesResponse: {
             contacts: boolean;
             segments: boolean;
@@ -4472,7 +5328,7 @@ export interface components {
              */
             connectionId: string;
             /**
-             * @description A segment (list, saved search, filter) of the CRM; all contacts when absent
+             * @description A segment (list, saved search, filter) of the CRM; null: all contacts; absent: the campaign's defaultCrmSegmentId when the connection is the campaign's defaultCrmConnectionId (or it has none), else all contacts
              * @example seg-5000
              */
             segmentId?: string | null;
@@ -4521,6 +5377,8 @@ export interface components {
             invalid: number;
             /** @description Shop orders stored (new or updated) */
             orders: number;
+            /** @description Order notifications written by the order-notification rules (the worker sends them) */
+            notifications: number;
         };
         CommerceOrderResponse: {
             /** Format: uuid */
@@ -4531,6 +5389,7 @@ export interface components {
             externalId: string;
             /** @example #1001 */
             name: string;
+            customerName: string | null;
             email: string | null;
             phone: string | null;
             /** @example USD */
@@ -4572,6 +5431,66 @@ export interface components {
             codOrders: number;
             currencies: string[];
         };
+        CreateOrderRuleDto: {
+            /**
+             * @description The order event that sends the message
+             * @enum {string}
+             */
+            event: "ORDER_CREATED" | "ORDER_PAID" | "ORDER_FULFILLED" | "ORDER_CANCELLED" | "ORDER_UPDATED";
+            /**
+             * Format: uuid
+             * @description A WhatsApp template of the workspace (400 template_not_found otherwise); exclusive with preset
+             */
+            templateId?: string | null;
+            /**
+             * @description A built-in update (order_confirmation, payment_received, order_shipped, order_cancelled): the service writes it as a template of the workspace and submits it for review; exclusive with templateId
+             * @enum {string|null}
+             */
+            preset?: "order_confirmation" | "payment_received" | "order_shipped" | "order_cancelled" | null;
+            /**
+             * @description A disabled rule sends nothing
+             * @default true
+             */
+            enabled: boolean | null;
+        };
+        OrderRuleResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            connectionId: string;
+            /** @enum {string} */
+            event: "ORDER_CREATED" | "ORDER_PAID" | "ORDER_FULFILLED" | "ORDER_CANCELLED" | "ORDER_UPDATED";
+            /**
+             * Format: uuid
+             * @description The template sent (a preset's own template when a preset was chosen)
+             */
+            templateId: string;
+            /** @enum {string|null} */
+            preset: "order_confirmation" | "payment_received" | "order_shipped" | "order_cancelled" | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrderRulesResponse: {
+            rules: components["schemas"]["OrderRuleResponse"][];
+        };
+        UpdateOrderRuleDto: {
+            /** @enum {string} */
+            event?: "ORDER_CREATED" | "ORDER_PAID" | "ORDER_FULFILLED" | "ORDER_CANCELLED" | "ORDER_UPDATED";
+            /**
+             * Format: uuid
+             * @description A WhatsApp template of the workspace (400 template_not_found otherwise); exclusive with preset
+             */
+            templateId?: string | null;
+            /**
+             * @description A built-in update (order_confirmation, payment_received, order_shipped, order_cancelled): the service writes it as a template of the workspace and submits it for review; exclusive with templateId
+             * @enum {string|null}
+             */
+            preset?: "order_confirmation" | "payment_received" | "order_shipped" | "order_cancelled" | null;
+            enabled?: boolean;
+        };
         /** @description An error answer (decisions.md 1.4). Branch on `error` and the status, never on `message`. */
         ErrorResponse: {
             /** @description Machine-readable code */
@@ -4587,6 +5506,11 @@ export interface components {
             }[];
             /** @description More about the failure, where the code has it */
             detail?: unknown;
+            /** @description workflow_invalid: every problem of the definition (decisions.md 37.1) */
+            details?: {
+                path: string;
+                message: string;
+            }[];
             /** @description forbidden: the scope the route needs */
             requiredPermission?: string;
             /** @description provider_error: the status of the called service */
@@ -5413,7 +6337,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, prompt_required, invalid_transfer_number, transfer_number_required */
+            /** @description Bad Request: internal_error, invalid_body, prompt_required, invalid_transfer_number, transfer_number_required, document_not_provisioned */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,7 +6345,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "internal_error" | "invalid_body" | "invalid_transfer_number" | "prompt_required" | "transfer_number_required";
+                        error?: "document_not_provisioned" | "internal_error" | "invalid_body" | "invalid_transfer_number" | "prompt_required" | "transfer_number_required";
                     };
                 };
             };
@@ -6729,7 +7653,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, agent_archived, prompt_required, invalid_transfer_number, transfer_number_required */
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update, agent_archived, prompt_required, invalid_transfer_number, transfer_number_required, document_not_provisioned */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6737,7 +7661,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "internal_error" | "invalid_body" | "invalid_transfer_number" | "no_fields_to_update" | "prompt_required" | "transfer_number_required";
+                        error?: "agent_archived" | "document_not_provisioned" | "internal_error" | "invalid_body" | "invalid_transfer_number" | "no_fields_to_update" | "prompt_required" | "transfer_number_required";
                     };
                 };
             };
@@ -9975,7 +10899,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9983,7 +10907,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -10826,7 +11750,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10834,7 +11758,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -14189,6 +15113,1224 @@ export interface operations {
             };
         };
     };
+    campaignsReengage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segment": "completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReengageCampaignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsReengageV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segment": "completed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReengageCampaignDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsFinishInterrupted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    campaignsFinishInterruptedV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 0,
+                     *       "campaign": {
+                     *         "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "name": "example",
+                     *         "agentId": "example",
+                     *         "agentName": "example",
+                     *         "status": "DRAFT",
+                     *         "channel": "VOICE",
+                     *         "source": "CSV",
+                     *         "reservedConcurrency": 1,
+                     *         "allowBurst": true,
+                     *         "variableMap": {},
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z",
+                     *         "pauseReason": "user",
+                     *         "createdAt": "2026-01-15T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *         "campaignTypeId": "example",
+                     *         "campaignTypeName": "example",
+                     *         "customExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "customExtractionKeysMode": "APPEND",
+                     *         "effectiveExtractionKeys": [
+                     *           {
+                     *             "name": "example",
+                     *             "type": "string",
+                     *             "description": "example"
+                     *           }
+                     *         ],
+                     *         "notificationUserIds": [
+                     *           "example"
+                     *         ],
+                     *         "defaultCrmConnectionId": "example",
+                     *         "defaultCrmSegmentId": "example",
+                     *         "description": "example",
+                     *         "workflowId": "example",
+                     *         "countryCode": "example",
+                     *         "phoneColumn": "example",
+                     *         "uploadId": "example",
+                     *         "timezone": "example",
+                     *         "goal": "example",
+                     *         "briefFileName": "example",
+                     *         "briefText": "example",
+                     *         "scheduledStartAt": "2026-01-15T09:30:00.000Z",
+                     *         "scheduledEndAt": "2026-01-15T09:30:00.000Z",
+                     *         "briefUploadedAt": "2026-01-15T09:30:00.000Z",
+                     *         "dailyWindowStart": "09:00",
+                     *         "dailyWindowEnd": "09:00",
+                     *         "whatsappOutreachTemplateId": "example",
+                     *         "whatsappTemplateByMetric": {},
+                     *         "messageDeclinedLeads": true,
+                     *         "whatsappEnabled": true,
+                     *         "whatsappPaymentLinkEnabled": true,
+                     *         "recoveryLinkEnabled": true,
+                     *         "removeInvalidRows": true,
+                     *         "transliterateCalleeNames": true,
+                     *         "followupEnabled": true,
+                     *         "churnEnabled": true,
+                     *         "incompleteRetryEnabled": true,
+                     *         "skipRetryOnFirstVoicemail": true,
+                     *         "messageRetryEnabled": true,
+                     *         "messageRetryTieredEnabled": true,
+                     *         "autoReseedEnabled": true,
+                     *         "dailyMessageCap": 1,
+                     *         "retryCount": 1,
+                     *         "cooldownMinutes": 1,
+                     *         "retryConcurrencyPercent": 1,
+                     *         "followupMaxAttempts": 1,
+                     *         "churnMaxAttempts": 1,
+                     *         "churnIntervalHours": 1,
+                     *         "incompleteRetryMaxAttempts": 1,
+                     *         "incompleteRetryIntervalMinutes": 1,
+                     *         "incompleteCallSeconds": 1,
+                     *         "referralMaxDepth": 1,
+                     *         "messageRetryMaxAttempts": 1,
+                     *         "messageRetryIntervalSeconds": 1,
+                     *         "messageRetryWindowSeconds": 1,
+                     *         "messageRetryTransientMaxAttempts": 1,
+                     *         "dailyDialCap": 1,
+                     *         "circuitBreakerWindow": 1,
+                     *         "circuitBreakerFailurePercent": 1,
+                     *         "budgetMinor": 1,
+                     *         "recipientHours": "off",
+                     *         "skipHolidays": true,
+                     *         "contactCount": 1,
+                     *         "receivedCalls": 1,
+                     *         "retryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "churnDelaysHours": [
+                     *           1
+                     *         ],
+                     *         "incompleteRetryDelaysMinutes": [
+                     *           1
+                     *         ],
+                     *         "messageRetryDelaysSeconds": [
+                     *           1
+                     *         ],
+                     *         "dialDays": [
+                     *           1
+                     *         ],
+                     *         "whatsappAgentTemplateIds": [
+                     *           "example"
+                     *         ],
+                     *         "altPhoneColumns": [
+                     *           "example"
+                     *         ],
+                     *         "whatsappAutomations": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "detail": "example"
+                     *           }
+                     *         ],
+                     *         "outreachRules": [
+                     *           {
+                     *             "trigger": "MESSAGE_REPLY",
+                     *             "afterDays": 1,
+                     *             "condition": {
+                     *               "kind": "example",
+                     *               "describe": "example"
+                     *             },
+                     *             "conditions": [
+                     *               {
+                     *                 "kind": "example",
+                     *                 "describe": "example"
+                     *               }
+                     *             ],
+                     *             "match": "ALL",
+                     *             "action": "HAND_OFF"
+                     *           }
+                     *         ],
+                     *         "evaluationMetrics": [
+                     *           {
+                     *             "key": "example",
+                     *             "label": "example",
+                     *             "allowedValues": [
+                     *               "example"
+                     *             ],
+                     *             "prompt": "example",
+                     *             "builtin": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequeuedResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Payment Required: workspace_not_active, activity_frozen, insufficient_credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "activity_frozen" | "insufficient_credits" | "workspace_not_active";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: campaign_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     campaignLiveOperationsRemessage: {
         parameters: {
             query?: never;
@@ -15392,7 +17534,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddContactsResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, inbound_campaign_action_not_supported, campaign_not_in_draft, journey_campaign_contact_cap */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15400,7 +17542,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone";
+                        error?: "campaign_not_in_draft" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_phone" | "journey_campaign_contact_cap";
                     };
                 };
             };
@@ -15548,6 +17690,8 @@ export interface operations {
                      *           "lastOutcome": "example",
                      *           "phoneIndex": 0,
                      *           "connectedPhone": "example",
+                     *           "referralDepth": 0,
+                     *           "referredBy": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *           "recipientZone": "example",
                      *           "recipientRegion": "example",
                      *           "createdAt": "2026-01-15T09:30:00.000Z",
@@ -15839,6 +17983,8 @@ export interface operations {
                      *       "lastOutcome": "example",
                      *       "phoneIndex": 0,
                      *       "connectedPhone": "example",
+                     *       "referralDepth": 0,
+                     *       "referredBy": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *       "recipientZone": "example",
                      *       "recipientRegion": "example",
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
@@ -19142,7 +21288,11 @@ export interface operations {
                      *               "extraction": {}
                      *             },
                      *             "journey": {},
-                     *             "connectedPhone": "example"
+                     *             "connectedPhone": "example",
+                     *             "message": {
+                     *               "channel": "WHATSAPP",
+                     *               "outcome": "delivered"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -19295,7 +21445,11 @@ export interface operations {
                      *           "extraction": {}
                      *         },
                      *         "journey": {},
-                     *         "connectedPhone": "example"
+                     *         "connectedPhone": "example",
+                     *         "message": {
+                     *           "channel": "WHATSAPP",
+                     *           "outcome": "delivered"
+                     *         }
                      *       }
                      *     }
                      */
@@ -21702,6 +23856,1310 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "expired";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workflows": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "status": "DRAFT",
+                     *           "revision": 1,
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Call, then WhatsApp the interested",
+                 *       "definition": {
+                 *         "nodes": [
+                 *           {
+                 *             "id": "start",
+                 *             "kind": "start",
+                 *             "config": {}
+                 *           },
+                 *           {
+                 *             "id": "done",
+                 *             "kind": "end",
+                 *             "label": "done",
+                 *             "config": {}
+                 *           }
+                 *         ],
+                 *         "edges": [
+                 *           {
+                 *             "from": "start",
+                 *             "port": "next",
+                 *             "to": "done"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWorkflowDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsListV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workflows": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "status": "DRAFT",
+                     *           "revision": 1,
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1,
+                 *       "definition": {
+                 *         "nodes": [
+                 *           {
+                 *             "id": "start",
+                 *             "kind": "start",
+                 *             "config": {}
+                 *           },
+                 *           {
+                 *             "id": "done",
+                 *             "kind": "end",
+                 *             "label": "done",
+                 *             "config": {}
+                 *           }
+                 *         ],
+                 *         "edges": [
+                 *           {
+                 *             "from": "start",
+                 *             "port": "next",
+                 *             "to": "done"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWorkflowDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsRemove: {
+        parameters: {
+            query: {
+                /** @description The revision this delete removes, required (409 concurrent_modification with currentRevision when stale). Checked after the workflow is found: an unknown id answers 404 either way */
+                revision: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkflowRevisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unprocessable Entity: workflow_invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_invalid";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    workflowsArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "revision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkflowRevisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "status": "DRAFT",
+                     *       "revision": 1,
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *       "definition": {
+                     *         "nodes": [
+                     *           {
+                     *             "id": "example",
+                     *             "kind": "start",
+                     *             "label": "example",
+                     *             "config": {}
+                     *           }
+                     *         ],
+                     *         "edges": [
+                     *           {
+                     *             "from": "example",
+                     *             "port": "example",
+                     *             "to": "example"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkflowResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: concurrent_modification */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "concurrent_modification";
                     };
                 };
             };
@@ -26583,6 +30041,4067 @@ export interface operations {
             };
         };
     };
+    documentsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    documentsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fileName": "refund-policy.pdf"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDocumentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "fileName": "example",
+                     *       "type": "pdf",
+                     *       "sizeBytes": 1,
+                     *       "externalId": "example",
+                     *       "status": "AWAITING_UPLOAD",
+                     *       "chunkCount": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_document_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_document_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    documentsUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentFileDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "fileName": "example",
+                     *       "type": "pdf",
+                     *       "sizeBytes": 1,
+                     *       "externalId": "example",
+                     *       "status": "AWAITING_UPLOAD",
+                     *       "chunkCount": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, empty_document, invalid_request, no_files, file_required, upload_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "empty_document" | "file_required" | "internal_error" | "invalid_body" | "invalid_request" | "no_files" | "upload_error";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error, document_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_too_large" | "internal_error";
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: unsupported_document_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "unsupported_document_type";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: upload_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "upload_failed";
+                    };
+                };
+            };
+            /** @description Bad Gateway: document_storage_failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_storage_failed";
+                    };
+                };
+            };
+            /** @description Service Unavailable: document_storage_unavailable, database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable" | "document_storage_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    documentsProvision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "fileName": "example",
+                     *       "type": "pdf",
+                     *       "sizeBytes": 1,
+                     *       "externalId": "example",
+                     *       "status": "AWAITING_UPLOAD",
+                     *       "chunkCount": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_external_id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_external_id";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Bad Gateway: document_ingest_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_ingest_unavailable";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    documentsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "fileName": "example",
+                     *       "type": "pdf",
+                     *       "sizeBytes": 1,
+                     *       "externalId": "example",
+                     *       "status": "AWAITING_UPLOAD",
+                     *       "chunkCount": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    documentsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "knowledgeBases": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "description": "example",
+                     *           "documents": [
+                     *             {
+                     *               "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *               "name": "example",
+                     *               "fileName": "example",
+                     *               "type": "pdf",
+                     *               "sizeBytes": 1,
+                     *               "externalId": "example",
+                     *               "status": "AWAITING_UPLOAD",
+                     *               "chunkCount": 1,
+                     *               "error": "example",
+                     *               "createdAt": "2026-01-15T09:30:00.000Z",
+                     *               "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateKnowledgeBaseDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, document_not_provisioned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_provisioned" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: kb_document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "kb_document_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: knowledge_base_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_in_use";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateKnowledgeBaseDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesAddDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "documentId": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddKbDocumentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, document_not_provisioned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "document_not_provisioned" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found, kb_document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "kb_document_not_found" | "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesRemoveDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                docId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "description": "example",
+                     *       "documents": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "fileName": "example",
+                     *           "type": "pdf",
+                     *           "sizeBytes": 1,
+                     *           "externalId": "example",
+                     *           "status": "AWAITING_UPLOAD",
+                     *           "chunkCount": 1,
+                     *           "error": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeBaseResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found, kb_document_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "kb_document_not_found" | "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    knowledgeBasesQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "How long do refunds take?"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KnowledgeQueryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passages": [
+                     *         {
+                     *           "documentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "documentName": "example",
+                     *           "seq": 1,
+                     *           "content": "example",
+                     *           "score": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KnowledgeQueryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chatbots": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "instructions": "example",
+                     *           "status": "ACTIVE",
+                     *           "knowledgeBaseIds": [
+                     *             "example"
+                     *           ],
+                     *           "embedKey": "example",
+                     *           "embedKeyVersion": 1,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateChatbotDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "instructions": "example",
+                     *       "status": "ACTIVE",
+                     *       "knowledgeBaseIds": [
+                     *         "example"
+                     *       ],
+                     *       "embedKey": "example",
+                     *       "embedKeyVersion": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "instructions": "example",
+                     *       "status": "ACTIVE",
+                     *       "knowledgeBaseIds": [
+                     *         "example"
+                     *       ],
+                     *       "embedKey": "example",
+                     *       "embedKeyVersion": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "instructions": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateChatbotDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "instructions": "example",
+                     *       "status": "ACTIVE",
+                     *       "knowledgeBaseIds": [
+                     *         "example"
+                     *       ],
+                     *       "embedKey": "example",
+                     *       "embedKeyVersion": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found, knowledge_base_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found" | "knowledge_base_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["RotateEmbedKeyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "instructions": "example",
+                     *       "status": "ACTIVE",
+                     *       "knowledgeBaseIds": [
+                     *         "example"
+                     *       ],
+                     *       "embedKey": "example",
+                     *       "embedKeyVersion": 1,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: rotation_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rotation_conflict";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    chatbotsChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChatbotMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "answer": "example",
+                     *       "sources": [
+                     *         {
+                     *           "documentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "documentName": "example",
+                     *           "seq": 1,
+                     *           "content": "example",
+                     *           "score": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotAnswerResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, empty_message, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "empty_message" | "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: chat_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chat_failed" | "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    embedChatChat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The chatbot’s current embedKey */
+                "X-Embed-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChatbotMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "answer": "example",
+                     *       "sources": [
+                     *         {
+                     *           "documentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "documentName": "example",
+                     *           "seq": 1,
+                     *           "content": "example",
+                     *           "score": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatbotAnswerResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, empty_message, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "empty_message" | "internal_error" | "invalid_body" | "invalid_request";
+                    };
+                };
+            };
+            /** @description Not Found: chatbot_not_found, session_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chatbot_not_found" | "session_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Internal Server Error: chat_failed, internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "chat_failed" | "internal_error";
+                    };
+                };
+            };
+        };
+    };
+    dictionariesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dictionaries": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "kind": "pronunciation",
+                     *           "entries": [
+                     *             {
+                     *               "term": "example",
+                     *               "pronunciation": "example"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    dictionariesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "kind": "pronunciation",
+                 *       "entries": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDictionaryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "kind": "pronunciation",
+                     *       "entries": [
+                     *         {
+                     *           "term": "example",
+                     *           "pronunciation": "example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    dictionariesGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "kind": "pronunciation",
+                     *       "entries": [
+                     *         {
+                     *           "term": "example",
+                     *           "pronunciation": "example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: dictionary_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "dictionary_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    dictionariesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: dictionary_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "dictionary_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    dictionariesUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDictionaryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "name": "example",
+                     *       "kind": "pronunciation",
+                     *       "entries": [
+                     *         {
+                     *           "term": "example",
+                     *           "pronunciation": "example"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "no_fields_to_update";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: dictionary_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "dictionary_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    agentDictionariesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dictionaries": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "kind": "pronunciation",
+                     *           "entries": [
+                     *             {
+                     *               "term": "example",
+                     *               "pronunciation": "example"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    agentDictionariesSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dictionaryIds": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAgentDictionariesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dictionaries": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "name": "example",
+                     *           "kind": "pronunciation",
+                     *           "entries": [
+                     *             {
+                     *               "term": "example",
+                     *               "pronunciation": "example"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DictionaryListResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: not_found, dictionary_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "dictionary_not_found" | "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     crmProviders: {
         parameters: {
             query?: never;
@@ -28165,7 +35684,8 @@ export interface operations {
                      *       "deferred": 1,
                      *       "duplicates": 1,
                      *       "invalid": 1,
-                     *       "orders": 1
+                     *       "orders": 1,
+                     *       "notifications": 1
                      *     }
                      */
                     "application/json": components["schemas"]["CrmWebhookReceiptResponse"];
@@ -28274,6 +35794,7 @@ export interface operations {
                      *           "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
                      *           "externalId": "example",
                      *           "name": "#1001",
+                     *           "customerName": "example",
                      *           "email": "example",
                      *           "phone": "example",
                      *           "currency": "USD",
@@ -28478,6 +35999,692 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceListRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "event": "ORDER_CREATED",
+                     *           "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *           "preset": "order_confirmation",
+                     *           "enabled": true,
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderRulesResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceCreateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "ORDER_CREATED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOrderRuleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "event": "ORDER_CREATED",
+                     *       "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "preset": "order_confirmation",
+                     *       "enabled": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderRuleResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, template_not_found, crm_connection_not_active, invalid_request, template_or_preset_required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_request" | "template_not_found" | "template_or_preset_required";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceGetRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "event": "ORDER_CREATED",
+                     *       "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "preset": "order_confirmation",
+                     *       "enabled": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderRuleResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found" | "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceDeleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found" | "not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    commerceUpdateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "ORDER_CREATED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateOrderRuleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "connectionId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "event": "ORDER_CREATED",
+                     *       "templateId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "preset": "order_confirmation",
+                     *       "enabled": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "updatedAt": "2026-01-15T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderRuleResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, template_not_found, crm_connection_not_active, invalid_request, template_or_preset_required, no_fields_to_update */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_active" | "internal_error" | "invalid_body" | "invalid_request" | "no_fields_to_update" | "template_not_found" | "template_or_preset_required";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: crm_connection_not_found, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "crm_connection_not_found" | "not_found";
                     };
                 };
             };

@@ -4,6 +4,7 @@ export * from './telephony.errors';
 export * from './telephony.config';
 import { Telephony1763700002000 } from './infrastructure/migrations/1763700002000-telephony';
 import { RealVoiceProviders1763700009600 } from './infrastructure/migrations/1763700009600-real-voice-providers';
+import { InboundNumbers1763700011300 } from './infrastructure/migrations/1763700011300-inbound-numbers';
 
 export { TelephonyCoreModule, TelephonyModule } from './telephony.module';
 export { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
@@ -33,4 +34,4 @@ export { VoiceAgentHosting } from './application/voice-provider-router';
 export { WebhookRequest } from './application/voice-webhooks';
 export { twilioSignature, TWILIO_SIGNATURE_HEADER } from './infrastructure/twilio-voice.adapter';
 export { VAPI_SECRET_HEADER } from './infrastructure/vapi-voice.adapter';
-export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000, RealVoiceProviders1763700009600]);
+export const TELEPHONY_MIGRATIONS = defineMigrations('telephony', [Telephony1763700002000, RealVoiceProviders1763700009600, InboundNumbers1763700011300]);

@@ -10,6 +10,7 @@ import { CampaignContactCountShards1763700007100 } from './infrastructure/migrat
 import { ContactAlternateNumbers1763700008100 } from './infrastructure/migrations/1763700008100-contact-alternate-numbers';
 import { ContactRecipientLocale1763700009700 } from './infrastructure/migrations/1763700009700-contact-recipient-locale';
 import { ContactTimeline1763700009810 } from './infrastructure/migrations/1763700009810-contact-timeline';
+import { InboundRouting1763700011310 } from './infrastructure/migrations/1763700011310-inbound-routing';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
@@ -39,6 +40,7 @@ export { UploadIntake } from './application/upload-intake.service';
 export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
+export { AdmittedCaller, InboundCampaigns, InboundRoute } from './application/inbound-campaigns';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CrmDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
 export { CrmContactIntake, CrmContactInput, CrmContactsAdded } from './application/crm-contact-intake.service';
@@ -70,4 +72,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, InboundRouting1763700011310]);

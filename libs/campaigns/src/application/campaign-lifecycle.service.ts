@@ -10,6 +10,7 @@ import { assertStartChecks, StartFacts } from '../domain/start-checks';
 import { WORK_LEFT_STATUSES } from '../domain/contact-state-machine';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignView, CampaignViews } from './campaign-views';
+import { InboundCampaigns } from './inbound-campaigns';
 import {
   CampaignPhoneNumberRepository,
   CampaignRepository,
@@ -46,6 +47,7 @@ export class CampaignLifecycle {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly inbound: InboundCampaigns,
   ) {}
 
   start(workspaceId: string, id: string, request: StartRequest = {}): Promise<CampaignView> {
@@ -93,7 +95,9 @@ export class CampaignLifecycle {
         allowBurst: request.allowBurst ?? props.allowBurst,
       };
       if (event === 'restart') await this.contacts.reset(id, 'restart');
-      assertStartChecks(await this.gatherFacts(found, reservation.reservedConcurrency));
+      const facts = await this.gatherFacts(found, reservation.reservedConcurrency);
+      assertStartChecks(facts);
+      if (facts.inbound) await this.inbound.attachStartNumbers(id, facts.inbound);
       found.run(event, reservation, this.clock.now());
       await this.campaigns.update(found);
       await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId: id } });
@@ -120,6 +124,8 @@ export class CampaignLifecycle {
     const contactsWithWorkLeft = LIST_SOURCES.includes(p.source) ? await this.contacts.count(p.id, WORK_LEFT_STATUSES) : 0;
     const totalContacts = await this.contacts.count(p.id);
     const reservedByOthers = await this.campaigns.lockAndSumRunningReservations(p.workspaceId, p.id);
+    // After the workspace lock: two starts of the workspace cannot both take one number (decisions.md 36.2).
+    const inbound = p.source === 'INBOUND' ? await this.inbound.startFacts(p) : null;
     return {
       now,
       workspace: {
@@ -139,6 +145,7 @@ export class CampaignLifecycle {
       totalContacts,
       requestedConcurrency,
       reservedByOthers,
+      inbound,
     };
   }
 

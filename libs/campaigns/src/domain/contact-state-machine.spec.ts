@@ -28,6 +28,7 @@ const EXPECTED: Record<ContactEvent, Record<ContactStatus, ContactStatus | null>
   doNotCall: { PENDING: null, IN_PROGRESS: 'DO_NOT_CALL', RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null },
   retry: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
   restart: { PENDING: 'PENDING', IN_PROGRESS: null, RETRY_SCHEDULED: 'PENDING', COMPLETED: null, FAILED: 'PENDING', DO_NOT_CALL: null },
+  answerInbound: { PENDING: 'IN_PROGRESS', IN_PROGRESS: null, RETRY_SCHEDULED: 'IN_PROGRESS', COMPLETED: 'IN_PROGRESS', FAILED: 'IN_PROGRESS', DO_NOT_CALL: 'IN_PROGRESS' },
 };
 
 const PAIRS = CONTACT_EVENTS.flatMap((event) => CONTACT_STATUSES.map((status) => [status, event, EXPECTED[event][status]] as const));

@@ -17,7 +17,8 @@ export type ContactEvent =
   | 'releaseRetry'
   | 'doNotCall'
   | 'retry'
-  | 'restart';
+  | 'restart'
+  | 'answerInbound';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -52,6 +53,10 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // keeps its attempt: its call may still be live, and resetting it would let the dispatcher dial
   // the same person again at the same time; the attempt settles (or is reaped) as usual.
   restart: { from: ['FAILED', 'PENDING', 'RETRY_SCHEDULED'], to: 'PENDING' },
+  // An INBOUND campaign answers the contact's call (decisions.md 36.3): a new caller, or one who
+  // called before, has an attempt in flight. A caller whose earlier call is still IN_PROGRESS keeps
+  // it: the second call is recorded and billed, the contact untouched (a stale attempt).
+  answerInbound: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'], to: 'IN_PROGRESS' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
@@ -95,7 +100,7 @@ export function settlementEvent(to: ContactStatus): SettlementEvent {
   return event;
 }
 
-/** Statuses no engine event leaves: the contact is done until a manual retry or a restart. */
+/** Statuses no engine event leaves: the contact is done until a manual retry, a restart or their next inbound call. */
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = CONTACT_STATUSES.filter((status) =>
-  CONTACT_EVENTS.every((event) => event === 'retry' || event === 'restart' || !canTransition(status, event)),
+  CONTACT_EVENTS.every((event) => event === 'retry' || event === 'restart' || event === 'answerInbound' || !canTransition(status, event)),
 );

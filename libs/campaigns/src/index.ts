@@ -40,7 +40,7 @@ export { UploadIntake } from './application/upload-intake.service';
 export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
-export { AdmittedCaller, InboundCampaigns, InboundRoute } from './application/inbound-campaigns';
+export { AdmittedCaller, InboundCaller, InboundCampaigns, InboundRoute } from './application/inbound-campaigns';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CrmDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
 export { CrmContactIntake, CrmContactInput, CrmContactsAdded } from './application/crm-contact-intake.service';

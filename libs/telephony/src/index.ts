@@ -15,6 +15,8 @@ export {
   CALL_OUTCOMES,
   CallOutcome,
   CONNECTED_OUTCOMES,
+  InboundCallRequest,
+  IncomingCall,
   isAnswered,
   PlacedCall,
   VoiceCallEvent,
@@ -23,11 +25,12 @@ export {
   VoiceCallResult,
   VoiceCallStatus,
   VoiceProvider,
+  WebhookReply,
 } from './application/voice-provider.port';
 export { fromWire, toWire, VoiceCallEventWire, VoiceWebhookReader, VoiceWebhookReaders, WebhookNotAuthentic } from './application/voice-webhooks';
-export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxWebhook } from './infrastructure/sandbox-voice-webhooks';
+export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxIncoming, signSandboxWebhook } from './infrastructure/sandbox-voice-webhooks';
 export { SandboxCallRecord, SandboxCallRecords } from './infrastructure/sandbox-call-records';
-export { SandboxScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
+export { SandboxScript, sandboxInboundScript, sandboxScript, sandboxTimeline, SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 export { DEFAULT_CARRIER } from './domain/phone-number';
 export { VOICE_ADAPTERS, VoiceAdapterName, VoiceAgentSpec } from './application/carrier-accounts';
 export { VoiceAgentHosting } from './application/voice-provider-router';

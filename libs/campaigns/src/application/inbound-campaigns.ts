@@ -37,6 +37,18 @@ export abstract class InboundCampaignStore {
    */
   abstract answer(input: { campaignId: string; contactId: string; callId: string; now: Date; deadlineAt: Date }): Promise<{ attemptSeq: number; attempts: number } | null>;
   abstract countReceivedCall(campaignId: string): Promise<void>;
+  /** A contact of an INBOUND campaign (its caller), or null for any other contact. */
+  abstract findCaller(contactId: string): Promise<InboundCaller | null>;
+}
+
+/** An INBOUND campaign's contact as the results module sees it (decisions.md 36.5). */
+export interface InboundCaller {
+  contactId: string;
+  campaignId: string;
+  workspaceId: string;
+  phone: string;
+  name: string | null;
+  fields: Record<string, string>;
 }
 
 /**
@@ -107,6 +119,11 @@ export class InboundCampaigns {
   /** After the start checks passed: the agent's only number becomes the campaign's (it is what the campaign answers on from now on). */
   async attachStartNumbers(campaignId: string, facts: InboundFacts): Promise<void> {
     if (!facts.attached) for (const n of facts.numbers) await this.attached.attach(campaignId, n.id);
+  }
+
+  /** The caller behind a contact of an INBOUND campaign, or null (results: decisions.md 36.5). */
+  findCaller(contactId: string): Promise<InboundCaller | null> {
+    return this.store.findCaller(contactId);
   }
 
   /** The RUNNING INBOUND campaign answering on the number (share-locked), or null: the call is then turned away. */

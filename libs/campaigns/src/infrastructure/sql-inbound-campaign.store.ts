@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
-import { InboundCampaignStore, InboundRoute } from '../application/inbound-campaigns';
+import { InboundCaller, InboundCampaignStore, InboundRoute } from '../application/inbound-campaigns';
 import { allowedFrom, targetOf } from '../domain/contact-state-machine';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
@@ -61,5 +61,18 @@ export class SqlInboundCampaignStore extends InboundCampaignStore {
 
   async countReceivedCall(campaignId: string): Promise<void> {
     await this.tx.manager.query(`UPDATE ${C.name} SET received_calls = received_calls + 1 WHERE ${C.c.id} = $1`, [campaignId]);
+  }
+
+  async findCaller(contactId: string): Promise<InboundCaller | null> {
+    if (!isUuid(contactId)) return null;
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select('cc', ['id', 'campaignId', 'workspaceId', 'phone', 'name', 'fields'])}
+         FROM ${CC.name} cc JOIN ${C.name} c ON c.${C.c.id} = cc.${CC.c.campaignId}
+        WHERE cc.${CC.c.id} = $1 AND c.${C.c.source} = 'INBOUND'`,
+      [contactId],
+    );
+    if (!rows[0]) return null;
+    const c = CC.fromRow(rows[0], ['id', 'campaignId', 'workspaceId', 'phone', 'name', 'fields']);
+    return { contactId: c.id, campaignId: c.campaignId, workspaceId: c.workspaceId, phone: c.phone, name: c.name, fields: c.fields };
   }
 }

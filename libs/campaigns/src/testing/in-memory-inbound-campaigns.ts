@@ -2,7 +2,7 @@
 // real InboundCampaigns service on top of it (specs of the lifecycle and of inbound calls).
 import { AgentDirectory } from '@outreach/agents';
 import { PhoneNumberDirectory } from '@outreach/telephony';
-import { InboundCampaigns, InboundCampaignStore, InboundRoute } from '../application/inbound-campaigns';
+import { InboundCaller, InboundCampaigns, InboundCampaignStore, InboundRoute } from '../application/inbound-campaigns';
 import { allowedFrom } from '../domain/contact-state-machine';
 import { InMemoryApiLeadContactStore, InMemoryCampaignPhoneNumbers, InMemoryCampaignRepository, InMemoryContactRepository } from './in-memory-campaigns';
 import { inMemoryTimeline } from './in-memory-contact-timeline';
@@ -41,6 +41,13 @@ export class InMemoryInboundCampaignStore extends InboundCampaignStore {
 
   async countReceivedCall(campaignId: string): Promise<void> {
     this.received.set(campaignId, (this.received.get(campaignId) ?? 0) + 1);
+  }
+
+  async findCaller(contactId: string): Promise<InboundCaller | null> {
+    const c = this.contacts.rows.get(contactId);
+    const campaign = c ? this.campaigns.stored(c.campaignId) : undefined;
+    if (!c || campaign?.source !== 'INBOUND') return null;
+    return { contactId: c.id, campaignId: c.campaignId, workspaceId: campaign.workspaceId, phone: c.phone, name: c.name, fields: { ...c.fields } };
   }
 }
 

@@ -121,6 +121,11 @@ export class InboundCampaigns {
     if (!facts.attached) for (const n of facts.numbers) await this.attached.attach(campaignId, n.id);
   }
 
+  /** One more call received by the campaign (receivedCalls). */
+  countReceivedCall(campaignId: string): Promise<void> {
+    return this.store.countReceivedCall(campaignId);
+  }
+
   /** The caller behind a contact of an INBOUND campaign, or null (results: decisions.md 36.5). */
   findCaller(contactId: string): Promise<InboundCaller | null> {
     return this.store.findCaller(contactId);
@@ -133,13 +138,14 @@ export class InboundCampaigns {
 
   /**
    * The caller as the campaign's contact — deduplicated by phone, like every campaign contact —
-   * with an attempt in flight for the call `callId`, and one more received call on the campaign.
+   * with an attempt in flight for the call `callId`. The caller then counts the call with
+   * `countReceivedCall`, last in its transaction: that UPDATE locks the campaign row until commit,
+   * and calls arriving together wait for each other only that long.
    */
   async admit(route: InboundRoute, input: { phone: string; callId: string; now: Date; deadlineAt: Date }): Promise<AdmittedCaller> {
     const { id, created } = await this.contacts.insertOrFind(route.workspaceId, route.campaignId, { phone: input.phone, name: null, fields: {} });
     if (created) await this.timeline.record({ contactId: id, type: 'created', detail: { source: 'INBOUND' } });
     const answered = await this.store.answer({ campaignId: route.campaignId, contactId: id, callId: input.callId, now: input.now, deadlineAt: input.deadlineAt });
-    await this.store.countReceivedCall(route.campaignId);
     if (!answered) return { contactId: id, attemptSeq: -1, attempts: 0, created };
     await this.timeline.record({ contactId: id, type: 'attempt_started', detail: { attempt: answered.attempts, callId: input.callId, inbound: true } });
     return { contactId: id, attemptSeq: answered.attemptSeq, attempts: answered.attempts, created };

@@ -46,7 +46,8 @@ export class SqlInboundCampaignStore extends InboundCampaignStore {
   }
 
   async answer(input: { campaignId: string; contactId: string; callId: string; now: Date; deadlineAt: Date }): Promise<{ attemptSeq: number; attempts: number } | null> {
-    const rows: Row[] = await this.tx.manager.query(
+    // An UPDATE … RETURNING answers [rows, affected] through TypeORM's postgres driver.
+    const [rows]: [Row[], number] = await this.tx.manager.query(
       `UPDATE ${CC.name}
           SET ${CC.c.status} = $3, ${CC.c.attempts} = ${CC.c.attempts} + 1, ${CC.c.attemptSeq} = ${CC.c.attemptSeq} + 1,
               ${CC.c.attemptStartedAt} = $4, ${CC.c.attemptDeadlineAt} = $5, ${CC.c.currentCallId} = $6,

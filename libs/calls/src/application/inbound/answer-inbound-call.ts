@@ -104,6 +104,7 @@ export class AnswerInboundCall {
         variables: callVariables({}, { agentName: agent?.name ?? '', callerPhone: number.e164, contactName: '', contactPhone: caller!, campaignName: '', timezone: 'UTC', workspaceName: '', now }),
       };
       await this.outbox.enqueue(takeInboundJob(request));
+      await this.inbound.countReceivedCall(route.campaignId);
       return { state: 'taken' as const, callId, request, campaignId: route.campaignId };
     });
     if (admitted.state === 'declined') return { callId: admitted.callId, decision: 'declined', campaignId: null, reply: this.voice.declineCall(incoming) };

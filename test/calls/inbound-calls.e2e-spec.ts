@@ -7,6 +7,7 @@ import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkerApp } from '../support/worker-app';
 import { ledger } from './call-fixtures';
+import { runCli } from '../support/cli-process';
 
 /*
  * Inbound calls through the sandbox's signed webhook (decisions.md 36.3-36.5): the number's RUNNING
@@ -182,5 +183,17 @@ describe('inbound calls (sandbox webhook)', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(await results(campaign.id)).toHaveLength(0);
     expect(await debits()).toHaveLength(1);
+  });
+
+  it('operator CLI call:simulate-inbound drives the same path (the running worker plays the call)', async () => {
+    const { campaign, number } = await liveInbound();
+    const run = await runCli(['call:simulate-inbound', '--number', number.e164, '--from', '+14155550158'], { keepLogLevel: false });
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ received: 1, inbound: { callId: expect.any(String), decision: 'taken', campaignId: campaign.id } });
+    await waitFor('call settled', () => contacts(campaign.id), (rows) => rows[0]?.status === 'COMPLETED');
+    expect((await api().get(`/v1/campaigns/${campaign.id}`)).body.receivedCalls).toBe(1);
+    const bad = await runCli(['call:simulate-inbound', '--number', number.e164, '--from', 'nobody'], { keepLogLevel: false });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--from must be an E\.164 number/);
   });
 });

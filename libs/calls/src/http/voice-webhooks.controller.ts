@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Public, Raises, RequestWithRawBody } from '@outreach/platform';
 import { ReceiveVoiceWebhook } from '../application/receive-voice-webhook';
 
@@ -33,7 +33,14 @@ export class VoiceWebhooksController {
       'Inbound calls: the sandbox\'s signed `{type: "incoming", …}` and Twilio\'s Voice URL request (Direction=inbound, CallStatus=ringing), ' +
       'answered with TwiML (text/xml) for Twilio: the RUNNING INBOUND campaign on the number takes the call, else it is declined politely.',
   })
-  @ApiOkResponse({ type: VoiceWebhookResponse })
+  @ApiExtraModels(VoiceWebhookResponse)
+  @ApiOkResponse({
+    description: 'JSON for events and the sandbox; TwiML (text/xml) for an inbound call offered by Twilio',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(VoiceWebhookResponse) } },
+      'text/xml': { schema: { type: 'string', example: '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Hello.</Say></Response>' } },
+    },
+  })
   async receive(
     @Param('provider') provider: string,
     @Req() req: RequestWithRawBody,

@@ -212,6 +212,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/phone-numbers/{id}/inbound-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Assign the INBOUND agent that answers calls to a workspace number (null clears it) */
+        put: operations["inboundNumbersPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions": {
         parameters: {
             query?: never;
@@ -313,7 +330,7 @@ export interface paths {
         /** All campaigns of the workspace, newest first (unpaginated) */
         get: operations["campaignsListV1"];
         put?: never;
-        /** Create a DRAFT campaign (optionally importing an upload as its contacts) */
+        /** Create a DRAFT campaign (optionally importing an upload as its contacts; source INBOUND: an INBOUND agent answering on phoneNumberId) */
         post: operations["campaignsCreate"];
         delete?: never;
         options?: never;
@@ -903,7 +920,7 @@ export interface paths {
         put?: never;
         /**
          * A voice provider's call events (ringing, answered, ended); signed by the provider, no API key
-         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored.
+         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored. Inbound calls: the sandbox's signed `{type: "incoming", …}` and Twilio's Voice URL request (Direction=inbound, CallStatus=ringing), answered with TwiML (text/xml) for Twilio: the RUNNING INBOUND campaign on the number takes the call, else it is declined politely.
          */
         post: operations["voiceWebhooksReceive"];
         delete?: never;
@@ -2111,6 +2128,32 @@ export interface components {
             description: string;
             defaultVolume: number;
         };
+        InboundAgentDto: {
+            /** @description An ACTIVE or PROVISIONING INBOUND agent of the workspace; null clears the assignment */
+            agentId: string | null;
+        };
+        PhoneNumberResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description E.164
+             * @example +14155550123
+             */
+            e164: string;
+            /** @example sandbox */
+            carrier: string;
+            /** @description Whether the carrier is enabled for the workspace; numbers on a disabled carrier cannot be used */
+            carrierEnabled: boolean;
+            /** @description Can receive calls */
+            inbound: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The INBOUND agent answering calls to this number (PUT /phone-numbers/{id}/inbound-agent)
+             */
+            inboundAgentId: string | null;
+        };
         CreateFunctionDto: {
             /** @example check_availability */
             name: string;
@@ -2201,23 +2244,6 @@ export interface components {
             };
             /** @default 10000 */
             timeoutMs: number;
-        };
-        PhoneNumberResponse: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description E.164
-             * @example +14155550123
-             */
-            e164: string;
-            /** @example sandbox */
-            carrier: string;
-            /** @description Whether the carrier is enabled for the workspace; numbers on a disabled carrier cannot be used */
-            carrierEnabled: boolean;
-            /** @description Can receive calls */
-            inbound: boolean;
-            /** Format: date-time */
-            createdAt: string;
         };
         PhoneNumberListResponse: {
             phoneNumbers: components["schemas"]["PhoneNumberResponse"][];
@@ -2436,8 +2462,13 @@ export interface components {
             name: string;
             /** @enum {string} */
             channel: "VOICE" | "WHATSAPP" | "VOICE_THEN_WHATSAPP" | "WHATSAPP_THEN_VOICE" | "CUSTOM" | "EMAIL";
-            /** @enum {string} */
-            source: "CSV" | "CRM_MANUAL" | "CRM_WEBHOOK" | "API";
+            /**
+             * @description INBOUND: calls to the agent's number are answered (channel VOICE, an INBOUND agent); it cannot be switched to or from later
+             * @enum {string}
+             */
+            source: "CSV" | "CRM_MANUAL" | "CRM_WEBHOOK" | "API" | "INBOUND";
+            /** @description INBOUND only: the workspace number the campaign answers on; needed when its agent answers on several numbers (inbound_agent_has_many_numbers at start) */
+            phoneNumberId?: string;
         };
         WhatsappAutomationResponse: {
             key: string;
@@ -3139,8 +3170,11 @@ export interface components {
             fromNumber: string | null;
             /** @description Destination, E.164 */
             toNumber: string;
-            /** @enum {string} */
-            kind: "campaign" | "test";
+            /**
+             * @description inbound: fromNumber is the caller, toNumber our number
+             * @enum {string}
+             */
+            kind: "campaign" | "test" | "inbound";
             /** @enum {string} */
             status: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED" | "FAILED";
             /** @description How the call ended (null while in progress) */
@@ -3219,6 +3253,15 @@ export interface components {
              * @example 1
              */
             received: number;
+            /**
+             * @description An inbound call offered by the request (decisions.md 36.3): its Call id, whether an INBOUND campaign took it, and that campaign
+             * @example {
+             *       "callId": "7d0c9d47-3c8e-4df4-9a53-5f1b1c7f9a10",
+             *       "decision": "taken",
+             *       "campaignId": "b5f3c1e4-2f0a-4c55-9a0e-2f1b7f7d0a01"
+             *     }
+             */
+            inbound?: Record<string, never>;
         };
         PushLeadDto: {
             /** @description Printable ASCII. The same key and lead answer the same lead (never a second contact); missing → 422 idempotency_key_required */
@@ -4134,7 +4177,7 @@ export interface components {
             /** Format: uuid */
             agentId: string | null;
             /** @enum {string} */
-            kind: "campaign" | "test";
+            kind: "campaign" | "test" | "inbound";
             status: string;
             outcome: string | null;
             /** Format: date-time */
@@ -7807,6 +7850,161 @@ export interface operations {
             };
         };
     };
+    inboundNumbersPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentId": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "e164": "+14155550123",
+                     *       "carrier": "sandbox",
+                     *       "carrierEnabled": true,
+                     *       "inbound": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumberResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, agent_archived, agent_type_not_inbound */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "agent_not_found" | "agent_type_not_inbound" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: phone_number_not_synced */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "phone_number_not_synced";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     functionsList: {
         parameters: {
             query?: never;
@@ -8551,7 +8749,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -9797,7 +9996,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, agent_type_not_inbound, inbound_campaign_action_not_supported, crm_connection_not_found, invalid_csv_format, phone_number_not_in_workspace, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9805,7 +10004,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_not_found" | "agent_type_not_inbound" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "invalid_request" | "journey_campaign_source_unsupported" | "metric_key_collision" | "phone_number_not_in_workspace" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -10648,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, agent_type_not_inbound, inbound_campaign_action_not_supported, crm_connection_not_found, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10656,7 +10855,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_type_not_inbound" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -11377,7 +11576,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11385,7 +11584,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -11436,6 +11635,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -11667,7 +11878,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11675,7 +11886,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -11726,6 +11937,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -12479,7 +12702,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12487,7 +12710,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -12538,6 +12761,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -12769,7 +13004,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12777,7 +13012,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -12828,6 +13063,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -13605,7 +13852,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13613,7 +13860,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -13664,6 +13911,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -13895,7 +14154,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13903,7 +14162,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -13954,6 +14213,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -14768,7 +15039,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -14914,7 +15186,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -14969,6 +15242,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft";
                     };
                 };
             };
@@ -15052,7 +15337,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -17123,6 +17409,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description JSON for events and the sandbox; TwiML (text/xml) for an inbound call offered by Twilio */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17130,10 +17417,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "received": 1
+                     *       "received": 1,
+                     *       "inbound": {
+                     *         "callId": "7d0c9d47-3c8e-4df4-9a53-5f1b1c7f9a10",
+                     *         "decision": "taken",
+                     *         "campaignId": "b5f3c1e4-2f0a-4c55-9a0e-2f1b7f7d0a01"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["VoiceWebhookResponse"];
+                    "text/xml": string;
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */

@@ -77,6 +77,7 @@ function expectedCode(route: RouteInfo): string {
   if (/^\/(whatsapp|email)\/senders\//.test(p)) return 'not_found';
   if (/^\/(whatsapp|email)\/templates\//.test(p)) return 'template_not_found';
   if (p.startsWith('/crm/connections/')) return 'crm_connection_not_found';
+  if (p.startsWith('/phone-numbers/')) return 'phone_number_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -97,6 +98,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/email/senders/')) return [a.emailSenderId];
       if (p.startsWith('/email/templates/')) return [a.emailTemplateId];
       if (p.startsWith('/crm/connections/')) return [a.crmConnectionId];
+      if (p.startsWith('/phone-numbers/')) return [a.phoneNumberId];
       break;
     case 'importId':
       return [a.crmImportId];
@@ -135,6 +137,7 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PUT /campaigns/:id/custom-keys': { customExtractionKeys: [{ name: 'pet', description: 'pet' }] },
     'POST /campaigns/:id/contacts': [{ phone: '+14155550199' }],
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
+    'PUT /phone-numbers/:id/inbound-agent': { agentId: b.agentId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
     'PATCH /whatsapp/senders/:id': { phoneDisplay: 'Hijacked' },

@@ -48,7 +48,7 @@ describe('inbound calls (sandbox webhook)', () => {
     receiver.clear();
     receiver.respondWith(200);
     await t.reset();
-    ws = await t.seed({ features: ['api_results'] });
+    ws = await t.seed({ features: ['api_results', 'inbound'] });
     await credit(t, ws.workspaceId, 100_000);
   });
 
@@ -175,7 +175,7 @@ describe('inbound calls (sandbox webhook)', () => {
   });
 
   it('without the api_results feature the calls settle and no result is written', async () => {
-    ws = await t.seed();
+    ws = await t.seed({ features: ['inbound'] });
     await credit(t, ws.workspaceId, 10_000);
     const { campaign, number } = await liveInbound();
     await offer(number.e164, '+14155550165');

@@ -26,7 +26,7 @@ describe('inbound numbers and INBOUND campaigns', () => {
   });
   beforeEach(async () => {
     await t.reset();
-    ws = await t.seed();
+    ws = await t.seed({ features: ['inbound'] });
     await credit(t, ws.workspaceId);
   });
 
@@ -60,7 +60,7 @@ describe('inbound numbers and INBOUND campaigns', () => {
       const number = await addNumber();
       expect((await assign(number.id, agent.id)).status).toBe(200);
 
-      const other = await t.seed();
+      const other = await t.seed({ features: ['inbound'] });
       const foreign = await addNumber({ workspaceId: other.workspaceId });
       expectError(await assign(foreign.id, agent.id), 404, 'phone_number_not_found');
       expectError(await assign(randomUUID(), agent.id), 404, 'phone_number_not_found');
@@ -78,6 +78,16 @@ describe('inbound numbers and INBOUND campaigns', () => {
       const unsynced = await addNumber({ carrier: 'vapi-main' });
       expectError(await assign(unsynced.id, agent.id), 409, 'phone_number_not_synced');
       expect(await assignedAgent(unsynced.id)).toBeNull();
+    });
+
+    it('is the workspace feature inbound: without it 403 feature_not_available, for the route and for INBOUND campaigns', async () => {
+      const off = await t.seed();
+      const number = await addNumber({ workspaceId: off.workspaceId });
+      const agent = await createActiveAgent(t, off.key, { agentType: 'INBOUND' });
+      expectError(await api(off.key).put(`/phone-numbers/${number.id}/inbound-agent`, { agentId: agent.id }), 403, 'feature_not_available');
+      expectError(await api(off.key).post('/v1/campaigns', { name: uniqueName(), channel: 'VOICE', source: 'INBOUND', agentId: agent.id }), 403, 'feature_not_available');
+      expect((await api(off.key).get('/v1/campaigns')).body.campaigns).toHaveLength(0);
+      expect((await api(off.key).get('/phone-numbers')).body.phoneNumbers[0].inboundAgentId).toBeNull();
     });
   });
 

@@ -46,7 +46,7 @@ describe('Twilio inbound calls', () => {
   });
   beforeEach(async () => {
     await t.reset();
-    ws = await t.seed();
+    ws = await t.seed({ features: ['inbound'] });
     await credit(t, ws.workspaceId, 10_000);
     const admin = t.get(PhoneNumberAdministration);
     await admin.configureCarrier({ workspaceId: ws.workspaceId, carrier: 'twilio-main', adapter: 'twilio', credentials: { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN } });

@@ -1,6 +1,6 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
-import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireScope } from '@outreach/platform';
+import { AnswerErrors, CurrentPrincipal, Principal, Raises, RequireFeature, RequireScope } from '@outreach/platform';
 import { PhoneNumberResponse, toPhoneNumberResponse } from '@outreach/telephony';
 import { IsString, Length, ValidateIf } from 'class-validator';
 import { AssignInboundNumber } from '../application/assign-inbound-number.use-case';
@@ -13,7 +13,8 @@ export class InboundAgentDto {
   agentId: string | null;
 }
 
-/** Numbers ↔ INBOUND agents (decisions.md 36.1). */
+/** Numbers ↔ INBOUND agents (decisions.md 36.1); the workspace feature `inbound`. */
+@RequireFeature('inbound')
 @Controller()
 export class InboundNumbersController {
   constructor(private readonly assign: AssignInboundNumber) {}

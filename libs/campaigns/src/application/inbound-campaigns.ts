@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentDirectory } from '@outreach/agents';
 import { AppError } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
+import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CampaignProps } from '../domain/campaign.aggregate';
 import { InboundFacts } from '../domain/start-checks';
 import { ApiLeadContactStore } from './api-lead-intake.service';
@@ -65,17 +66,22 @@ export class InboundCampaigns {
     private readonly numbers: PhoneNumberDirectory,
     private readonly agents: AgentDirectory,
     private readonly timeline: ContactTimeline,
+    private readonly workspaces: WorkspaceAdministration,
   ) {}
 
   /**
    * Create and PATCH of an INBOUND campaign: its agent is an INBOUND agent (400
    * agent_type_not_inbound); a number named on create must be the workspace's, on an enabled carrier
    * (400 phone_number_not_in_workspace). Other sources take no phoneNumberId (400 invalid_request).
+   * INBOUND campaigns are the workspace feature `inbound` (403 feature_not_available without it).
    */
   async checkDraft(workspaceId: string, campaign: Pick<CampaignProps, 'source' | 'agentId'>, phoneNumberId?: string): Promise<void> {
     if (campaign.source !== 'INBOUND') {
       if (phoneNumberId !== undefined) throw new AppError('invalid_request', { message: 'phoneNumberId is for INBOUND campaigns; attach caller ids with POST /campaigns/{id}/phone-numbers' });
       return;
+    }
+    if (!(await this.workspaces.get(workspaceId)).features.includes('inbound')) {
+      throw new AppError('feature_not_available', { message: 'INBOUND campaigns are not enabled for this workspace' });
     }
     if (campaign.agentId) {
       const agent = await this.agents.find(workspaceId, campaign.agentId);

@@ -53,7 +53,7 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post('v1/campaigns')
   @AnswerErrors({ agent_not_found: 400, invalid_phone: 400 })
-  @Raises(...CAMPAIGN_BODY_ERRORS, 'phone_number_not_in_workspace', 'invalid_request')
+  @Raises(...CAMPAIGN_BODY_ERRORS, 'phone_number_not_in_workspace', 'invalid_request', 'feature_not_available')
   @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts; source INBOUND: an INBOUND agent answering on phoneNumberId)' })
   @ApiCreatedResponse({ type: CampaignWithImportResponse })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateCampaignDto): Promise<CampaignWithImportResponse> {

@@ -2,6 +2,7 @@
 // real InboundCampaigns service on top of it (specs of the lifecycle and of inbound calls).
 import { AgentDirectory } from '@outreach/agents';
 import { PhoneNumberDirectory } from '@outreach/telephony';
+import type { WorkspaceAdministration } from '@outreach/workspaces';
 import { InboundCaller, InboundCampaigns, InboundCampaignStore, InboundRoute } from '../application/inbound-campaigns';
 import { allowedFrom } from '../domain/contact-state-machine';
 import { InMemoryApiLeadContactStore, InMemoryCampaignPhoneNumbers, InMemoryCampaignRepository, InMemoryContactRepository } from './in-memory-campaigns';
@@ -61,5 +62,7 @@ export function inMemoryInboundCampaigns(input: {
 }): { inbound: InboundCampaigns; store: InMemoryInboundCampaignStore } {
   const store = new InMemoryInboundCampaignStore(input.campaigns, input.attached, input.contacts);
   const leads = new InMemoryApiLeadContactStore(input.campaigns, input.contacts);
-  return { inbound: new InboundCampaigns(store, leads, input.attached, input.numbers, input.agents, inMemoryTimeline()), store };
+  return { inbound: new InboundCampaigns(store, leads, input.attached, input.numbers, input.agents, inMemoryTimeline(), {
+      get: async () => ({ features: ['inbound'] }),
+    } as unknown as WorkspaceAdministration), store };
 }

@@ -7915,7 +7915,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7923,7 +7923,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -10022,7 +10022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden, feature_not_available */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10030,7 +10030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                        error?: "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -16959,7 +16959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: idempotency_unavailable, database_unavailable */
+            /** @description Service Unavailable: idempotency_unavailable, sandbox_from_number_unavailable, database_unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -16969,7 +16969,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "database_unavailable" | "idempotency_unavailable";
+                        error?: "database_unavailable" | "idempotency_unavailable" | "sandbox_from_number_unavailable";
                     };
                 };
             };

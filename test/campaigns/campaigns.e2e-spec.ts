@@ -160,13 +160,12 @@ describe('campaigns: create, read, PATCH (36 bounds), custom keys, delete', () =
       expect(await readCampaign(t, ws.key, res.body.id)).toEqual(res.body);
     });
 
-    it('400 invalid_body for a missing name, an unknown channel or source, INBOUND, or an unknown member', async () => {
+    it('400 invalid_body for a missing name, an unknown channel or source, or an unknown member; INBOUND without the feature → 403', async () => {
       for (const body of [
         { name: undefined },
         { name: '' },
         { name: 'x'.repeat(101) },
         { channel: 'FAX' },
-        { source: 'INBOUND' },
         { source: 'EXCEL' },
         { surprise: true },
         { timezone: 'Mars/Olympus' },
@@ -175,6 +174,8 @@ describe('campaigns: create, read, PATCH (36 bounds), custom keys, delete', () =
       ]) {
         expectError(await create(body), 400, 'invalid_body');
       }
+      // INBOUND campaigns are the workspace feature `inbound` (decisions.md 36.2; test/campaigns/inbound-campaigns.e2e-spec.ts).
+      expectError(await create({ source: 'INBOUND' }), 403, 'feature_not_available');
       expect(await countCampaigns()).toBe(0);
     });
 

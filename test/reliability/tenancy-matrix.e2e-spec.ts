@@ -87,6 +87,7 @@ function expectedCode(route: RouteInfo): string {
   if (p.startsWith('/knowledge-bases/')) return 'knowledge_base_not_found';
   if (p.startsWith('/chatbots/')) return 'chatbot_not_found';
   if (p.startsWith('/dictionaries/')) return 'dictionary_not_found';
+  if (p.startsWith('/phone-numbers/')) return 'phone_number_not_found';
   throw new Error(`no expected 404 code for ${route.method} ${p}: add the resource to the tenancy matrix`);
 }
 
@@ -112,6 +113,7 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       if (p.startsWith('/knowledge-bases/')) return [a.knowledgeBaseId];
       if (p.startsWith('/chatbots/')) return [a.chatbotId];
       if (p.startsWith('/dictionaries/')) return [a.dictionaryId];
+      if (p.startsWith('/phone-numbers/')) return [a.phoneNumberId];
       break;
     case 'docId':
       return [a.documentId];
@@ -157,6 +159,7 @@ function bodyFor(route: RouteInfo, b: Tenant): unknown {
     'PUT /campaigns/:id/metrics': { evaluationMetrics: [] },
     'POST /campaigns/:id/contacts': [{ phone: '+14155550199' }],
     'POST /campaigns/:id/phone-numbers': { phoneNumberId: b.phoneNumberId },
+    'PUT /phone-numbers/:id/inbound-agent': { agentId: b.agentId },
     'PATCH /result-webhooks/:id': { enabled: false },
     'POST /campaigns/:id/exports': { format: 'CSV', period: 'all_time' },
     'POST /campaigns/:id/re-engage': { segment: 'all' },

@@ -38,8 +38,8 @@ describe('phone numbers: workspace numbers, carriers, campaign attachments', () 
     const res = await t.http.get('/phone-numbers').set(bearer(ws.key));
     expect(res.status).toBe(200);
     expect(res.body.phoneNumbers).toEqual([
-      { id: a.id, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: expect.any(String) },
-      { id: b.id, e164: '+14155550102', carrier: 'twilio', carrierEnabled: true, inbound: true, createdAt: expect.any(String) },
+      { id: a.id, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: expect.any(String), inboundAgentId: null },
+      { id: b.id, e164: '+14155550102', carrier: 'twilio', carrierEnabled: true, inbound: true, createdAt: expect.any(String), inboundAgentId: null },
     ]);
     await numbers.setCarrier({ workspaceId: ws.workspaceId, carrier: 'twilio', enabled: false });
     const after = await t.http.get('/phone-numbers').set(bearer(ws.key));

@@ -102,6 +102,14 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     },
   },
   {
+    names: ['call:simulate-inbound'],
+    async load() {
+      // The engine's configuration too: an admitted call's attempt deadline is REAPER_GRACE_SECONDS past the agent's limit.
+      const [calls, simulate] = await Promise.all([import('@outreach/calls'), import('./commands/call-simulate-inbound.command'), import('@outreach/engine')]);
+      return { imports: [calls.CallEventsModule], commands: [simulate.CallSimulateInboundCommand] };
+    },
+  },
+  {
     names: ['notification:list'],
     async load() {
       const [notifications, list] = await Promise.all([import('@outreach/notifications'), import('./commands/notification-list.command')]);

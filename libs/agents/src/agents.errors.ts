@@ -16,6 +16,7 @@ export const AGENTS_ERRORS = defineErrors('agents', {
   in_use: { status: 409, message: 'Agent referenced by campaigns; cannot be permanently deleted' },
   agent_not_provisioned: { status: 400, also: [409], message: 'Agent still being set up' },
   agent_archived: { status: 400, message: 'Agent archived' },
+  agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
   preview_not_supported: { status: 501, message: 'No preview for this voice' },
 });
 

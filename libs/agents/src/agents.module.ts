@@ -20,6 +20,8 @@ import { ProvisionAgent } from './application/provision-agent.use-case';
 import { UpdateAgent } from './application/update-agent.use-case';
 import { VoiceLibrary } from './application/voice-library';
 import { AgentsController, VoicesController } from './http/agents.controller';
+import { InboundNumbersController } from './http/inbound-numbers.controller';
+import { AssignInboundNumber } from './application/assign-inbound-number.use-case';
 import { AgentsProcessor } from './infrastructure/agents.processor';
 import { HostedVoiceProvider } from './infrastructure/hosted-voice-provider';
 import { StaticAgentCatalogue } from './infrastructure/static-agent-catalogue';
@@ -36,6 +38,7 @@ const useCases = [
   CompileAgentPrompt,
   VoiceLibrary,
   AgentReferenceChecks,
+  AssignInboundNumber,
 ];
 
 /** Core of agents: no controllers, usable by api, worker and cli, and by modules that use agents. */
@@ -54,8 +57,8 @@ const useCases = [
 })
 export class AgentsCoreModule {}
 
-/** The HTTP face of agents: /agents, /v1/agents, /voices, /background-audio. */
-@Module({ imports: [AgentsCoreModule], controllers: [AgentsController, VoicesController], exports: [AgentsCoreModule] })
+/** The HTTP face of agents: /agents, /v1/agents, /voices, /background-audio, and PUT /phone-numbers/{id}/inbound-agent. */
+@Module({ imports: [AgentsCoreModule], controllers: [AgentsController, VoicesController, InboundNumbersController], exports: [AgentsCoreModule] })
 export class AgentsModule {}
 
 /** The worker side: the `agents` queue and its processor (provisioning). */

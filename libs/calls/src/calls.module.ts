@@ -21,6 +21,7 @@ import { OverrideCallMetric } from './application/override-call-metric';
 import { PlaceTestCall } from './application/place-test-call';
 import { CallEventIntake } from './application/call-event-intake';
 import { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
+import { AnswerInboundCall, TakeInboundCall } from './application/inbound/answer-inbound-call';
 import { VoiceWebhooksController } from './http/voice-webhooks.controller';
 import { CallsController } from './http/calls.controller';
 import { CALL_ANALYSER_PROVIDER } from './infrastructure/analysis/call-analyser.provider';
@@ -60,9 +61,9 @@ export class CallsServicesModule {}
  * call, the ending of test calls), for every process that places calls or receives their events.
  */
 @Module({
-  imports: [CallsServicesModule, AgentsCoreModule, TelephonyCoreModule, WorkspacesCoreModule, BillingModule, DncCoreModule],
-  providers: [PlaceTestCall, CallEventIntake],
-  exports: [PlaceTestCall, CallEventIntake, CallsServicesModule],
+  imports: [CallsServicesModule, AgentsCoreModule, TelephonyCoreModule, WorkspacesCoreModule, BillingModule, DncCoreModule, CampaignsCoreModule],
+  providers: [PlaceTestCall, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook],
+  exports: [PlaceTestCall, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook, CallsServicesModule],
 })
 export class CallEventsModule {}
 
@@ -70,7 +71,6 @@ export class CallEventsModule {}
 @Module({
   imports: [CallEventsModule, CallsServicesModule, TelephonyCoreModule],
   controllers: [CallsController, VoiceWebhooksController],
-  providers: [ReceiveVoiceWebhook],
   exports: [CallsServicesModule],
 })
 export class CallsModule {}

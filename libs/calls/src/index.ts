@@ -6,6 +6,7 @@ import { Calls1763700004000 } from './infrastructure/migrations/1763700004000-ca
 import { CallMetricOverrides1763700005500 } from './infrastructure/migrations/1763700005500-call-metric-overrides';
 import { CallLifecycle1763700009200 } from './infrastructure/migrations/1763700009200-call-lifecycle';
 import { CallProviderAnalysis1763700010300 } from './infrastructure/migrations/1763700010300-call-provider-analysis';
+import { InboundCalls1763700011320 } from './infrastructure/migrations/1763700011320-inbound-calls';
 
 export { CallsCoreModule } from './calls.module';
 export { ContactCallReader, ContactFinalCall } from './application/contact-call-reader';
@@ -28,4 +29,6 @@ export { OpenAiCallAnalyser, OpenAiAnalyserOptions } from './infrastructure/anal
 export { SandboxCallAnalyser } from './infrastructure/analysis/sandbox-call-analyser';
 export { OverrideCallMetric, OverrideCallMetricInput } from './application/override-call-metric';
 export { PlaceTestCall } from './application/place-test-call';
-export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300]);
+export { AnswerInboundCall, DECLINED_DISPOSITION, InboundAnswer, TakeInboundCall } from './application/inbound/answer-inbound-call';
+export { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
+export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300, InboundCalls1763700011320]);

@@ -1,3 +1,5 @@
+import { InboundCampaigns, InboundCampaignStore } from './application/inbound-campaigns';
+import { SqlInboundCampaignStore } from './infrastructure/sql-inbound-campaign.store';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { BillingModule } from '@outreach/billing';
@@ -70,6 +72,7 @@ const applicationServices = [
   ContactTimeline,
   CrmContactIntake,
   ContactWaitingReasons,
+  InboundCampaigns,
 ];
 
 /** Campaigns, campaign types, contacts and uploads: no controllers, usable by api, worker and cli. */
@@ -84,6 +87,7 @@ const applicationServices = [
     { provide: CampaignExecutionRepository, useClass: SqlCampaignExecutionRepository },
     { provide: UploadStore, useClass: SqlUploadStore },
     { provide: ApiLeadContactStore, useClass: SqlApiLeadContactStore },
+    { provide: InboundCampaignStore, useClass: SqlInboundCampaignStore },
     { provide: SpreadsheetReader, useClass: CsvXlsxSpreadsheetReader },
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },

@@ -13,6 +13,7 @@ import { ContactTimeline1763700009810 } from './infrastructure/migrations/176370
 import { ContactSequences1763700011200 } from './infrastructure/migrations/1763700011200-contact-sequences';
 import { ContactMessageLegs1763700011000 } from './infrastructure/migrations/1763700011000-contact-message-legs';
 import { ContactHandOff1763700011100 } from './infrastructure/migrations/1763700011100-contact-hand-off';
+import { InboundRouting1763700011310 } from './infrastructure/migrations/1763700011310-inbound-routing';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
@@ -54,6 +55,7 @@ export { UploadIntake } from './application/upload-intake.service';
 export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 export { CampaignResponse } from './http/dto/campaign-response.dto';
 export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
+export { AdmittedCaller, InboundCaller, InboundCampaigns, InboundRoute } from './application/inbound-campaigns';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CrmContactIntake, CrmContactInput, CrmContactsAdded, CrmImportDefaults } from './application/crm-contact-intake.service';
 export { CrmDirectoryBinding, WorkflowDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
@@ -86,4 +88,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactHandOff1763700011100, ContactSequences1763700011200]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactHandOff1763700011100, ContactSequences1763700011200, InboundRouting1763700011310]);

@@ -6,14 +6,8 @@ import { defineErrors } from './error-registry';
  * moves its group into its own `<module>.errors.ts` (docs/extending.md, "Add a module").
  */
 export const PENDING_ERRORS = defineErrors('pending', {
-  // workflows (journeys): moved to libs/workflows/src/workflows.errors.ts and libs/campaigns/src/campaigns.errors.ts
-  // inbound and live campaign operations
-  inbound_did_unavailable: { status: 400, message: 'Inbound number missing, not assigned, or carrier disabled' },
-  inbound_did_has_no_agent: { status: 400, message: 'Number has no ACTIVE INBOUND agent' },
-  inbound_did_already_in_campaign: { status: 409, message: 'Number already in a non-terminal inbound campaign' },
-  inbound_agent_has_no_number: { status: 400, message: 'Inbound agent has no number' },
-  inbound_agent_has_many_numbers: { status: 400, message: 'Several numbers and none specified (pass phoneNumberId)' },
-  agent_type_not_inbound: { status: 400, message: 'Agent not INBOUND' },
+  // none left: every module that owns contract codes has been built (the inbound codes moved to
+  // libs/campaigns and libs/agents, decisions.md 36)
 });
 
 declare module './error-registry' {

@@ -1,3 +1,4 @@
+import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { workerQueues } from '@outreach/platform';
 import { CallsCoreModule } from '@outreach/calls';
@@ -42,7 +43,7 @@ const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, Result
 
 /** Leads, results, result webhooks and API logs: no controllers, usable by api, worker and cli. */
 @Module({
-  imports: [CampaignsCoreModule, CallsCoreModule],
+  imports: [CampaignsCoreModule, CallsCoreModule, WorkspacesCoreModule],
   providers: [
     ...useCases,
     WebhookSecretSealer,

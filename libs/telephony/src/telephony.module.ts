@@ -61,11 +61,11 @@ import { VapiVoiceAdapter } from './infrastructure/vapi-voice.adapter';
     VoiceCallEvents,
     {
       provide: VoiceWebhookReaders,
-      inject: [AppConfig, CarrierVoiceAdapters, VoiceCallRoutes, CarrierAccounts],
-      useFactory: (config: AppConfig, adapters: CarrierVoiceAdapters, routes: VoiceCallRoutes, accounts: CarrierAccounts) =>
+      inject: [AppConfig, CarrierVoiceAdapters, VoiceCallRoutes, CarrierAccounts, PhoneNumberRepository],
+      useFactory: (config: AppConfig, adapters: CarrierVoiceAdapters, routes: VoiceCallRoutes, accounts: CarrierAccounts, numbers: PhoneNumberRepository) =>
         new VoiceWebhookReaders([
           new SandboxVoiceWebhookReader(config.sandboxVoiceWebhookSecret),
-          ...adapters.all.map((adapter) => new CarrierWebhookReader(adapter, routes, accounts, config.publicBaseUrl)),
+          ...adapters.all.map((adapter) => new CarrierWebhookReader(adapter, routes, accounts, config.publicBaseUrl, numbers)),
         ]),
     },
   ],

@@ -58,7 +58,7 @@ function ok(res: { status: number; body: unknown }, status: number, what: string
  * are recorded with the result, and nothing is sent because no worker relays the outbox here.
  */
 export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
-  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm', 'workflows', 'knowledge'] });
+  const ws = await t.seed({ name: `tenant-${label}`, features: ['api_results', 'exports', 'whatsapp', 'email', 'crm', 'workflows', 'knowledge', 'inbound'] });
   const k = bearer(ws.key);
   await credit(t, ws.workspaceId, 100_000);
 

@@ -15,6 +15,8 @@ export interface StartCallInput {
   attemptNumber: number;
   kind: CallKind;
   idempotencyKey?: string | null;
+  /** The call's id when the caller needs it before the call exists (an inbound call's contact names it); a new UUID otherwise. */
+  id?: string;
 }
 
 export function toCallView(call: Call): CallView {
@@ -62,7 +64,7 @@ export class CallLog {
 
   /** A new call, QUEUED (the provider does not have it yet), started now. */
   async start(input: StartCallInput): Promise<{ callId: string }> {
-    const call = Call.start({ ...input, id: randomUUID(), now: this.clock.now() });
+    const call = Call.start({ ...input, id: input.id ?? randomUUID(), now: this.clock.now() });
     await this.calls.insert(call);
     return { callId: call.id };
   }
@@ -116,6 +118,11 @@ export class CallLog {
   /** Outcomes of the campaign's latest ended calls placed since `since`, newest first (the circuit breaker's window). */
   recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {
     return this.calls.recentOutcomes(campaignId, since, limit, fromNumbers);
+  }
+
+  /** The call a provider event was applied to, or null. */
+  eventCallId(provider: string, eventId: string): Promise<string | null> {
+    return this.calls.eventCallId(provider, eventId);
   }
 
   /** Whether this provider event was applied already (decisions.md 16.24). */

@@ -11,6 +11,8 @@ export enum CallsJob {
   Analyse = 'analyse',
   /** Payload `{ event }` (a VoiceCallEventWire): one provider event received by webhook, applied in the worker. */
   ProviderEvent = 'provider-event',
+  /** Payload `{ request }` (TakeInboundPayload): the agent takes an admitted inbound call, in the worker (decisions.md 36.3). */
+  TakeInbound = 'take-inbound',
 }
 
 /** A call as other modules and the API see it (timestamps as ISO-8601 UTC strings). */
@@ -56,6 +58,8 @@ export abstract class CallRepository {
    * first, at most `limit` (the circuit breaker's window, decisions.md 16.26).
    */
   abstract recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers?: readonly string[] | null): Promise<string[]>;
+  /** The call a provider event was applied to, or null when it was not (an inbound call's offer names the call it became). */
+  abstract eventCallId(provider: string, eventId: string): Promise<string | null>;
   /** Whether a provider event (by the provider's own event id) was applied already. */
   abstract hasEvent(provider: string, eventId: string): Promise<boolean>;
   /** Notes a provider event as applied; false when it was noted before (a concurrent redelivery). */

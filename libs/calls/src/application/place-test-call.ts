@@ -33,6 +33,7 @@ export interface PlaceTestCallInput {
  *   agent archived → 400 agent_archived; agent PROVISIONING → 409 agent_not_provisioned;
  *   workspace not ACTIVE → 402 workspace_not_active; activity frozen → 402 activity_frozen;
  *   no fromPhoneNumberId and no SANDBOX_FROM_NUMBER → 500 sandbox_from_number_not_configured;
+ *   SANDBOX_FROM_NUMBER registered as a workspace's own number → 503 sandbox_from_number_unavailable;
  *   destination on the do-not-call list → 409 do_not_call;
  *   wallet ≤ 0 and no active trial → 402 insufficient_credits;
  * then the provider (decisions.md 27.7): the caller id's carrier refuses it → 409
@@ -109,6 +110,12 @@ export class PlaceTestCall {
         });
       }
       from = this.config.sandboxFromNumber;
+      // The shared number is no longer shared once a workspace registered it as its own (numbers are
+      // unique across the service; the router would send its calls through that workspace's carrier,
+      // decisions.md 27.1): unavailable until the operator frees it or sets another (decisions.md 36.7).
+      if (await this.numbers.findAnyByE164(from)) {
+        throw new AppError('sandbox_from_number_unavailable', { message: 'the shared test number is registered to a workspace; pass fromPhoneNumberId' });
+      }
     }
 
     if (await this.dnc.isBlocked(workspaceId, to)) throw new AppError('do_not_call', { message: `${to} is on the do-not-call list` });

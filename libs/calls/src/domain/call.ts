@@ -14,8 +14,12 @@ export const LIVE_CALL_STATUSES: readonly CallStatus[] = ['QUEUED', 'DIALING', '
 export type CallProgress = 'accepted' | 'ringing' | 'answered';
 const PROGRESS_STATUS: Readonly<Record<CallProgress, CallStatus>> = { accepted: 'DIALING', ringing: 'RINGING', answered: 'IN_PROGRESS' };
 
-/** A campaign attempt, or a one-off test call (POST /calls/test). */
-export const CALL_KINDS = ['campaign', 'test'] as const;
+/**
+ * A campaign attempt, a one-off test call (POST /calls/test), or a call someone placed to one of our
+ * numbers (decisions.md 36.3: `fromNumber` is then the caller, `toNumber` our number; with a campaign
+ * and contact when an INBOUND campaign took it, without when it was declined).
+ */
+export const CALL_KINDS = ['campaign', 'test', 'inbound'] as const;
 export type CallKind = (typeof CALL_KINDS)[number];
 
 /** Extraction + evaluation of the transcript: PENDING until analysed; SKIPPED when there is nothing to analyse. */

@@ -32,7 +32,7 @@ export class CallResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) agentId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Caller id, E.164' }) fromNumber: string | null;
   @ApiProperty({ description: 'Destination, E.164' }) toNumber: string;
-  @ApiProperty({ enum: ['campaign', 'test'] }) kind: string;
+  @ApiProperty({ enum: ['campaign', 'test', 'inbound'], description: 'inbound: fromNumber is the caller, toNumber our number' }) kind: string;
   @ApiProperty({ enum: CALL_STATUSES }) status: string;
   @ApiProperty({ type: String, nullable: true, description: 'How the call ended (null while in progress)' }) outcome: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The voice provider's own disposition" }) providerDisposition: string | null;

@@ -59,6 +59,7 @@ export class CallsController {
     'phone_number_not_found',
     'phone_number_not_in_workspace',
     'sandbox_from_number_not_configured',
+    'sandbox_from_number_unavailable',
     'workspace_not_active',
     'activity_frozen',
     'insufficient_credits',

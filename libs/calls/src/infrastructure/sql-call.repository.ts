@@ -69,6 +69,12 @@ export class SqlCallRepository extends CallRepository {
     return rows.map((r) => r.outcome);
   }
 
+  async eventCallId(provider: string, eventId: string): Promise<string | null> {
+    const e = CALL_EVENTS.c;
+    const rows: Array<{ call_id: string }> = await this.tx.manager.query(`SELECT ${e.callId} AS call_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);
+    return rows[0]?.call_id ?? null;
+  }
+
   async hasEvent(provider: string, eventId: string): Promise<boolean> {
     const e = CALL_EVENTS.c;
     const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);

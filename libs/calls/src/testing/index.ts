@@ -61,6 +61,10 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
       .map((c) => c.outcome!);
   }
 
+  async eventCallId(provider: string, eventId: string): Promise<string | null> {
+    return this.events.get(`${provider}/${eventId}`)?.callId ?? null;
+  }
+
   async hasEvent(provider: string, eventId: string): Promise<boolean> {
     return this.events.has(`${provider}/${eventId}`);
   }

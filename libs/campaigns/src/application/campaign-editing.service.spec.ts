@@ -14,7 +14,10 @@ import {
   InMemoryCrmDirectory,
   InMemoryUploadStore,
   InMemoryWorkflowDirectory,
+  InMemoryCampaignPhoneNumbers,
+  inMemoryInboundCampaigns,
 } from '../testing';
+import { inMemoryPhoneNumberDirectory } from '../../../telephony/src/testing';
 import { CampaignEditing } from './campaign-editing.service';
 import { CampaignTypesService } from './campaign-types.service';
 import { CampaignViews } from './campaign-views';
@@ -41,7 +44,9 @@ function setup() {
   const workflows = new InMemoryWorkflowDirectory();
   const crm = new InMemoryCrmDirectory();
   const uploads = new InMemoryUploadStore();
-  const uow = new RollbackUnitOfWork([campaigns, contacts]);
+  const attached = new InMemoryCampaignPhoneNumbers();
+  const phones = inMemoryPhoneNumberDirectory();
+  const uow = new RollbackUnitOfWork([campaigns, contacts, attached]);
   // The upload-import path (ContactImporter) is covered by its own spec: nothing here reaches it.
   const importer = {} as ContactImporter;
   const { directory: members, members: memberRepo } = inMemoryMemberDirectory(clock);
@@ -58,6 +63,7 @@ function setup() {
     importer,
     uow,
     clock,
+    inMemoryInboundCampaigns({ campaigns, contacts, attached, numbers: phones.directory, agents }).inbound,
   );
   agents.add({ id: AGENT, workspaceId: WS, name: 'Ava' });
   const ownType = typeRepo.seed(
@@ -69,7 +75,7 @@ function setup() {
       now: NOW,
     }),
   );
-  return { clock, contacts, campaigns, typeRepo, agents, workflows, crm, uploads, uow, editing, ownType, memberRepo, members };
+  return { clock, contacts, campaigns, typeRepo, agents, workflows, crm, uploads, uow, editing, ownType, memberRepo, members, attached, phones };
 }
 
 type Setup = ReturnType<typeof setup>;

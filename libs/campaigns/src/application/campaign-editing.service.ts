@@ -10,6 +10,7 @@ import { CampaignTypesService } from './campaign-types.service';
 import { CampaignView, CampaignViews } from './campaign-views';
 import { CampaignRepository, ContactRepository, CrmDirectory, UploadMeta, UploadStore, WorkflowDirectory } from './campaigns.ports';
 import { ContactImporter, ImportSummary } from './contact-importer';
+import { InboundCampaigns } from './inbound-campaigns';
 
 /** Create or PATCH input: the aggregate's fields, with extraction keys as clients send them. */
 export type CampaignInput = Omit<CampaignChanges, 'customExtractionKeys'> & { customExtractionKeys?: ExtractionKeyInput[] };
@@ -39,18 +40,26 @@ export class CampaignEditing {
     private readonly importer: ContactImporter,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly inbound: InboundCampaigns,
   ) {}
 
-  async create(workspaceId: string, input: CampaignInput & Pick<CampaignDraft, 'name' | 'channel' | 'source'>): Promise<CampaignWithImport> {
+  /** `phoneNumberId`: the number an INBOUND campaign answers on (decisions.md 36.2), attached in the same transaction. */
+  async create(
+    workspaceId: string,
+    input: CampaignInput & Pick<CampaignDraft, 'name' | 'channel' | 'source'>,
+    options: { phoneNumberId?: string } = {},
+  ): Promise<CampaignWithImport> {
     const now = this.clock.now();
     const draft: CampaignDraft = { ...input, customExtractionKeys: keysOf(input) } as CampaignDraft;
     const typeKeys = await this.typeKeys(workspaceId, draft.campaignTypeId ?? null);
     const campaign = Campaign.create({ id: randomUUID(), workspaceId, draft, context: { typeKeys, hasAudience: false }, now });
     await this.checkReferences(workspaceId, draft);
+    await this.inbound.checkDraft(workspaceId, campaign.toProps(), options.phoneNumberId);
     const upload = await this.uploadFor(workspaceId, draft.uploadId, campaign);
 
     const summary = await this.uow.run(async () => {
       await this.campaigns.insert(campaign);
+      if (options.phoneNumberId !== undefined) await this.inbound.attachNumber(campaign.id, options.phoneNumberId);
       return upload ? this.importInto(campaign, upload) : undefined;
     });
     return { campaign: await this.views.get(workspaceId, campaign.id), ...(summary ? { import: summary } : {}) };
@@ -73,6 +82,7 @@ export class CampaignEditing {
       // A campaign that becomes a journey brings its contacts under the journey cap.
       if (current.workflowId === null && campaign.toProps().workflowId !== null) assertJourneyContactCap(true, await this.contacts.count(id));
       await this.checkReferences(workspaceId, changes);
+      if (changes.agentId) await this.inbound.checkDraft(workspaceId, campaign.toProps());
       const upload = await this.uploadFor(workspaceId, changes.uploadId, campaign);
       await this.campaigns.update(campaign);
       return upload ? this.importInto(campaign, upload) : undefined;

@@ -14,6 +14,7 @@ import {
   InMemoryWorkflowDirectory,
   StubEmailReadiness,
   StubWhatsappReadiness,
+  inMemoryInboundCampaigns,
 } from '../testing';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignLifecycle } from './campaign-lifecycle.service';
@@ -62,6 +63,7 @@ function setup(draft: Partial<CampaignDraft> = {}, status: CampaignStatus = 'DRA
     outbox,
     uow,
     clock,
+    inMemoryInboundCampaigns({ campaigns, contacts, attached, numbers: phones.directory, agents }).inbound,
   );
 
   workspaces.add({ id: WS, concurrency: 10 });

@@ -12,6 +12,7 @@ import { CampaignOperation } from '../domain/campaign-state-machine';
 import { ContactSelection, interruptedSelection, reengageSelection, ReengageSegment } from '../domain/reengage-segments';
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignView, CampaignViews } from './campaign-views';
+import { InboundCampaigns } from './inbound-campaigns';
 import {
   CampaignPhoneNumberRepository,
   CampaignRepository,
@@ -54,6 +55,7 @@ export class CampaignLifecycle {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly inbound: InboundCampaigns,
   ) {}
 
   start(workspaceId: string, id: string, request: StartRequest = {}): Promise<CampaignView> {
@@ -145,7 +147,9 @@ export class CampaignLifecycle {
         allowBurst: request.allowBurst ?? props.allowBurst,
       };
       if (event === 'restart') await this.contacts.reset(id, 'restart');
-      assertStartChecks(await this.gatherFacts(found, reservation.reservedConcurrency));
+      const facts = await this.gatherFacts(found, reservation.reservedConcurrency);
+      assertStartChecks(facts);
+      if (facts.inbound) await this.inbound.attachStartNumbers(id, facts.inbound);
       found.run(event, reservation, this.clock.now());
       await this.campaigns.update(found);
       await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId: id } });
@@ -172,6 +176,8 @@ export class CampaignLifecycle {
     const contactsWithWorkLeft = LIST_SOURCES.includes(p.source) ? await this.contacts.count(p.id, WORK_LEFT_STATUSES) : 0;
     const totalContacts = await this.contacts.count(p.id);
     const reservedByOthers = await this.campaigns.lockAndSumRunningReservations(p.workspaceId, p.id);
+    // After the workspace lock: two starts of the workspace cannot both take one number (decisions.md 36.2).
+    const inbound = p.source === 'INBOUND' ? await this.inbound.startFacts(p) : null;
     return {
       now,
       workspace: {
@@ -191,6 +197,7 @@ export class CampaignLifecycle {
       totalContacts,
       requestedConcurrency,
       reservedByOthers,
+      inbound,
     };
   }
 

@@ -22,7 +22,11 @@ export class CampaignPhoneNumbers {
   /** Attaches a number of the workspace on an enabled carrier (else 400 phone_number_not_in_workspace). Idempotent. */
   async attach(workspaceId: string, campaignId: string, phoneNumberId: string): Promise<PhoneNumberView[]> {
     await this.uow.run(async () => {
-      await this.require(workspaceId, campaignId, true);
+      const campaign = await this.require(workspaceId, campaignId, true);
+      // An INBOUND campaign's numbers are checked by its start (decisions.md 36.2): attached while DRAFT.
+      if (campaign.kind.inbound && campaign.status !== 'DRAFT') {
+        throw new AppError('campaign_not_draft', { message: 'numbers of an INBOUND campaign are attached while it is DRAFT (its start checks them)' });
+      }
       const [number] = await this.directory.findByIds(workspaceId, [phoneNumberId]);
       if (!number) throw new AppError('phone_number_not_in_workspace', { message: `no phone number ${phoneNumberId} in the workspace` });
       if (!number.carrierEnabled) {

@@ -273,6 +273,12 @@ export class Campaign {
    * fields only in DRAFT; the source locks once contacts or API deliveries exist.
    */
   update(changes: CampaignChanges, context: CampaignRuleContext, now: Date): void {
+    // The kind first (decisions.md 12.2): an INBOUND campaign keeps its source and takes no upload (decisions.md 36.2).
+    if (this.kind.inbound && ((changes.source !== undefined && changes.source !== 'INBOUND') || (changes.uploadId !== undefined && changes.uploadId !== null))) {
+      throw new AppError('inbound_campaign_action_not_supported', {
+        message: changes.uploadId ? 'INBOUND campaigns take no uploads: their contacts are their callers' : 'the source of an INBOUND campaign cannot be switched',
+      });
+    }
     this.assertAllowed('edit');
     const audience = AUDIENCE_FIELDS.filter((field) => changes[field] !== undefined);
     if (audience.length > 0 && this.props.status !== 'DRAFT') {
@@ -349,6 +355,11 @@ export class Campaign {
     if (next.workflowId !== null && !JOURNEY_SOURCES.includes(next.source)) {
       throw new AppError('journey_campaign_source_unsupported', {
         message: `journey campaigns accept only ${JOURNEY_SOURCES.join(' or ')} sources`,
+      });
+    }
+    if (next.source === 'INBOUND' && (next.channel !== 'VOICE' || (changes.uploadId !== undefined && changes.uploadId !== null))) {
+      throw new AppError('inbound_campaign_action_not_supported', {
+        message: next.channel !== 'VOICE' ? 'INBOUND campaigns answer calls: channel VOICE only' : 'INBOUND campaigns take no uploads: their contacts are their callers',
       });
     }
     if (next.source === 'CRM_WEBHOOK' && !next.defaultCrmConnectionId) {

@@ -21,7 +21,8 @@ export type ContactEvent =
   | 'retry'
   | 'restart'
   | 'reengage'
-  | 'handOff';
+  | 'handOff'
+  | 'answerInbound';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -63,15 +64,20 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // contact's automated legs end, waiting or done. Not from IN_PROGRESS: the attempt in flight
   // settles first (the hand-off waits for it); not from DO_NOT_CALL (nothing automated is left).
   handOff: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED'], to: 'HAND_OFF' },
+  // An INBOUND campaign answers the contact's call (decisions.md 36.3): a new caller, or one who
+  // called before, has an attempt in flight. A caller whose earlier call is still IN_PROGRESS keeps
+  // it: the second call is recorded and billed, the contact untouched (a stale attempt).
+  answerInbound: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'], to: 'IN_PROGRESS' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];
 
 /**
- * Events that are not the engine's: a person's retry, restart or re-engage (a route), and an
- * outreach rule's hand-off. The first three take a contact out of a final status.
+ * Events that are not the engine's: a person's retry, restart or re-engage (a route), an outreach
+ * rule's hand-off, and a caller's next inbound call. All but the hand-off take a contact out of a
+ * final status.
  */
-export const NON_ENGINE_CONTACT_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'reengage', 'handOff'];
+export const NON_ENGINE_CONTACT_EVENTS: readonly ContactEvent[] = ['retry', 'restart', 'reengage', 'handOff', 'answerInbound'];
 
 /**
  * Contacts with work left: those the dispatcher may still claim (a first dial or a retry). Start
@@ -112,7 +118,7 @@ export function settlementEvent(to: ContactStatus): SettlementEvent {
   return event;
 }
 
-/** Statuses no engine event leaves: the contact is done until a manual retry, a restart or a re-engage. */
+/** Statuses no engine event leaves: the contact is done until a manual retry, a restart, a re-engage or their next inbound call. */
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = CONTACT_STATUSES.filter((status) =>
   CONTACT_EVENTS.every((event) => NON_ENGINE_CONTACT_EVENTS.includes(event) || !canTransition(status, event)),
 );

@@ -163,3 +163,51 @@ describe('START_CHECK_CODES (what the start routes document)', () => {
     expect([...START_CHECK_CODES].sort()).toEqual([...failed].sort());
   });
 });
+
+describe('start checks of an INBOUND campaign (decisions.md 36.2)', () => {
+  const AGENT = { id: 'a', status: 'ACTIVE', agentType: 'INBOUND' };
+  function inbound(): StartFacts {
+    const f = ready();
+    f.campaign.source = 'INBOUND';
+    f.agent = { status: 'ACTIVE', agentType: 'INBOUND' };
+    f.usablePhoneNumbers = 0;
+    f.contactsWithWorkLeft = 0;
+    f.totalContacts = 0;
+    f.inbound = { attached: false, missing: 0, agentNumbers: 1, numbers: [{ id: 'n1', usable: true, agent: { ...AGENT }, liveCampaignId: null }] };
+    return f;
+  }
+
+  it("pass with the agent's one usable number: no contacts, no outbound caller ids needed", () => {
+    expect(failure(inbound())).toBeNull();
+  });
+
+  it.each<[string, Tweak]>([
+    ['inbound_agent_has_no_number', (f) => ((f.inbound!.agentNumbers = 0), (f.inbound!.numbers = []))],
+    ['inbound_agent_has_many_numbers', (f) => (f.inbound!.agentNumbers = 2)],
+    ['inbound_did_unavailable', (f) => (f.inbound!.numbers[0].usable = false)],
+    ['inbound_did_unavailable', (f) => ((f.inbound!.attached = true), (f.inbound!.missing = 1))],
+    ['inbound_did_unavailable', (f) => (f.inbound = null)],
+    ['inbound_did_has_no_agent', (f) => (f.inbound!.numbers[0].agent = null)],
+    ['inbound_did_has_no_agent', (f) => (f.inbound!.numbers[0].agent = { ...AGENT, status: 'PROVISIONING' })],
+    ['inbound_did_has_no_agent', (f) => (f.inbound!.numbers[0].agent = { ...AGENT, agentType: 'OUTBOUND' })],
+    ['inbound_did_has_no_agent', (f) => (f.inbound!.numbers[0].agent = { ...AGENT, id: 'another' })],
+    ['inbound_did_already_in_campaign', (f) => (f.inbound!.numbers[0].liveCampaignId = 'c2')],
+  ])('%s', (code, tweak) => {
+    const facts = inbound();
+    tweak(facts);
+    expect(failure(facts)).toBe(code);
+  });
+
+  it('attached numbers win over the agent\'s count: several attached numbers all answer', () => {
+    const facts = inbound();
+    facts.inbound = { attached: true, missing: 0, agentNumbers: 3, numbers: [facts.inbound!.numbers[0], { ...facts.inbound!.numbers[0], id: 'n2' }] };
+    expect(failure(facts)).toBeNull();
+  });
+
+  it('an outbound campaign with an INBOUND agent and no contacts stays campaign_is_inbound_misconfigured', () => {
+    const facts = inbound();
+    facts.campaign.source = 'API';
+    facts.usablePhoneNumbers = 1;
+    expect(failure(facts)).toBe('campaign_is_inbound_misconfigured');
+  });
+});

@@ -4,6 +4,29 @@ import { CampaignChannel, CampaignSource, hasMessageLeg, hasVoiceLeg, LIST_SOURC
 /** Readiness of the WhatsApp outreach template the campaign names. */
 export type TemplateReadiness = 'missing' | 'not_approved' | 'needs_runtime_context' | 'ready';
 
+/** One number an INBOUND campaign would answer on (decisions.md 36.2). */
+export interface InboundNumberFacts {
+  id: string;
+  /** In the workspace, able to receive calls (`inbound`), on a carrier enabled for the workspace. */
+  usable: boolean;
+  /** The INBOUND agent assigned to the number, as it is now; null when none (or it no longer exists). */
+  agent: { id: string; status: string; agentType: string } | null;
+  /** Another INBOUND campaign, started and not finished (RUNNING, PAUSED, CREDIT_EXHAUSTED), that answers on it. */
+  liveCampaignId: string | null;
+}
+
+/** What an INBOUND campaign's start looks at: the numbers it answers on. */
+export interface InboundFacts {
+  /** The campaign has numbers attached (phoneNumberId on create, or POST /campaigns/{id}/phone-numbers). */
+  attached: boolean;
+  /** Attached ids that are no longer numbers of the workspace. */
+  missing: number;
+  /** Without attached numbers: how many numbers are assigned to the campaign's agent. */
+  agentNumbers: number;
+  /** The numbers it would answer on: the attached ones, else the agent's only number. */
+  numbers: InboundNumberFacts[];
+}
+
 /** Everything the start checks look at, gathered by the application through its ports. */
 export interface StartFacts {
   now: Date;
@@ -36,6 +59,8 @@ export interface StartFacts {
   requestedConcurrency: number;
   /** Sum of reservations of the workspace's other RUNNING campaigns. */
   reservedByOthers: number;
+  /** Gathered for INBOUND campaigns only. */
+  inbound?: InboundFacts | null;
 }
 
 export interface StartCheck {
@@ -62,6 +87,36 @@ export function templateRefusal(template: TemplateReadiness): { code: ErrorCode;
 
 function hasActiveTrial(f: StartFacts): boolean {
   return f.workspace.trialUntil !== null && f.workspace.trialUntil.getTime() > f.now.getTime();
+}
+
+/**
+ * An INBOUND campaign (decisions.md 36.2): without attached numbers its agent must have exactly one
+ * number (inbound_agent_has_no_number, inbound_agent_has_many_numbers); every number it would answer
+ * on is usable (inbound_did_unavailable), assigned to the campaign's agent, which is an ACTIVE
+ * INBOUND agent (inbound_did_has_no_agent), and answered by no other live INBOUND campaign
+ * (inbound_did_already_in_campaign).
+ */
+function inboundFailure(f: StartFacts): { code: ErrorCode; message?: string } | null {
+  const inbound = f.inbound;
+  if (!inbound) return fail('inbound_did_unavailable', 'the campaign has no inbound number');
+  if (!inbound.attached) {
+    if (inbound.agentNumbers === 0) return fail('inbound_agent_has_no_number', 'no number is assigned to the campaign\'s agent (PUT /phone-numbers/{id}/inbound-agent)');
+    if (inbound.agentNumbers > 1) return fail('inbound_agent_has_many_numbers', `the agent answers on ${inbound.agentNumbers} numbers: attach one (phoneNumberId)`);
+  }
+  if (inbound.missing > 0) return fail('inbound_did_unavailable', 'an attached number is no longer in the workspace');
+  for (const n of inbound.numbers) {
+    if (!n.usable) return fail('inbound_did_unavailable', `number ${n.id} cannot receive calls (not inbound, or its carrier is disabled)`);
+  }
+  for (const n of inbound.numbers) {
+    const a = n.agent;
+    if (!a || a.status !== 'ACTIVE' || a.agentType !== 'INBOUND' || a.id !== f.campaign.agentId) {
+      return fail('inbound_did_has_no_agent', a ? `number ${n.id} is answered by agent ${a.id} (${a.agentType}, ${a.status}), not this campaign's ACTIVE INBOUND agent` : `number ${n.id} has no inbound agent`);
+    }
+  }
+  for (const n of inbound.numbers) {
+    if (n.liveCampaignId) return fail('inbound_did_already_in_campaign', `number ${n.id} is answered by campaign ${n.liveCampaignId}`);
+  }
+  return null;
 }
 
 /** decisions.md 12.4: the start checks, in this order; the first failing one answers. */
@@ -119,8 +174,13 @@ export const START_CHECKS: readonly StartCheck[] = [
         : null,
   },
   {
+    name: 'inbound campaign answers on usable numbers of its agent',
+    check: (f) => (f.campaign.source === 'INBOUND' ? inboundFailure(f) : null),
+  },
+  {
     name: 'voice leg has phone numbers',
-    check: (f) => (hasVoiceLeg(f.campaign.channel) && f.usablePhoneNumbers === 0 ? fail('campaign_no_phone_numbers') : null),
+    check: (f) =>
+      f.campaign.source !== 'INBOUND' && hasVoiceLeg(f.campaign.channel) && f.usablePhoneNumbers === 0 ? fail('campaign_no_phone_numbers') : null,
   },
   {
     name: 'list campaigns have pending contacts',
@@ -168,6 +228,11 @@ export const START_CHECK_CODES: readonly ErrorCode[] = [
   'campaign_channel_needs_email_template',
   'campaign_channel_needs_workflow',
   'campaign_workflow_not_active',
+  'inbound_agent_has_no_number',
+  'inbound_agent_has_many_numbers',
+  'inbound_did_unavailable',
+  'inbound_did_has_no_agent',
+  'inbound_did_already_in_campaign',
   'campaign_no_phone_numbers',
   'campaign_no_pending_contacts',
   'campaign_is_inbound_misconfigured',

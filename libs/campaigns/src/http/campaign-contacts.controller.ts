@@ -107,7 +107,7 @@ export class CampaignContactsController {
   @RequireScope('campaigns.edit')
   @Post('campaigns/:id/phone-numbers')
   @HttpCode(200)
-  @Raises('campaign_not_found', 'phone_number_not_in_workspace')
+  @Raises('campaign_not_found', 'campaign_not_draft', 'phone_number_not_in_workspace')
   @ApiOperation({ summary: 'Attach a caller-ID number of the workspace (idempotent)' })
   @ApiOkResponse({ type: CampaignPhoneNumbersResponse })
   async attachNumber(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: AttachPhoneNumberDto): Promise<CampaignPhoneNumbersResponse> {

@@ -27,6 +27,8 @@ const CAMPAIGN_BODY_ERRORS: ErrorCode[] = [
   'metric_key_collision',
   'agent_not_found',
   'agent_archived',
+  'agent_type_not_inbound',
+  'inbound_campaign_action_not_supported',
   'workflow_not_found',
   'workflow_not_active',
   'crm_connection_not_found',
@@ -53,11 +55,12 @@ export class CampaignsController {
   @RequireScope('campaigns.edit')
   @Post('v1/campaigns')
   @AnswerErrors({ agent_not_found: 400, invalid_phone: 400 })
-  @Raises(...CAMPAIGN_BODY_ERRORS)
-  @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts)' })
+  @Raises(...CAMPAIGN_BODY_ERRORS, 'phone_number_not_in_workspace', 'invalid_request', 'feature_not_available')
+  @ApiOperation({ summary: 'Create a DRAFT campaign (optionally importing an upload as its contacts; source INBOUND: an INBOUND agent answering on phoneNumberId)' })
   @ApiCreatedResponse({ type: CampaignWithImportResponse })
   async create(@CurrentPrincipal() p: Principal, @Body() body: CreateCampaignDto): Promise<CampaignWithImportResponse> {
-    return withImport(await this.editing.create(p.workspaceId, toCampaignInput(body)));
+    const { phoneNumberId, ...input } = toCampaignInput(body);
+    return withImport(await this.editing.create(p.workspaceId, input, { phoneNumberId }));
   }
 
   @RequireScope('campaigns.view')

@@ -6,6 +6,7 @@ import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import { CONNECTED_OUTCOMES, isAnswered, PhoneNumberDirectory, VoiceCallResult } from '@outreach/telephony';
 import { circuitOpen, CIRCUIT_OPEN } from '../domain/circuit-breaker';
+import { inboundStep } from '../domain/inbound-step';
 import { nextStep } from '../domain/retry-policy';
 import { callSignals } from '../domain/call-signals';
 import { SKIP_EVENTS_PER_RUN } from './dispatch-campaign.use-case';
@@ -81,7 +82,7 @@ export class AttemptSettlement {
         contact.currentCallId === input.callId;
       if (current && call.outcome) {
         const signals = callSignals(call.providerAnalysis);
-        const step = nextStep(campaign.settings, {
+        const step = campaign.source === 'INBOUND' ? inboundStep(call.outcome) : nextStep(campaign.settings, {
           attempts: contact.attempts - contact.phoneFirstAttempt,
           incompleteRetries: contact.incompleteRetries,
           outcome: call.outcome,
@@ -135,8 +136,8 @@ export class AttemptSettlement {
               ]
             : []),
         );
-        // An API lead that reached its final state gets its immutable result (results module).
-        if (status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(input.contactId, call.id));
+        // An API lead (or an INBOUND caller, decisions.md 36.3) that reached its final state gets its immutable result (results module).
+        if (status !== 'RETRY_SCHEDULED' && (campaign.source === 'API' || campaign.source === 'INBOUND')) jobs.push(leadFinalJob(input.contactId, call.id));
       }
       await this.outbox.enqueue(...jobs);
       // The debit comes last: the wallet row stays locked until commit, so the lock is held briefly.

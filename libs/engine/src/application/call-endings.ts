@@ -66,7 +66,8 @@ export class CallEndings {
    */
   private async attemptOf(callId: string): Promise<KnownAttempt | null> {
     const call = await this.callLog.find(callId);
-    if (!call || call.kind !== 'campaign' || !call.campaignId || !call.contactId) return null;
+    // Inbound calls an INBOUND campaign took settle like its attempts (decisions.md 36.3); declined ones have no campaign.
+    if (!call || (call.kind !== 'campaign' && call.kind !== 'inbound') || !call.campaignId || !call.contactId) return null;
     const campaign = await this.execution.campaign(call.campaignId);
     if (!campaign) return null;
     const contact = await this.uow.run(() => this.execution.lockContact(call.contactId!));

@@ -1,3 +1,5 @@
+import type { InboundCampaigns } from '@outreach/campaigns';
+import type { WorkspaceAdministration } from '@outreach/workspaces';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
@@ -34,7 +36,7 @@ function setup() {
   const uow = new RollbackUnitOfWork([jobsRollback(outbox)]);
   const config = { resultRetentionDays: RETENTION_DAYS } as AppConfig;
   const timeline = inMemoryTimeline({ uow, clock });
-  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config, timeline);
+  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config, timeline, { findCaller: async () => null } as unknown as InboundCampaigns, {} as WorkspaceAdministration);
 
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status: 'RUNNING', draft: { source: 'API' } }));
   const addEndpoint = (enabled: boolean, workspaceId = WS) => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiLeadIntake, ContactTimeline } from '@outreach/campaigns';
+import { ApiLeadIntake, ContactTimeline, InboundCampaigns } from '@outreach/campaigns';
+import { WorkspaceAdministration } from '@outreach/workspaces';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { buildLeadResult, isFinalLeadStatus } from '../domain/lead-result';
 import { deliverJob } from './results-jobs';
-import { DeliveryStore, FinalCallLookup, LeadKeyStore, ResultStore } from './results.ports';
+import { DeliveryStore, FinalCallLookup, LeadKeyRecord, LeadKeyStore, ResultStore } from './results.ports';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -28,6 +29,8 @@ export class RecordLeadResult {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly timeline: ContactTimeline,
+    private readonly inbound: InboundCampaigns,
+    private readonly workspaces: WorkspaceAdministration,
   ) {}
 
   /**
@@ -35,7 +38,7 @@ export class RecordLeadResult {
    * is the call that ended the lead (the engine knows it); without it the result has no finalCall.
    */
   async execute(contactId: string, finalCallId: string | null = null): Promise<string | null> {
-    const key = await this.keys.firstForLead(contactId);
+    const key = (await this.keys.firstForLead(contactId)) ?? (await this.inboundKey(contactId));
     if (!key || !key.leadId) return null;
     const existing = await this.results.idForLead(contactId);
     if (existing) return existing;
@@ -71,5 +74,28 @@ export class RecordLeadResult {
       await this.outbox.enqueue(...deliveryIds.map(deliverJob));
       return envelope.id;
     });
+  }
+
+  /**
+   * An INBOUND campaign's caller is a lead too (decisions.md 36.5) — where the workspace has API
+   * results enabled (feature `api_results`, as the results routes require): its result names the
+   * caller, with `inbound:<caller's E.164>` as its idempotency key (a caller is one lead per campaign:
+   * contacts are unique per phone). Null otherwise: nothing is written.
+   */
+  private async inboundKey(contactId: string): Promise<LeadKeyRecord | null> {
+    const caller = await this.inbound.findCaller(contactId);
+    if (!caller) return null;
+    const workspace = await this.workspaces.get(caller.workspaceId);
+    if (!workspace.features.includes('api_results')) return null;
+    return {
+      campaignId: caller.campaignId,
+      idempotencyKey: `inbound:${caller.phone}`,
+      workspaceId: caller.workspaceId,
+      leadId: caller.contactId,
+      fingerprint: '',
+      lead: { phone: caller.phone, name: caller.name, fields: caller.fields },
+      response: null,
+      createdAt: this.clock.now(),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus } from './voice-provider.port';
+import type { InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, WebhookReply } from './voice-provider.port';
 import type { WebhookRequest } from './voice-webhooks';
 
 /** The adapters a carrier can be served by (decisions.md 27.1): the deterministic sandbox or a real provider. */
@@ -107,6 +107,17 @@ export abstract class CarrierVoiceAdapter {
   abstract webhookCall(request: WebhookRequest): { callId: string | null; providerCallId: string | null };
   /** Verifies the webhook with the account's secret (WebhookNotAuthentic otherwise), then reads its events. */
   abstract readWebhook(account: CarrierAccount, route: VoiceCallRoute, request: WebhookRequest, publicBaseUrl: string): VoiceCallEvent[];
+  /**
+   * The inbound path (decisions.md 36.3). `incomingCall`: the call this request offers, read before
+   * its signature can be checked (the dialled number names the account), or null when it offers
+   * none; `verifyIncoming` checks it with that account's secret (WebhookNotAuthentic otherwise).
+   */
+  incomingCall?(request: WebhookRequest): { providerCallId: string; from: string; to: string } | null;
+  verifyIncoming?(account: CarrierAccount, request: WebhookRequest, publicBaseUrl: string): void;
+  /** What the provider is told to do with an inbound call the agent takes. */
+  answerIncoming?(account: CarrierAccount, request: InboundCallRequest): WebhookReply;
+  /** The polite refusal of an inbound call nobody takes. */
+  declineIncoming?(): WebhookReply;
   /** Imports a number to the provider; its id there. */
   importNumber?(account: CarrierAccount, e164: string): Promise<string>;
   /** Creates (or, given its id, updates) the agent at the provider; its id there. */

@@ -27,7 +27,7 @@ describe('PhoneNumberAdministration', () => {
 
   it('adds an E.164 number on the sandbox carrier by default; the view says whether its carrier is enabled', async () => {
     const view = await admin.add({ workspaceId: W1, e164: ' +14155550101 ' });
-    expect(view).toEqual({ id: expect.any(String), workspaceId: W1, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: now.toISOString(), providerNumberId: null });
+    expect(view).toEqual({ id: expect.any(String), workspaceId: W1, e164: '+14155550101', carrier: 'sandbox', carrierEnabled: true, inbound: false, createdAt: now.toISOString(), providerNumberId: null, inboundAgentId: null });
     const twilio = await admin.add({ workspaceId: W1, e164: '+14155550102', carrier: ' Twilio ', inbound: true });
     expect(twilio).toMatchObject({ carrier: 'twilio', inbound: true });
     expect((await admin.list(W1)).map((n) => n.e164)).toEqual(['+14155550101', '+14155550102']);

@@ -96,6 +96,30 @@ export class PhoneNumberAdministration {
   list(workspaceId: string): Promise<PhoneNumberView[]> {
     return this.numbers.listByWorkspace(workspaceId);
   }
+
+  /** The workspace's number, or 404 phone_number_not_found (unknown, malformed or another workspace's id). */
+  async require(workspaceId: string, numberId: string): Promise<PhoneNumberView> {
+    const [number] = await this.numbers.findByIds(workspaceId, [numberId]);
+    if (!number) throw new AppError('phone_number_not_found', { message: `no phone number ${numberId}` });
+    return number;
+  }
+
+  /**
+   * Assigns the INBOUND agent that answers calls to the number, or clears it with null (decisions.md
+   * 36.1). The caller (the agents module) has checked the agent. A number its carrier's provider
+   * must import first (Vapi) cannot take calls before it is synced: 409 phone_number_not_synced.
+   */
+  async assignInboundAgent(workspaceId: string, numberId: string, agentId: string | null): Promise<PhoneNumberView> {
+    const number = await this.require(workspaceId, numberId);
+    if (agentId !== null) {
+      const account = await this.accounts.find(number.workspaceId, number.carrier);
+      if (account && this.adapters.get(account.adapter).needsNumberSync && !number.providerNumberId) {
+        throw new AppError('phone_number_not_synced', { message: `${number.e164} has not been imported to ${account.adapter} yet (operator: number:sync)` });
+      }
+    }
+    await this.numbers.setInboundAgent(workspaceId, number.id, agentId);
+    return this.require(workspaceId, number.id);
+  }
 }
 
 /** What other modules (campaigns) ask about numbers. */
@@ -106,5 +130,15 @@ export class PhoneNumberDirectory {
   /** The workspace's numbers among `ids`, with whether their carrier is enabled; foreign and unknown ids are left out. */
   findByIds(workspaceId: string, ids: readonly string[]): Promise<PhoneNumberView[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.numbers.findByIds(workspaceId, ids);
+  }
+
+  /** The workspace's numbers assigned to this INBOUND agent (decisions.md 36.1). */
+  byInboundAgent(workspaceId: string, agentId: string): Promise<PhoneNumberView[]> {
+    return this.numbers.listByInboundAgent(workspaceId, agentId);
+  }
+
+  /** The number with this E.164 in any workspace, or null: an inbound call names only the number dialled. */
+  findAnyByE164(e164: string): Promise<PhoneNumberView | null> {
+    return this.numbers.findAnyByE164(e164);
   }
 }

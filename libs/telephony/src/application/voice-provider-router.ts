@@ -1,7 +1,7 @@
 import { AppError, isUuid } from '@outreach/core';
 import { CarrierAccount, CarrierAccounts, CarrierVoiceAdapter, ProviderAgents, RealVoiceAdapterName, VoiceAgentSpec, VoiceCallRoutes } from './carrier-accounts';
 import { PhoneNumberRepository } from './telephony.ports';
-import { PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider } from './voice-provider.port';
+import { InboundCallRequest, IncomingCall, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider, WebhookReply } from './voice-provider.port';
 import { VoiceWebhookReader, WebhookNotAuthentic, WebhookRequest } from './voice-webhooks';
 
 /** The real providers' adapters, by name. */
@@ -66,6 +66,38 @@ export class VoiceProviderRouter extends VoiceProvider {
     return placed;
   }
 
+  /**
+   * An inbound call (decisions.md 36.3) is taken by the provider that offered it: the sandbox's by
+   * the sandbox; a real provider's through its adapter, with a route (call id → carrier, provider call
+   * id) so its status callbacks and poll find the call as they find a placed one.
+   */
+  override async replyToIncoming(request: InboundCallRequest): Promise<WebhookReply | null> {
+    const { incoming } = request;
+    if (incoming.provider === this.sandbox.name) return this.sandbox.replyToIncoming(request);
+    const number = await this.numbers.findByE164(request.workspaceId, incoming.to);
+    const account = number ? await this.accounts.find(request.workspaceId, number.carrier) : null;
+    const adapter = account && account.adapter === incoming.provider ? this.adapters.get(account.adapter) : null;
+    if (!account || !adapter?.answerIncoming) throw new AppError('not_supported', { message: `inbound calls through ${incoming.provider} are not supported for ${incoming.to}` });
+    await this.routes.open({ callId: request.callId, workspaceId: request.workspaceId, carrier: account.carrier, adapter: adapter.name });
+    await this.routes.accepted(request.callId, incoming.providerCallId);
+    return adapter.answerIncoming(account, request);
+  }
+
+  override async answerCall(request: InboundCallRequest): Promise<{ providerCallId: string }> {
+    const { incoming } = request;
+    if (incoming.provider === this.sandbox.name) return this.sandbox.answerCall(request);
+    // A real provider took the call when it was told to (replyToIncoming opened its route).
+    const route = await this.routes.find(request.callId);
+    if (!route || route.adapter !== incoming.provider) throw new AppError('not_supported', { message: `call ${request.callId} was not taken through ${incoming.provider}` });
+    return { providerCallId: incoming.providerCallId };
+  }
+
+  override declineCall(incoming: IncomingCall): WebhookReply | null {
+    if (incoming.provider === this.sandbox.name) return this.sandbox.declineCall(incoming);
+    const adapter = this.adapters.all.find((a) => a.name === incoming.provider);
+    return adapter?.declineIncoming?.() ?? null;
+  }
+
   async lookupCall(callId: string): Promise<VoiceCallStatus> {
     const route = isUuid(callId) ? await this.routes.find(callId) : null;
     if (!route) return this.sandbox.lookupCall(callId);
@@ -91,9 +123,26 @@ export class CarrierWebhookReader extends VoiceWebhookReader {
     private readonly routes: VoiceCallRoutes,
     private readonly accounts: CarrierAccounts,
     private readonly publicBaseUrl: string,
+    private readonly numbers: PhoneNumberRepository,
   ) {
     super();
     this.provider = adapter.name;
+  }
+
+  /**
+   * An inbound call (decisions.md 36.3): the number dialled names the workspace and its carrier
+   * account, whose secret verifies the request before anything else is read. A call to a number
+   * that is not ours, or not on this provider, cannot be verified: refused. An offer of a call we
+   * already took (a redelivery) is read as that call's events.
+   */
+  override async readIncoming(request: WebhookRequest): Promise<IncomingCall | null> {
+    const offer = this.adapter.incomingCall?.(request) ?? null;
+    if (!offer || (await this.routes.findByProviderCallId(this.adapter.name, offer.providerCallId))) return null;
+    const number = await this.numbers.findAnyByE164(offer.to);
+    const account = number ? await this.accounts.find(number.workspaceId, number.carrier) : null;
+    if (!account || account.adapter !== this.adapter.name || !this.adapter.verifyIncoming) throw new WebhookNotAuthentic(`${offer.to} is not a number served by ${this.adapter.name}`);
+    this.adapter.verifyIncoming(account, request, this.publicBaseUrl);
+    return { provider: this.adapter.name, eventId: `${offer.providerCallId}:incoming`, providerCallId: offer.providerCallId, from: offer.from, to: offer.to, at: new Date() };
   }
 
   async read(request: WebhookRequest): Promise<VoiceCallEvent[]> {

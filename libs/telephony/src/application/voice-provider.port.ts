@@ -1,3 +1,4 @@
+import { AppError } from '@outreach/core';
 /**
  * The voice channel's provider port (decisions.md 16.12): places one outbound call and reports how it
  * ended. The engine is channel-generic; this is the voice leg. The default adapter is the
@@ -68,6 +69,37 @@ export type VoiceCallEvent =
   | { type: 'ringing' | 'answered'; provider: string; eventId: string; callId: string; providerCallId: string; at: Date }
   | { type: 'ended'; provider: string; eventId: string; callId: string; providerCallId: string; at: Date; result: VoiceCallResult };
 
+/**
+ * A call someone placed to one of our numbers, as the provider's webhook offers it (decisions.md
+ * 36.3). `eventId` is the provider's id of the offer (a redelivery carries the same one).
+ */
+export interface IncomingCall {
+  provider: string;
+  eventId: string;
+  providerCallId: string;
+  /** The caller, as the provider reports it (E.164 when the caller id is not withheld). */
+  from: string;
+  /** Our number that was dialled (E.164). */
+  to: string;
+  at: Date;
+}
+
+/** What we answer an inbound call with, when the provider expects instructions in the webhook's answer (Twilio's TwiML). */
+export interface WebhookReply {
+  contentType: string;
+  body: string;
+}
+
+/** An inbound call we take: our Call id for it and who answers it. */
+export interface InboundCallRequest {
+  callId: string;
+  workspaceId: string;
+  incoming: IncomingCall;
+  agentId: string | null;
+  maxDurationSecs: number;
+  variables: Record<string, string>;
+}
+
 export abstract class VoiceProvider {
   /** The provider's name in webhook routes and event records (`sandbox`, `twilio`, …). */
   abstract readonly name: string;
@@ -82,6 +114,32 @@ export abstract class VoiceProvider {
 
   /** What the provider knows of the call placed with this call id: the poll when an event is overdue, and the truth when ours was lost. */
   abstract lookupCall(callId: string): Promise<VoiceCallStatus>;
+
+  /**
+   * The inbound path (decisions.md 36.3), first half, in the process that received the provider's
+   * offer: what the provider's webhook must be told now (Twilio's TwiML; the sandbox needs nothing).
+   * A real provider's call gets its route here (call id → carrier, provider call id), so its status
+   * callbacks find it. Idempotent on `request.callId`.
+   */
+  replyToIncoming(request: InboundCallRequest): Promise<WebhookReply | null> {
+    void request;
+    return Promise.resolve(null);
+  }
+
+  /**
+   * Second half, in the worker (where call endings are settled): the agent takes the call. The
+   * sandbox plays it and sends its events, as for a placed call; a real provider is on it already.
+   * Idempotent on `request.callId`. A provider without an inbound path refuses (not_supported).
+   */
+  answerCall(request: InboundCallRequest): Promise<{ providerCallId: string }> {
+    return Promise.reject(new AppError('not_supported', { message: `${this.name} takes no inbound calls (call ${request.callId})` }));
+  }
+
+  /** The polite refusal of an inbound call nobody takes (no live campaign on the number): what the provider's webhook is told. */
+  declineCall(incoming: IncomingCall): WebhookReply | null {
+    void incoming;
+    return null;
+  }
 }
 
 /**

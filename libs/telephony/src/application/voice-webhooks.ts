@@ -1,4 +1,4 @@
-import { CALL_OUTCOMES, VoiceCallEvent, VoiceCallResult } from './voice-provider.port';
+import { CALL_OUTCOMES, IncomingCall, VoiceCallEvent, VoiceCallResult } from './voice-provider.port';
 
 /** A provider event as JSON (dates as ISO strings): the sandbox's webhook body and the worker job's payload. */
 export type VoiceCallEventWire = Omit<VoiceCallEvent, 'at' | 'result'> & {
@@ -76,6 +76,16 @@ export interface WebhookRequest {
 export abstract class VoiceWebhookReader {
   abstract readonly provider: string;
   abstract read(request: WebhookRequest, now: Date): Promise<VoiceCallEvent[]>;
+
+  /**
+   * The inbound path (decisions.md 36.3): the call offered by this request when it is one (verified
+   * like any event), else null and the request is read as events. WebhookNotAuthentic as read().
+   */
+  async readIncoming(request: WebhookRequest, now: Date): Promise<IncomingCall | null> {
+    void request;
+    void now;
+    return null;
+  }
 }
 
 /** Every provider's webhook reader, by the provider's name in the route. */

@@ -12,6 +12,8 @@ export class PhoneNumberResponse {
   carrierEnabled: boolean;
   @ApiProperty({ description: 'Can receive calls' }) inbound: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The INBOUND agent answering calls to this number (PUT /phone-numbers/{id}/inbound-agent)' })
+  inboundAgentId: string | null;
 }
 
 export class PhoneNumberListResponse {
@@ -26,6 +28,7 @@ export function toPhoneNumberResponse(view: PhoneNumberView): PhoneNumberRespons
     carrierEnabled: view.carrierEnabled,
     inbound: view.inbound,
     createdAt: view.createdAt,
+    inboundAgentId: view.inboundAgentId,
   };
 }
 

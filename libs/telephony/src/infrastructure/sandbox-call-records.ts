@@ -17,6 +17,9 @@ export interface SandboxCallRecord {
   endsAtMs: number;
   /** SANDBOX_VOICE_LATENCY_MS when the call was accepted: how long the call really took (absent in older records: 0). */
   latencyMs?: number;
+  /** An inbound call the sandbox offered and the agent took (`from` is the caller), with the sandbox's id for it (decisions.md 36.3). */
+  inbound?: boolean;
+  providerCallId?: string;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AppConfig } from '@outreach/platform';
 import { Clock } from '@outreach/core';
 import {
   CallOutcome,
+  InboundCallRequest,
   PlacedCall,
   VoiceCallEvent,
   VoiceCallEvents,
@@ -125,6 +126,22 @@ export function sandboxScript(to: string, maxDurationSecs = 3600): SandboxScript
 }
 
 /**
+ * The sandbox's answer for an inbound call (decisions.md 36.3): the agent always picks up; the
+ * CALLER's last digit 4 asks for a person (transferred), every other caller completes the call. Talk
+ * time and transcript derive from the caller's number, so a simulated inbound run is reproducible.
+ */
+export function sandboxInboundScript(caller: string, maxDurationSecs = 3600): SandboxScript {
+  const digit = Number(/(\d)\D*$/.exec(caller)?.[1] ?? '0');
+  const outcome: CallOutcome = digit === 4 ? 'transferred' : 'completed';
+  const durationMs = Math.min(maxDurationSecs * 1000, 5_000 + (hash32(caller, 'inbound-duration') % 295_000));
+  const transcript =
+    outcome === 'transferred'
+      ? `Agent: Thank you for calling, how can I help?\nCustomer: This is ${caller}. Can I talk to a person, please?\nAgent: Of course, transferring you now.`
+      : `Agent: Thank you for calling, how can I help?\nCustomer: This is ${caller}, I saw your offer and I am interested.\nAgent: Wonderful, I have noted it. Anything else?\nCustomer: No, thank you, goodbye.`;
+  return { outcome, providerDisposition: DISPOSITION[outcome], ringMs: 1000 + (hash32(caller, 'inbound-ring') % 2000), durationMs, transcript };
+}
+
+/**
  * When a sandbox call accepted at `acceptedAt` that really took `latencyMs` was answered and ended:
  * the script's ring-then-talk timeline scaled into [acceptedAt, acceptedAt + latencyMs]. A sandbox
  * call lasts milliseconds while its script says minutes; stretching the timestamps to the script
@@ -187,6 +204,19 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     return { providerCallId: providerCallId(record.callId) };
   }
 
+  /** An inbound call the sandbox offered (its webhook, or call:simulate-inbound): the agent takes it; events follow as for a placed call. */
+  override async answerCall(request: InboundCallRequest): Promise<{ providerCallId: string }> {
+    const known = await this.find(request.callId).catch(() => null);
+    const record =
+      known ??
+      (await this.accept(
+        { callId: request.callId, workspaceId: request.workspaceId, from: request.incoming.from, to: request.incoming.to, agentId: request.agentId, maxDurationSecs: request.maxDurationSecs, variables: request.variables },
+        { inbound: true, providerCallId: request.incoming.providerCallId },
+      ));
+    if (!known || (Date.now() < record.endsAtMs + 60_000 && !this.timers.has(record.callId))) this.schedule(record, !known);
+    return { providerCallId: record.providerCallId ?? providerCallId(record.callId) };
+  }
+
   async lookupCall(callId: string): Promise<VoiceCallStatus> {
     const record = await this.find(callId);
     if (!record) return { state: 'unknown' };
@@ -212,7 +242,7 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
   private schedule(record: SandboxCallRecord, ringNow: boolean): void {
     const { callId } = record;
     const ending = this.ending(record);
-    const base = { provider: this.name, callId, providerCallId: providerCallId(callId) };
+    const base = { provider: this.name, callId, providerCallId: record.providerCallId ?? providerCallId(callId) };
     if (ringNow) {
       const ringing = { ...base, type: 'ringing' as const, eventId: `${callId}:ringing`, at: new Date(record.acceptedAt) };
       const key = `${callId}:ringing`;
@@ -259,8 +289,9 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     }
   }
 
-  private async accept(request: VoiceCallRequest): Promise<SandboxCallRecord> {
+  private async accept(request: VoiceCallRequest, inbound: Pick<SandboxCallRecord, 'inbound' | 'providerCallId'> = {}): Promise<SandboxCallRecord> {
     const record: SandboxCallRecord = {
+      ...inbound,
       callId: request.callId,
       from: request.from,
       to: request.to,
@@ -287,13 +318,13 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
 
   /** How the recorded call ended: derived from the number and the acceptance time alone. */
   private ending(record: SandboxCallRecord): VoiceCallResult {
-    const script = sandboxScript(record.to, record.maxDurationSecs);
+    const script = record.inbound ? sandboxInboundScript(record.from, record.maxDurationSecs) : sandboxScript(record.to, record.maxDurationSecs);
     const answered = script.outcome === 'voicemail' || script.outcome === 'transferred' || script.outcome === 'completed';
     const { answeredAt, endedAt } = sandboxTimeline(new Date(record.acceptedAt), record.latencyMs ?? 0, script);
     return {
       outcome: script.outcome,
       providerDisposition: script.providerDisposition,
-      providerCallId: providerCallId(record.callId),
+      providerCallId: record.providerCallId ?? providerCallId(record.callId),
       answeredAt: answered ? answeredAt : null,
       endedAt,
       durationMs: script.durationMs,

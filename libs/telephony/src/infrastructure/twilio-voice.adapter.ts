@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@outreach/core';
 import { CarrierAccount, CarrierCallRequest, CarrierVoiceAdapter, VoiceCallRoute } from '../application/carrier-accounts';
-import { CallOutcome, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus } from '../application/voice-provider.port';
+import { CallOutcome, InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus, WebhookReply } from '../application/voice-provider.port';
 import { WebhookNotAuthentic, WebhookRequest } from '../application/voice-webhooks';
 import { DEFAULT_PROVIDER_HTTP, ProviderHttp, ProviderHttpOptions, ProviderResponse, providerRejected, str } from './provider-http';
 
@@ -119,11 +119,43 @@ export class TwilioVoiceAdapter extends CarrierVoiceAdapter {
     return { callId: query.get('callId'), providerCallId: form.get('CallSid') };
   }
 
-  readWebhook(account: CarrierAccount, route: VoiceCallRoute, request: WebhookRequest, publicBaseUrl: string): VoiceCallEvent[] {
+  /**
+   * The number's Voice URL request (decisions.md 36.3): Twilio asks `<PUBLIC_BASE_URL>/webhooks/voice/twilio`
+   * what to do with a call to one of the account's numbers — form-encoded, `Direction=inbound`,
+   * `CallStatus=ringing`, `From`, `To`, `CallSid`, `AccountSid`, signed like every callback. Status
+   * callbacks of inbound calls carry another CallStatus and are read as events.
+   */
+  override incomingCall(request: WebhookRequest): { providerCallId: string; from: string; to: string } | null {
+    if (new URL(request.url, 'http://local').searchParams.get('callId')) return null;
     const form = new URLSearchParams(request.rawBody.toString('utf8'));
-    const given = request.headers[TWILIO_SIGNATURE_HEADER] ?? '';
-    const expected = Buffer.from(twilioSignature(account.credentials.authToken ?? '', publicBaseUrl + request.url, form));
-    if (given === '' || !safeEqual(expected, Buffer.from(given))) throw new WebhookNotAuthentic('X-Twilio-Signature does not match');
+    const [sid, from, to] = [form.get('CallSid'), form.get('From'), form.get('To')];
+    if (form.get('Direction') !== 'inbound' || form.get('CallStatus') !== 'ringing' || !sid || !to) return null;
+    return { providerCallId: sid, from: from ?? '', to };
+  }
+
+  override verifyIncoming(account: CarrierAccount, request: WebhookRequest, publicBaseUrl: string): void {
+    const form = this.verified(account, request, publicBaseUrl);
+    if (form.get('AccountSid') !== account.credentials.accountSid) throw new WebhookNotAuthentic('AccountSid is not the carrier account');
+  }
+
+  /** TwiML: the carrier's `twimlUrl` (a voice-AI bridge) takes the call, else a short greeting (as for placed calls, decisions.md 27.3). */
+  override answerIncoming(account: CarrierAccount, request: InboundCallRequest): WebhookReply {
+    const twimlUrl = account.credentials.twimlUrl;
+    const body = twimlUrl
+      ? `<?xml version="1.0" encoding="UTF-8"?><Response><Redirect method="POST">${xml(`${twimlUrl}${twimlUrl.includes('?') ? '&' : '?'}callId=${encodeURIComponent(request.callId)}`)}</Redirect></Response>`
+      : `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${xml(request.variables.agent_name ? `Hello, this is ${request.variables.agent_name}.` : 'Hello.')}</Say><Pause length="1"/></Response>`;
+    return { contentType: 'text/xml', body };
+  }
+
+  override declineIncoming(): WebhookReply {
+    return {
+      contentType: 'text/xml',
+      body: '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Sorry, nobody can take your call right now. Please try again later. Goodbye.</Say><Hangup/></Response>',
+    };
+  }
+
+  readWebhook(account: CarrierAccount, route: VoiceCallRoute, request: WebhookRequest, publicBaseUrl: string): VoiceCallEvent[] {
+    const form = this.verified(account, request, publicBaseUrl);
     const sid = form.get('CallSid');
     if (!sid || (route.providerCallId && route.providerCallId !== sid)) throw new WebhookNotAuthentic('CallSid is not the call of this callback');
     if (form.get('AccountSid') && form.get('AccountSid') !== account.credentials.accountSid) throw new WebhookNotAuthentic('AccountSid is not the carrier account');
@@ -137,6 +169,15 @@ export class TwilioVoiceAdapter extends CarrierVoiceAdapter {
     const outcome = twilioOutcome(status, form.get('AnsweredBy'));
     const result = this.result(sid, status, outcome, at, Number.isFinite(seconds) ? seconds : 0, null);
     return [{ ...base, type: 'ended', result: { ...result, recordingUrl: form.get('RecordingUrl') ?? null } }];
+  }
+
+  /** The form of a request whose X-Twilio-Signature verifies for the account (WebhookNotAuthentic otherwise). */
+  private verified(account: CarrierAccount, request: WebhookRequest, publicBaseUrl: string): URLSearchParams {
+    const form = new URLSearchParams(request.rawBody.toString('utf8'));
+    const given = request.headers[TWILIO_SIGNATURE_HEADER] ?? '';
+    const expected = Buffer.from(twilioSignature(account.credentials.authToken ?? '', publicBaseUrl + request.url, form));
+    if (given === '' || !safeEqual(expected, Buffer.from(given))) throw new WebhookNotAuthentic('X-Twilio-Signature does not match');
+    return form;
   }
 
   private result(sid: string, status: string, outcome: CallOutcome, endedAt: Date, seconds: number, startedAt: Date | null): VoiceCallResult {

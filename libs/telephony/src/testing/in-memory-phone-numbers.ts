@@ -13,6 +13,7 @@ import { InMemoryCarrierSettings } from './in-memory-carrier-settings';
 export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
   readonly numbers = new Map<string, PhoneNumberProps>();
   readonly providerNumberIds = new Map<string, string>();
+  readonly inboundAgents = new Map<string, string>();
 
   constructor(readonly carriers: InMemoryCarrierSettings = new InMemoryCarrierSettings()) {
     super();
@@ -23,8 +24,9 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
    * outbound only). `carrierEnabled`, when given, switches its carrier for the workspace.
    */
   add(number: Partial<PhoneNumberView> & { id: string; workspaceId: string; e164: string }): PhoneNumberView {
-    const { carrierEnabled, createdAt, providerNumberId, ...rest } = number;
+    const { carrierEnabled, createdAt, providerNumberId, inboundAgentId, ...rest } = number;
     if (providerNumberId) this.providerNumberIds.set(rest.id, providerNumberId);
+    if (inboundAgentId) this.inboundAgents.set(rest.id, inboundAgentId);
     const props: PhoneNumberProps = { carrier: 'sandbox', inbound: false, ...rest, createdAt: new Date(createdAt ?? '2026-01-01T00:00:00.000Z') };
     this.numbers.set(props.id, props);
     if (carrierEnabled !== undefined) {
@@ -66,6 +68,21 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
     if (this.numbers.get(id)?.workspaceId === workspaceId) this.providerNumberIds.set(id, providerNumberId);
   }
 
+  async setInboundAgent(workspaceId: string, id: string, agentId: string | null): Promise<void> {
+    if (this.numbers.get(id)?.workspaceId !== workspaceId) return;
+    if (agentId) this.inboundAgents.set(id, agentId);
+    else this.inboundAgents.delete(id);
+  }
+
+  async listByInboundAgent(workspaceId: string, agentId: string): Promise<PhoneNumberView[]> {
+    return [...this.numbers.values()].filter((n) => n.workspaceId === workspaceId && this.inboundAgents.get(n.id) === agentId).map((n) => this.view(n));
+  }
+
+  async findAnyByE164(e164: string): Promise<PhoneNumberView | null> {
+    const n = [...this.numbers.values()].find((x) => x.e164 === e164);
+    return n ? this.view(n) : null;
+  }
+
   private view(n: PhoneNumberProps): PhoneNumberView {
     return {
       id: n.id,
@@ -76,6 +93,7 @@ export class InMemoryPhoneNumberRepository extends PhoneNumberRepository {
       inbound: n.inbound,
       createdAt: n.createdAt.toISOString(),
       providerNumberId: this.providerNumberIds.get(n.id) ?? null,
+      inboundAgentId: this.inboundAgents.get(n.id) ?? null,
     };
   }
 }

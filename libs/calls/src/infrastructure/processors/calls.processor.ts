@@ -7,6 +7,7 @@ import { AnalyseCallPayload } from '../../application/analysis/call-analysis.por
 import { CallsJob, CallsQueue } from '../../application/calls.ports';
 import { ProviderEventPayload } from '../../application/receive-voice-webhook';
 import { fromWire, VoiceCallEvents } from '@outreach/telephony';
+import { TakeInboundCall, TakeInboundPayload } from '../../application/inbound/answer-inbound-call';
 
 /**
  * The `calls` queue. `provider-event` hands a provider's webhook event to this process's
@@ -21,11 +22,12 @@ export class CallsProcessor extends QueueWorkerHost {
   constructor(
     private readonly analyse: AnalyseCall,
     private readonly events: VoiceCallEvents,
+    private readonly takeInbound: TakeInboundCall,
   ) {
     super(CallsQueue.Calls);
   }
 
-  protected async handle(job: Job): Promise<AnalysisRun['outcome'] | 'delivered'> {
+  protected async handle(job: Job): Promise<AnalysisRun['outcome'] | 'delivered' | 'taken'> {
     switch (job.name as CallsJob) {
       case CallsJob.Analyse:
         return this.analyseCall(job);
@@ -33,6 +35,9 @@ export class CallsProcessor extends QueueWorkerHost {
         // Every subscriber of this process applies it (CallEventIntake, EngineCallEvents); a failure retries the job.
         await this.events.deliver(fromWire((job.data as ProviderEventPayload).event));
         return 'delivered';
+      case CallsJob.TakeInbound:
+        await this.takeInbound.execute(job.data as TakeInboundPayload);
+        return 'taken';
       default:
         throw new Error(`calls queue: no handler for job ${job.name}`);
     }

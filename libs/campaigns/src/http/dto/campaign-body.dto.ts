@@ -19,7 +19,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { CAMPAIGN_CHANNELS, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
+import { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
 import { EvaluationMetricDto, CampaignExtractionKeyDto } from './extraction.dto';
 import { RecipientHoursSetting } from '../../domain/recipient-hours';
 import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
@@ -519,9 +519,17 @@ export class CreateCampaignDto extends CampaignFieldsDto {
   @IsIn(CAMPAIGN_CHANNELS)
   channel: (typeof CAMPAIGN_CHANNELS)[number];
 
-  @ApiProperty({ enum: EDITABLE_CAMPAIGN_SOURCES })
-  @IsIn(EDITABLE_CAMPAIGN_SOURCES)
-  source: (typeof EDITABLE_CAMPAIGN_SOURCES)[number];
+  @ApiProperty({ enum: CAMPAIGN_SOURCES, description: 'INBOUND: calls to the agent\'s number are answered (channel VOICE, an INBOUND agent); it cannot be switched to or from later' })
+  @IsIn(CAMPAIGN_SOURCES)
+  source: (typeof CAMPAIGN_SOURCES)[number];
+
+  @ApiPropertyOptional({
+    description: 'INBOUND only: the workspace number the campaign answers on; needed when its agent answers on several numbers (inbound_agent_has_many_numbers at start)',
+  })
+  @Optional()
+  @IsString()
+  @Length(1, 100)
+  phoneNumberId?: string;
 }
 
 /** PATCH /v1/campaigns/{id}: any editable field; at least one. */

@@ -13,7 +13,7 @@ const C = TELEPHONY_CARRIERS.c;
 
 /** A number with its carrier's switch (no row: enabled). */
 const SELECT_VIEW = `
-  SELECT ${PHONE_NUMBERS.select('n')}, n.provider_number_id, COALESCE(c.${C.enabled}, true) AS carrier_enabled
+  SELECT ${PHONE_NUMBERS.select('n')}, n.provider_number_id, n.inbound_agent_id, COALESCE(c.${C.enabled}, true) AS carrier_enabled
     FROM ${PHONE_NUMBERS.name} n
     LEFT JOIN ${TELEPHONY_CARRIERS.name} c ON c.${C.workspaceId} = n.${N.workspaceId} AND c.${C.name} = n.${N.carrier}`;
 
@@ -28,6 +28,7 @@ function toView(row: Row): PhoneNumberView {
     inbound: n.inbound,
     createdAt: n.createdAt.toISOString(),
     providerNumberId: (row.provider_number_id as string | null) ?? null,
+    inboundAgentId: (row.inbound_agent_id as string | null) ?? null,
   };
 }
 
@@ -78,6 +79,24 @@ export class SqlPhoneNumberRepository extends PhoneNumberRepository {
       id,
       providerNumberId,
     ]);
+  }
+
+  async setInboundAgent(workspaceId: string, id: string, agentId: string | null): Promise<void> {
+    await this.tx.manager.query(`UPDATE ${PHONE_NUMBERS.name} SET inbound_agent_id = $3 WHERE ${N.workspaceId} = $1 AND ${N.id} = $2`, [workspaceId, id, agentId]);
+  }
+
+  async listByInboundAgent(workspaceId: string, agentId: string): Promise<PhoneNumberView[]> {
+    if (!isUuid(agentId)) return [];
+    const rows: Row[] = await this.tx.manager.query(
+      `${SELECT_VIEW} WHERE n.${N.workspaceId} = $1 AND n.inbound_agent_id = $2 ORDER BY n.${N.createdAt}, n.${N.id}`,
+      [workspaceId, agentId],
+    );
+    return rows.map(toView);
+  }
+
+  async findAnyByE164(e164: string): Promise<PhoneNumberView | null> {
+    const rows: Row[] = await this.tx.manager.query(`${SELECT_VIEW} WHERE n.${N.e164} = $1`, [e164]);
+    return rows.length === 0 ? null : toView(rows[0]);
   }
 }
 

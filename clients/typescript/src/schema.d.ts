@@ -212,6 +212,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/phone-numbers/{id}/inbound-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Assign the INBOUND agent that answers calls to a workspace number (null clears it) */
+        put: operations["inboundNumbersPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions": {
         parameters: {
             query?: never;
@@ -313,7 +330,7 @@ export interface paths {
         /** All campaigns of the workspace, newest first (unpaginated) */
         get: operations["campaignsListV1"];
         put?: never;
-        /** Create a DRAFT campaign (optionally importing an upload as its contacts) */
+        /** Create a DRAFT campaign (optionally importing an upload as its contacts; source INBOUND: an INBOUND agent answering on phoneNumberId) */
         post: operations["campaignsCreate"];
         delete?: never;
         options?: never;
@@ -1039,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * A voice provider's call events (ringing, answered, ended); signed by the provider, no API key
-         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored.
+         * @description provider: sandbox (JSON, sandbox-signature), twilio (form-encoded status callbacks, X-Twilio-Signature over PUBLIC_BASE_URL + path), vapi (JSON server messages, x-vapi-secret). A bad signature or a call that is not ours → 401 unauthorized, nothing stored. Inbound calls: the sandbox's signed `{type: "incoming", …}` and Twilio's Voice URL request (Direction=inbound, CallStatus=ringing), answered with TwiML (text/xml) for Twilio: the RUNNING INBOUND campaign on the number takes the call, else it is declined politely.
          */
         post: operations["voiceWebhooksReceive"];
         delete?: never;
@@ -2685,6 +2702,32 @@ export interface components {
             description: string;
             defaultVolume: number;
         };
+        InboundAgentDto: {
+            /** @description An ACTIVE or PROVISIONING INBOUND agent of the workspace; null clears the assignment */
+            agentId: string | null;
+        };
+        PhoneNumberResponse: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description E.164
+             * @example +14155550123
+             */
+            e164: string;
+            /** @example sandbox */
+            carrier: string;
+            /** @description Whether the carrier is enabled for the workspace; numbers on a disabled carrier cannot be used */
+            carrierEnabled: boolean;
+            /** @description Can receive calls */
+            inbound: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The INBOUND agent answering calls to this number (PUT /phone-numbers/{id}/inbound-agent)
+             */
+            inboundAgentId: string | null;
+        };
         CreateFunctionDto: {
             /** @example check_availability */
             name: string;
@@ -2775,23 +2818,6 @@ export interface components {
             };
             /** @default 10000 */
             timeoutMs: number;
-        };
-        PhoneNumberResponse: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description E.164
-             * @example +14155550123
-             */
-            e164: string;
-            /** @example sandbox */
-            carrier: string;
-            /** @description Whether the carrier is enabled for the workspace; numbers on a disabled carrier cannot be used */
-            carrierEnabled: boolean;
-            /** @description Can receive calls */
-            inbound: boolean;
-            /** Format: date-time */
-            createdAt: string;
         };
         PhoneNumberListResponse: {
             phoneNumbers: components["schemas"]["PhoneNumberResponse"][];
@@ -3003,8 +3029,13 @@ export interface components {
             name: string;
             /** @enum {string} */
             channel: "VOICE" | "WHATSAPP" | "VOICE_THEN_WHATSAPP" | "WHATSAPP_THEN_VOICE" | "CUSTOM" | "EMAIL";
-            /** @enum {string} */
-            source: "CSV" | "CRM_MANUAL" | "CRM_WEBHOOK" | "API";
+            /**
+             * @description INBOUND: calls to the agent's number are answered (channel VOICE, an INBOUND agent); it cannot be switched to or from later
+             * @enum {string}
+             */
+            source: "CSV" | "CRM_MANUAL" | "CRM_WEBHOOK" | "API" | "INBOUND";
+            /** @description INBOUND only: the workspace number the campaign answers on; needed when its agent answers on several numbers (inbound_agent_has_many_numbers at start) */
+            phoneNumberId?: string;
         };
         WhatsappAutomationResponse: {
             key: string;
@@ -3829,8 +3860,11 @@ export interface components {
             fromNumber: string | null;
             /** @description Destination, E.164 */
             toNumber: string;
-            /** @enum {string} */
-            kind: "campaign" | "test";
+            /**
+             * @description inbound: fromNumber is the caller, toNumber our number
+             * @enum {string}
+             */
+            kind: "campaign" | "test" | "inbound";
             /** @enum {string} */
             status: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED" | "FAILED";
             /** @description How the call ended (null while in progress) */
@@ -3909,6 +3943,15 @@ export interface components {
              * @example 1
              */
             received: number;
+            /**
+             * @description An inbound call offered by the request (decisions.md 36.3): its Call id, whether an INBOUND campaign took it, and that campaign
+             * @example {
+             *       "callId": "7d0c9d47-3c8e-4df4-9a53-5f1b1c7f9a10",
+             *       "decision": "taken",
+             *       "campaignId": "b5f3c1e4-2f0a-4c55-9a0e-2f1b7f7d0a01"
+             *     }
+             */
+            inbound?: Record<string, never>;
         };
         PushLeadDto: {
             /** @description Printable ASCII. The same key and lead answer the same lead (never a second contact); missing → 422 idempotency_key_required */
@@ -4978,7 +5021,7 @@ export interface components {
             /** Format: uuid */
             agentId: string | null;
             /** @enum {string} */
-            kind: "campaign" | "test";
+            kind: "campaign" | "test" | "inbound";
             status: string;
             outcome: string | null;
             /** Format: date-time */
@@ -8909,6 +8952,161 @@ export interface operations {
             };
         };
     };
+    inboundNumbersPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentId": "example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "e164": "+14155550123",
+                     *       "carrier": "sandbox",
+                     *       "carrierEnabled": true,
+                     *       "inbound": true,
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PhoneNumberResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, agent_archived, agent_type_not_inbound */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "agent_archived" | "agent_not_found" | "agent_type_not_inbound" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden, feature_not_available */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: phone_number_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "phone_number_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: phone_number_not_synced */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "phone_number_not_synced";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
     functionsList: {
         parameters: {
             query?: never;
@@ -9653,7 +9851,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -10899,7 +11098,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, agent_not_found, invalid_phone, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, agent_type_not_inbound, inbound_campaign_action_not_supported, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format, phone_number_not_in_workspace, invalid_request */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,7 +11106,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "agent_not_found" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_not_found" | "agent_type_not_inbound" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "invalid_request" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "phone_number_not_in_workspace" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -10925,7 +11124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden */
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, forbidden, feature_not_available */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10933,7 +11132,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                        error?: "api_key_owner_inactive" | "feature_not_available" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
                     };
                 };
             };
@@ -11750,7 +11949,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithImportResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
+            /** @description Bad Request: internal_error, invalid_body, invalid_phone, no_fields_to_update, campaign_type_not_found, journey_campaign_source_unsupported, default_crm_connection_required, reserved_extraction_key, reserved_metric_key, metric_key_collision, agent_archived, agent_type_not_inbound, inbound_campaign_action_not_supported, crm_connection_not_found, journey_campaign_contact_cap, invalid_csv_format */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11758,7 +11957,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_archived" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
+                        error?: "agent_archived" | "agent_type_not_inbound" | "campaign_type_not_found" | "crm_connection_not_found" | "default_crm_connection_required" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_csv_format" | "invalid_phone" | "journey_campaign_contact_cap" | "journey_campaign_source_unsupported" | "metric_key_collision" | "no_fields_to_update" | "reserved_extraction_key" | "reserved_metric_key";
                     };
                 };
             };
@@ -12479,7 +12678,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12487,7 +12686,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -12538,6 +12737,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -12769,7 +12980,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, campaign_not_startable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12777,7 +12988,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_startable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -12828,6 +13039,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -13581,7 +13804,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13589,7 +13812,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -13640,6 +13863,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -13871,7 +14106,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_not_paused, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13879,7 +14114,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_paused" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -13930,6 +14165,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -14707,7 +14954,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14715,7 +14962,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -14766,6 +15013,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -14997,7 +15256,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, journey_campaign_action_unsupported, campaign_not_restartable, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15005,7 +15264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_not_restartable" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "journey_campaign_action_unsupported" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -15056,6 +15315,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: inbound_did_already_in_campaign */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -15294,7 +15565,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequeuedResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15302,7 +15573,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -15356,7 +15627,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: campaign_not_reengageable */
+            /** @description Conflict: campaign_not_reengageable, inbound_did_already_in_campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15364,7 +15635,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_reengageable";
+                        error?: "campaign_not_reengageable" | "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -15603,7 +15874,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequeuedResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15611,7 +15882,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -15665,7 +15936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: campaign_not_reengageable */
+            /** @description Conflict: campaign_not_reengageable, inbound_did_already_in_campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15673,7 +15944,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_reengageable";
+                        error?: "campaign_not_reengageable" | "inbound_did_already_in_campaign";
                     };
                 };
             };
@@ -15903,7 +16174,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequeuedResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15911,7 +16182,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -15965,7 +16236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled, inbound_did_already_in_campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15973,7 +16244,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                        error?: "campaign_not_reengageable" | "inbound_did_already_in_campaign" | "incomplete_retry_disabled";
                     };
                 };
             };
@@ -16203,7 +16474,7 @@ export interface operations {
                     "application/json": components["schemas"]["RequeuedResponse"];
                 };
             };
-            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
+            /** @description Bad Request: internal_error, invalid_body, inbound_campaign_action_not_supported, campaign_schedule_expired, campaign_channel_needs_agent, agent_not_found_or_not_provisioned, campaign_channel_needs_sender, campaign_channel_needs_template, outreach_template_not_approved, outreach_template_needs_runtime_context, campaign_channel_needs_email_sender, campaign_channel_needs_email_template, campaign_channel_needs_workflow, campaign_workflow_not_active, inbound_agent_has_no_number, inbound_agent_has_many_numbers, inbound_did_unavailable, inbound_did_has_no_agent, campaign_no_phone_numbers, campaign_no_pending_contacts, campaign_is_inbound_misconfigured, invalid_reserved_concurrency, reserved_exceeds_allocation */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16211,7 +16482,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_campaign_action_not_supported" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
+                        error?: "agent_not_found_or_not_provisioned" | "campaign_channel_needs_agent" | "campaign_channel_needs_email_sender" | "campaign_channel_needs_email_template" | "campaign_channel_needs_sender" | "campaign_channel_needs_template" | "campaign_channel_needs_workflow" | "campaign_is_inbound_misconfigured" | "campaign_no_pending_contacts" | "campaign_no_phone_numbers" | "campaign_schedule_expired" | "campaign_workflow_not_active" | "inbound_agent_has_many_numbers" | "inbound_agent_has_no_number" | "inbound_campaign_action_not_supported" | "inbound_did_has_no_agent" | "inbound_did_unavailable" | "internal_error" | "invalid_body" | "invalid_reserved_concurrency" | "outreach_template_needs_runtime_context" | "outreach_template_not_approved" | "reserved_exceeds_allocation";
                     };
                 };
             };
@@ -16265,7 +16536,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled */
+            /** @description Conflict: campaign_not_reengageable, incomplete_retry_disabled, inbound_did_already_in_campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16273,7 +16544,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "campaign_not_reengageable" | "incomplete_retry_disabled";
+                        error?: "campaign_not_reengageable" | "inbound_did_already_in_campaign" | "incomplete_retry_disabled";
                     };
                 };
             };
@@ -18123,7 +18394,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -18269,7 +18541,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -18324,6 +18597,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "campaign_not_found";
+                    };
+                };
+            };
+            /** @description Conflict: campaign_not_draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_draft";
                     };
                 };
             };
@@ -18407,7 +18692,8 @@ export interface operations {
                      *           "carrier": "sandbox",
                      *           "carrierEnabled": true,
                      *           "inbound": true,
-                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "inboundAgentId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e"
                      *         }
                      *       ]
                      *     }
@@ -20028,7 +20314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Service Unavailable: idempotency_unavailable, database_unavailable */
+            /** @description Service Unavailable: idempotency_unavailable, sandbox_from_number_unavailable, database_unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -20038,7 +20324,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
-                        error?: "database_unavailable" | "idempotency_unavailable";
+                        error?: "database_unavailable" | "idempotency_unavailable" | "sandbox_from_number_unavailable";
                     };
                 };
             };
@@ -20478,6 +20764,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description JSON for events and the sandbox; TwiML (text/xml) for an inbound call offered by Twilio */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20485,10 +20772,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "received": 1
+                     *       "received": 1,
+                     *       "inbound": {
+                     *         "callId": "7d0c9d47-3c8e-4df4-9a53-5f1b1c7f9a10",
+                     *         "decision": "taken",
+                     *         "campaignId": "b5f3c1e4-2f0a-4c55-9a0e-2f1b7f7d0a01"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["VoiceWebhookResponse"];
+                    "text/xml": string;
                 };
             };
             /** @description Bad Request: internal_error, invalid_body */

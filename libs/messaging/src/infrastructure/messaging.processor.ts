@@ -8,7 +8,7 @@ import { WhatsappTemplates } from '../application/whatsapp-templates';
 
 /**
  * The `messaging` queue: each job only calls its use case (which is idempotent). A short lease
- * (as the engine's attempts, decisions.md 33.14): a provider report whose worker died is taken up
+ * (as the engine's attempts, decisions.md 33.15): a provider report whose worker died is taken up
  * again within seconds, not after BullMQ's default minute, since the leg of its message holds a
  * line until the engine hears of it.
  */

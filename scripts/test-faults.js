@@ -19,6 +19,7 @@ const DRILLS = [
   'test/engine/worker-crash.e2e-spec.ts',
   'test/results/webhooks.e2e-spec.ts',
   'test/reliability/outage-drill.e2e-spec.ts',
+  'test/reliability/message-send-drill.e2e-spec.ts',
 ];
 /** The drills that end with a count line (the others assert availability, not delivery). */
 const EXPECTED = [
@@ -30,7 +31,13 @@ const EXPECTED = [
   'worker-sigkill-mid-campaign',
   'webhook-receiver-down-then-up',
   'postgres-cut-10s-during-calls',
+  'worker-sigkill-mid-send',
 ];
+/**
+ * Drills whose duplicates are a documented bound the drill asserts exactly itself (decisions.md
+ * 33.14: the Cloud API has no idempotency key). Shown in the table; a loss still fails.
+ */
+const BOUNDED_DUPLICATES = ['worker-sigkill-mid-send'];
 
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'drills-')), 'drills.jsonl');
 const jest = spawnSync(process.execPath, [require.resolve('jest/bin/jest', { paths: [root] }), ...DRILLS, ...process.argv.slice(2)], {
@@ -48,7 +55,9 @@ console.log('\nfault drills');
 for (const r of rows) console.log(r.map((v, i) => (i === 0 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join('  '));
 
 const missing = EXPECTED.filter((name) => !counts.some((c) => c.drill === name));
-const bad = counts.filter((c) => c.lost !== 0 || c.duplicated !== 0);
+const bad = counts.filter((c) => c.lost !== 0 || (c.duplicated !== 0 && !BOUNDED_DUPLICATES.includes(c.drill)));
+const bounded = counts.filter((c) => c.duplicated !== 0 && BOUNDED_DUPLICATES.includes(c.drill));
+if (bounded.length) console.log(`duplicated within a documented bound (decisions.md 33.14): ${bounded.map((c) => c.drill).join(', ')}`);
 if (missing.length) console.log(`missing drills: ${missing.join(', ')}`);
 if (bad.length) console.log(`lost or duplicated in: ${bad.map((c) => c.drill).join(', ')}`);
 process.exit(jest.status !== 0 || missing.length || bad.length ? 1 : 0);

@@ -35,6 +35,10 @@ export class GraphStub {
   private readonly queued: Array<{ status: number; body: unknown }> = [];
   /** The wamids the stub gave accepted sends, in order. */
   readonly acceptedIds: string[] = [];
+  /** How long the stub takes to answer a request (a send is accepted when it arrives: Graph sends it even if the caller hangs up). */
+  latencyMs = 0;
+  /** Requests received and not yet answered. */
+  pending = 0;
 
   private constructor(private readonly server: Server) {}
 
@@ -53,8 +57,15 @@ export class GraphStub {
       const path = req.url ?? '/';
       this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
       const next = this.queued.shift() ?? this.defaultAnswer(req.method ?? 'GET', path);
-      res.writeHead(next.status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(next.body));
+      const answer = () => {
+        this.pending--;
+        if (res.destroyed) return;
+        res.writeHead(next.status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(next.body));
+      };
+      this.pending++;
+      if (this.latencyMs > 0) setTimeout(answer, this.latencyMs);
+      else answer();
     });
   }
 
@@ -71,6 +82,7 @@ export class GraphStub {
     this.requests.length = 0;
     this.queued.length = 0;
     this.acceptedIds.length = 0;
+    this.latencyMs = 0;
   }
 
   close(): Promise<void> {

@@ -6,8 +6,13 @@ import { MessagingJob, MessagingQueue, ProviderReportPayload, ReviewTemplatePayl
 import { WhatsappSenders } from '../application/whatsapp-senders';
 import { WhatsappTemplates } from '../application/whatsapp-templates';
 
-/** The `messaging` queue: each job only calls its use case (which is idempotent). */
-@Processor(MessagingQueue.Messaging)
+/**
+ * The `messaging` queue: each job only calls its use case (which is idempotent). A short lease
+ * (as the engine's attempts, decisions.md 33.15): a provider report whose worker died is taken up
+ * again within seconds, not after BullMQ's default minute, since the leg of its message holds a
+ * line until the engine hears of it.
+ */
+@Processor(MessagingQueue.Messaging, { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
 export class MessagingProcessor extends QueueWorkerHost {
   constructor(
     private readonly senders: WhatsappSenders,

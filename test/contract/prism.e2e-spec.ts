@@ -101,24 +101,32 @@ function requestOf(doc: Loose, operation: Operation, knownIds: string[]): fc.Arb
   const pathNames = [...operation.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const query = params.filter((p) => p.in === 'query' && !/cursor/i.test(p.name));
   const idem = params.some((p) => p.in === 'header' && /idempotency-key/i.test(p.name));
+  // Other required headers (e.g. a chatbot's X-Embed-Key): a token-like value (header-safe).
+  const headerParams = params.filter((p) => p.in === 'header' && p.required === true && !/idempotency-key/i.test(p.name));
   const json = operation.op.requestBody?.content?.['application/json']?.schema;
   const multipart = operation.op.requestBody?.content?.['multipart/form-data'];
   return fc
     .tuple(
       fc.tuple(...pathNames.map(() => fc.oneof(fc.constantFrom(...knownIds), fc.uuid()))),
-      fc.tuple(...query.map((p) => fc.option(strictValue(doc, p.schema), { nil: undefined }))),
+      // Document-valid: a required query parameter is always sent, an optional one sometimes.
+      fc.tuple(...query.map((p) => (p.required === true ? strictValue(doc, p.schema) : fc.option(strictValue(doc, p.schema), { nil: undefined })))),
       json ? strictValue(doc, json) : fc.constant(undefined),
       fc.uuid(),
+      fc.tuple(...headerParams.map(() => fc.stringMatching(/^[a-z0-9]{8,32}$/))),
     )
-    .map(([ids, qs, body, key]) => {
+    .map(([ids, qs, body, key, hs]) => {
       let path = operation.path;
       pathNames.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(String(ids[i])))));
       const pairs = query.flatMap((p, i) => (qs[i] === undefined ? [] : [`${encodeURIComponent(p.name)}=${encodeURIComponent(String(qs[i]))}`]));
       const headers: Record<string, string> = {};
       if (idem) headers['Idempotency-Key'] = `contract-${key}`;
+      headerParams.forEach((p, i) => (headers[p.name] = String(hs[i])));
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       const url = pairs.length ? `${path}?${pairs.join('&')}` : path;
-      if (multipart) return { method: operation.method, url, headers: {}, body: multipartOf(doc, multipart.schema) };
+      if (multipart) {
+        const { ['Content-Type']: _json, ...partHeaders } = headers;
+        return { method: operation.method, url, headers: partHeaders, body: multipartOf(doc, multipart.schema) };
+      }
       return { method: operation.method, url, headers, body: body === undefined ? undefined : JSON.stringify(body) };
     });
 }

@@ -42,7 +42,7 @@ import { KnowledgeModule, KnowledgeQueue } from '@outreach/knowledge';
     KnowledgeModule,
     CrmModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm, KnowledgeQueue.Knowledge]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Outreach, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm, KnowledgeQueue.Knowledge]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

@@ -20,6 +20,7 @@ process.env.RATE_LIMIT_PER_MINUTE = '10000000';
  * Anything else at 5xx (above all 500 internal_error) fails the test.
  */
 const DOCUMENTED_5XX: Record<string, string[]> = {
+  'POST /calls/test/web': ['web_session_not_supported'],
   'POST /calls/test': ['sandbox_from_number_not_configured', 'sandbox_from_number_unavailable', 'web_session_not_supported', 'not_supported', 'provider_error'],
   'GET /voices/{id}/preview': ['preview_not_supported'],
   // AI assist (decisions.md 32): a failing language model, and the contract's 500 for invalid chat input.

@@ -11,6 +11,7 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   /agents/:id → agent          /functions/:id → custom function   /campaign-types/:id → campaign type
  *   /campaigns/:id, /v1/campaigns/:id → CSV campaign (DRAFT, contacts, attached number)
  *   /calls/:id → test call       /result-webhooks/:id → webhook endpoint
+ *     (GET /calls/:id/contact: B on A's test call → 404 call_not_found, never A's 409 no_contact_for_call)
  *   :contactId → a contact of that campaign   :numberId → A's phone number   :phoneOrId → A's DNC entry id
  *     (and A's DNC phone number, as a second variant)
  *   :campaignId → RUNNING API campaign   :leadId → its pushed lead   :resultId → the lead's result
@@ -305,6 +306,16 @@ describe('tenancy matrix: workspace B never sees or touches workspace A', () => 
       const res = await t.http.get(`/agents/${id}/compiled-prompt`).set(bearer(b.ws.key));
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 403, error: 'prompt_access_forbidden' });
     }
+  });
+
+  it("B cannot open a web test session with A's agent: 404 agent_not_found, as for an unknown agent (decisions.md 22.6)", async () => {
+    for (const agentId of [a.agentId, '00000000-0000-4000-8000-000000000000']) {
+      const res = await t.http.post('/calls/test/web').set(bearer(b.ws.key)).send({ agentId });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 404, error: 'agent_not_found' });
+    }
+    // Control: A's own key opens one (the sandbox's), so the 404 above is about the workspace.
+    const own = await t.http.post('/calls/test/web').set(bearer(a.ws.key)).send({ agentId: a.agentId });
+    expect({ status: own.status, provider: own.body.provider }).toEqual({ status: 201, provider: 'sandbox' });
   });
 
   it("every list (GET without path parameter) and every GET on B's own resources carries none of A's ids", async () => {

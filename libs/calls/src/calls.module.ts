@@ -18,6 +18,7 @@ import { AnalysisSubjects, CallAnalysisStore } from './application/analysis/call
 import { CallQueries, CallReads } from './application/call-queries';
 import { CallsQueue } from './application/calls.ports';
 import { OverrideCallMetric } from './application/override-call-metric';
+import { StartWebSession } from './application/start-web-session';
 import { PlaceTestCall } from './application/place-test-call';
 import { CallEventIntake } from './application/call-event-intake';
 import { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
@@ -62,12 +63,12 @@ export class CallsServicesModule {}
  */
 @Module({
   imports: [CallsServicesModule, AgentsCoreModule, TelephonyCoreModule, WorkspacesCoreModule, BillingModule, DncCoreModule, CampaignsCoreModule],
-  providers: [PlaceTestCall, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook],
-  exports: [PlaceTestCall, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook, CallsServicesModule],
+  providers: [PlaceTestCall, StartWebSession, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook],
+  exports: [PlaceTestCall, StartWebSession, CallEventIntake, AnswerInboundCall, TakeInboundCall, ReceiveVoiceWebhook, CallsServicesModule],
 })
 export class CallEventsModule {}
 
-/** The HTTP face: GET /calls, GET /calls/{id}, PUT /calls/{id}/metrics/{key}, POST /calls/test, GET /campaigns/{id}/activity. */
+/** The HTTP face: GET /calls, GET /calls/{id}, GET /calls/{id}/contact, PUT /calls/{id}/metrics/{key}, POST /calls/test, POST /calls/test/web, GET /campaigns/{id}/activity. */
 @Module({
   imports: [CallEventsModule, CallsServicesModule, TelephonyCoreModule],
   controllers: [CallsController, VoiceWebhooksController],

@@ -26,6 +26,8 @@ export {
   VoiceCallStatus,
   VoiceProvider,
   WebhookReply,
+  WebSession,
+  WebSessionRequest,
 } from './application/voice-provider.port';
 export { fromWire, toWire, VoiceCallEventWire, VoiceWebhookReader, VoiceWebhookReaders, WebhookNotAuthentic } from './application/voice-webhooks';
 export { SANDBOX_SIGNATURE_HEADER, SandboxVoiceWebhookReader, signSandboxIncoming, signSandboxWebhook } from './infrastructure/sandbox-voice-webhooks';

@@ -36,7 +36,7 @@ describe('CallReads', () => {
     queries = new InMemoryCallQueries();
     campaigns = new KnownCampaigns();
     campaigns.known.add(`${W1}/${CAMPAIGN}`);
-    reads = new CallReads(queries, campaigns);
+    reads = new CallReads(queries, campaigns, null as never);
     queries.records.push(
       callRecord({ id: id(1), workspaceId: W1, campaignId: CAMPAIGN, startedAt: at(1), outcome: 'completed' }),
       callRecord({ id: id(2), workspaceId: W1, campaignId: CAMPAIGN, startedAt: at(2), outcome: 'busy' }),

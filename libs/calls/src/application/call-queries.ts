@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CampaignViews } from '@outreach/campaigns';
+import { CampaignContacts, CampaignViews } from '@outreach/campaigns';
 import { AppError } from '@outreach/core';
 import { CALL_STATUSES, CallStatus } from '../domain/call';
 import { CallView } from './calls.ports';
@@ -33,6 +33,14 @@ export interface CallListFilter {
   to?: Date;
 }
 
+/** The campaign contact a call was placed to, as GET /calls/{id}/contact shows it. */
+export interface CallContact {
+  id: string;
+  campaignId: string;
+  phone: string;
+  status: string;
+}
+
 /** The fixed window of GET /campaigns/{id}/activity (spec "Limits": 50 activity calls). */
 export const CAMPAIGN_ACTIVITY_WINDOW = 50;
 
@@ -52,6 +60,7 @@ export class CallReads {
   constructor(
     private readonly queries: CallQueries,
     private readonly campaigns: CampaignViews,
+    private readonly contacts: CampaignContacts,
   ) {}
 
   list(workspaceId: string, filter: CallListFilter, page: { offset: number; limit: number }): Promise<{ items: CallRecord[]; total: number }> {
@@ -65,6 +74,18 @@ export class CallReads {
     const call = await this.queries.findById(workspaceId, callId);
     if (!call) throw new AppError('call_not_found', { message: `no call ${callId}` });
     return call;
+  }
+
+  /**
+   * The campaign contact the call was placed to (decisions.md 22.5), read through the campaigns
+   * module's CampaignContacts: 404 call_not_found for an unknown or foreign call; 409
+   * no_contact_for_call for a call without one (a test call, an inbound call nobody took).
+   */
+  async contactOf(workspaceId: string, callId: string): Promise<CallContact> {
+    const call = await this.get(workspaceId, callId);
+    const contact = call.campaignId && call.contactId ? await this.contacts.find(workspaceId, call.campaignId, call.contactId) : null;
+    if (!contact) throw new AppError('no_contact_for_call', { message: `call ${callId} was not placed to a campaign contact` });
+    return { id: contact.id, campaignId: contact.campaignId, phone: contact.phone, status: contact.status };
   }
 
   /** 404 campaign_not_found for an unknown (or another workspace's) campaign. */

@@ -223,3 +223,29 @@ export class OverrideMetricDto {
   @ApiProperty({ description: "One of the metric's allowedValues" })
   value: string;
 }
+
+/** GET /calls/{id}/contact: the campaign contact the call was placed to. */
+export class CallContactResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) campaignId: string;
+  @ApiProperty({ example: '+14155550123', description: 'The contact’s number (E.164)' }) phone: string;
+  @ApiProperty({ description: 'The contact’s status in its campaign' }) status: string;
+}
+
+/** POST /calls/test/web. */
+export class StartWebSessionDto {
+  @ApiProperty({ format: 'uuid', description: 'An ACTIVE agent of the workspace' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  agentId: string;
+}
+
+/** A browser test session with an agent: open `url` with `token` (the sandbox makes both up). */
+export class WebSessionResponse {
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ format: 'uuid' }) agentId: string;
+  @ApiProperty({ example: 'sandbox', description: 'The voice provider hosting the session' }) provider: string;
+  @ApiProperty({ description: 'Where the browser joins the session' }) url: string;
+  @ApiProperty({ description: 'The session’s access token' }) token: string;
+}

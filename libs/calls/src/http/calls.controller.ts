@@ -10,7 +10,9 @@ import { AnswerErrors, CurrentPrincipal, IDEMPOTENCY_KEY_HEADER, Idempotent, Pri
 import { AppError } from '@outreach/core';
 import { CallReads } from '../application/call-queries';
 import { PlaceTestCall } from '../application/place-test-call';
+import { StartWebSession } from '../application/start-web-session';
 import {
+  CallContactResponse,
   CallListResponse,
   CallResponse,
   CampaignActivityResponse,
@@ -18,7 +20,9 @@ import {
   MetricOverrideResponse,
   OverrideMetricDto,
   PlaceTestCallDto,
+  StartWebSessionDto,
   toCallResponse,
+  WebSessionResponse,
 } from './call.dto';
 
 @ApiExtraModels(MetricOverrideResponse)
@@ -27,6 +31,7 @@ export class CallsController {
   constructor(
     private readonly reads: CallReads,
     private readonly testCalls: PlaceTestCall,
+    private readonly webSessions: StartWebSession,
   ) {}
 
   @RequireScope('calls.view')
@@ -83,6 +88,30 @@ export class CallsController {
   ): Promise<CallResponse> {
     const call = await this.testCalls.execute({ workspaceId: p.workspaceId, idempotencyKey, ...body });
     return toCallResponse(call);
+  }
+
+  @RequireScope('calls.edit')
+  @Post('calls/test/web')
+  @AnswerErrors({ agent_not_provisioned: 409 })
+  @Raises('agent_not_found', 'agent_archived', 'agent_not_provisioned', 'workspace_not_active', 'activity_frozen', 'web_session_not_supported')
+  @ApiOperation({
+    summary: 'Open a browser test session with an agent (nothing is placed, recorded or billed)',
+    description:
+      "The workspace's carriers pick the provider (decisions.md 22.6): without a real carrier the sandbox makes up a session " +
+      '(url and token); a workspace on Twilio or Vapi answers 501 web_session_not_supported.',
+  })
+  @ApiCreatedResponse({ type: WebSessionResponse })
+  startWebSession(@CurrentPrincipal() p: Principal, @Body() body: StartWebSessionDto): Promise<WebSessionResponse> {
+    return this.webSessions.execute({ workspaceId: p.workspaceId, agentId: body.agentId });
+  }
+
+  @RequireScope('calls.view')
+  @Get('calls/:id/contact')
+  @Raises('call_not_found', 'no_contact_for_call')
+  @ApiOperation({ summary: 'The campaign contact a call was placed to (404 call_not_found; 409 no_contact_for_call for a test call or an untaken inbound call)' })
+  @ApiOkResponse({ type: CallContactResponse })
+  contact(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<CallContactResponse> {
+    return this.reads.contactOf(p.workspaceId, id);
   }
 
   @RequireScope('calls.view')

@@ -64,6 +64,16 @@ export class CampaignContacts {
     return this.timelines.page(contactId, query);
   }
 
+  /**
+   * One contact of a campaign, as the contacts listing shows it: for other modules that hold a
+   * contact id (the calls module's GET /calls/{id}/contact, decisions.md 22.5). Null for an unknown
+   * or another workspace's campaign or contact.
+   */
+  async find(workspaceId: string, campaignId: string, contactId: string): Promise<ContactView | null> {
+    const campaign = await this.campaigns.findById(workspaceId, campaignId);
+    return campaign ? this.contacts.findById(campaignId, contactId) : null;
+  }
+
   /** The `retry` transition (FAILED → PENDING) with fresh attempts, on a campaign that has started and is not finished. */
   async retry(workspaceId: string, campaignId: string, contactId: string): Promise<ExplainedContactView> {
     const contact = await this.uow.run(async () => {

@@ -1,4 +1,5 @@
-import type { InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, WebhookReply } from './voice-provider.port';
+import { AppError } from '@outreach/core';
+import type { InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, WebSession, WebSessionRequest, WebhookReply } from './voice-provider.port';
 import type { WebhookRequest } from './voice-webhooks';
 
 /** The adapters a carrier can be served by (decisions.md 27.1): the deterministic sandbox or a real provider. */
@@ -122,4 +123,8 @@ export abstract class CarrierVoiceAdapter {
   importNumber?(account: CarrierAccount, e164: string): Promise<string>;
   /** Creates (or, given its id, updates) the agent at the provider; its id there. */
   provisionAgent?(account: CarrierAccount, spec: VoiceAgentSpec, existingId: string | null, serverUrl: string): Promise<string>;
+  /** A browser test session with the agent (decisions.md 22.6); refused unless the adapter offers one. */
+  startWebSession(account: CarrierAccount, request: WebSessionRequest): Promise<WebSession> {
+    return Promise.reject(new AppError('web_session_not_supported', { message: `${this.name} (carrier ${account.carrier}) offers no web test sessions (agent ${request.agentId})` }));
+  }
 }

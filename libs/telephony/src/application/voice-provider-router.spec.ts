@@ -70,6 +70,17 @@ describe('VoiceProviderRouter', () => {
     expect(await router.lookupCall('55555555-5555-4555-8555-555555555555')).toEqual({ state: 'unknown' });
   });
 
+  it('a web session goes to the workspace\'s first enabled real carrier (which refuses: 501), else to the sandbox', async () => {
+    const session = { sessionId: 's-1', provider: 'sandbox', url: 'https://sandbox.invalid/web-sessions/s-1', token: 't' };
+    const toSandbox = jest.spyOn(sandbox, 'startWebSession').mockResolvedValue(session);
+    const onCarrier = router.startWebSession({ sessionId: 's-1', workspaceId: W, agentId: 'agent-1' });
+    await expect(onCarrier).rejects.toMatchObject({ code: 'web_session_not_supported', message: expect.stringContaining('twilio') });
+    expect(toSandbox).not.toHaveBeenCalled();
+    const W2 = '22222222-2222-4222-8222-222222222222';
+    expect(await router.startWebSession({ sessionId: 's-1', workspaceId: W2, agentId: 'agent-1' })).toEqual(session);
+    expect(toSandbox).toHaveBeenCalledTimes(1);
+  });
+
   it('a Twilio number is dialled through Twilio once: placing the call id again answers the first call', async () => {
     expect(await router.placeCall(request('+14155550101'))).toEqual({ providerCallId: 'twilio-1' });
     expect(await router.placeCall(request('+14155550101'))).toEqual({ providerCallId: 'twilio-1' });

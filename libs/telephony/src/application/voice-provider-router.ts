@@ -1,7 +1,7 @@
 import { AppError, isUuid } from '@outreach/core';
 import { CarrierAccount, CarrierAccounts, CarrierVoiceAdapter, ProviderAgents, RealVoiceAdapterName, VoiceAgentSpec, VoiceCallRoutes } from './carrier-accounts';
 import { PhoneNumberRepository } from './telephony.ports';
-import { InboundCallRequest, IncomingCall, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider, WebhookReply } from './voice-provider.port';
+import { InboundCallRequest, IncomingCall, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider, WebSession, WebSessionRequest, WebhookReply } from './voice-provider.port';
 import { VoiceWebhookReader, WebhookNotAuthentic, WebhookRequest } from './voice-webhooks';
 
 /** The real providers' adapters, by name. */
@@ -96,6 +96,19 @@ export class VoiceProviderRouter extends VoiceProvider {
     if (incoming.provider === this.sandbox.name) return this.sandbox.declineCall(incoming);
     const adapter = this.adapters.all.find((a) => a.name === incoming.provider);
     return adapter?.declineIncoming?.() ?? null;
+  }
+
+  /**
+   * A web session has no caller id, so the workspace's carriers pick the adapter (decisions.md
+   * 22.6): the first enabled carrier served by a real adapter answers (Twilio and Vapi refuse, 501
+   * web_session_not_supported); a workspace with none is the sandbox's, as its test calls are.
+   */
+  override async startWebSession(request: WebSessionRequest): Promise<WebSession> {
+    for (const adapter of this.adapters.all) {
+      const [account] = await this.accounts.listEnabled(request.workspaceId, adapter.name);
+      if (account) return adapter.startWebSession(account, request);
+    }
+    return this.sandbox.startWebSession(request);
   }
 
   async lookupCall(callId: string): Promise<VoiceCallStatus> {

@@ -100,6 +100,22 @@ export interface InboundCallRequest {
   variables: Record<string, string>;
 }
 
+/** A browser test session with an agent (POST /calls/test/web, decisions.md 22.6). */
+export interface WebSessionRequest {
+  /** Our id for the session (the provider's idempotency handle, as a call id is). */
+  sessionId: string;
+  workspaceId: string;
+  agentId: string;
+}
+
+/** What a browser needs to join the session: the provider's URL to open and the token it takes. */
+export interface WebSession {
+  sessionId: string;
+  provider: string;
+  url: string;
+  token: string;
+}
+
 export abstract class VoiceProvider {
   /** The provider's name in webhook routes and event records (`sandbox`, `twilio`, …). */
   abstract readonly name: string;
@@ -133,6 +149,14 @@ export abstract class VoiceProvider {
    */
   answerCall(request: InboundCallRequest): Promise<{ providerCallId: string }> {
     return Promise.reject(new AppError('not_supported', { message: `${this.name} takes no inbound calls (call ${request.callId})` }));
+  }
+
+  /**
+   * Opens a browser test session with the agent (decisions.md 22.6). A provider that cannot host
+   * one refuses with 501 web_session_not_supported; nothing is recorded or billed either way.
+   */
+  startWebSession(request: WebSessionRequest): Promise<WebSession> {
+    return Promise.reject(new AppError('web_session_not_supported', { message: `${this.name} offers no web test sessions (agent ${request.agentId})` }));
   }
 
   /** The polite refusal of an inbound call nobody takes (no live campaign on the number): what the provider's webhook is told. */

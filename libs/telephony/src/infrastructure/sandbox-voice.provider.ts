@@ -12,6 +12,8 @@ import {
   VoiceCallResult,
   VoiceCallStatus,
   VoiceProvider,
+  WebSession,
+  WebSessionRequest,
 } from '../application/voice-provider.port';
 import { SandboxCallRecord, SandboxCallRecords } from './sandbox-call-records';
 
@@ -202,6 +204,20 @@ export class SandboxVoiceProvider extends VoiceProvider implements OnApplication
     // A call placed again by another process (the first died): its events are sent from here now.
     if (!known || (Date.now() < record.endsAtMs + 60_000 && !this.timers.has(record.callId))) this.schedule(record, !known);
     return { providerCallId: providerCallId(record.callId) };
+  }
+
+  /**
+   * A browser test session (decisions.md 22.6): made up, deterministically, from the session id and
+   * the agent (the same request answers the same session); nothing is stored and no call placed.
+   */
+  override startWebSession(request: WebSessionRequest): Promise<WebSession> {
+    const digest = createHash('sha256').update(`${request.sessionId}:${request.agentId}`).digest('hex');
+    return Promise.resolve({
+      sessionId: request.sessionId,
+      provider: this.name,
+      url: `https://sandbox.invalid/web-sessions/${request.sessionId}`,
+      token: `sbx_ws_${digest.slice(0, 32)}`,
+    });
   }
 
   /** An inbound call the sandbox offered (its webhook, or call:simulate-inbound): the agent takes it; events follow as for a placed call. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@outreach/core';
 import { CarrierAccount, CarrierCallRequest, CarrierVoiceAdapter, VoiceCallRoute } from '../application/carrier-accounts';
-import { CallOutcome, InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus, WebhookReply } from '../application/voice-provider.port';
+import { CallOutcome, InboundCallRequest, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus, WebSession, WebSessionRequest, WebhookReply } from '../application/voice-provider.port';
 import { WebhookNotAuthentic, WebhookRequest } from '../application/voice-webhooks';
 import { DEFAULT_PROVIDER_HTTP, ProviderHttp, ProviderHttpOptions, ProviderResponse, providerRejected, str } from './provider-http';
 
@@ -145,6 +145,11 @@ export class TwilioVoiceAdapter extends CarrierVoiceAdapter {
       ? `<?xml version="1.0" encoding="UTF-8"?><Response><Redirect method="POST">${xml(`${twimlUrl}${twimlUrl.includes('?') ? '&' : '?'}callId=${encodeURIComponent(request.callId)}`)}</Redirect></Response>`
       : `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${xml(request.variables.agent_name ? `Hello, this is ${request.variables.agent_name}.` : 'Hello.')}</Say><Pause length="1"/></Response>`;
     return { contentType: 'text/xml', body };
+  }
+
+  /** Twilio hosts no agent to talk to from a browser (its Voice SDK needs an app of ours): 501 web_session_not_supported (decisions.md 22.6). */
+  override startWebSession(account: CarrierAccount, request: WebSessionRequest): Promise<WebSession> {
+    return Promise.reject(new AppError('web_session_not_supported', { message: `twilio (carrier ${account.carrier}) hosts no agent for a web session (agent ${request.agentId})` }));
   }
 
   override declineIncoming(): WebhookReply {

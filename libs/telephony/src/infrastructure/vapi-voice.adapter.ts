@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '@outreach/core';
 import { CarrierAccount, CarrierCallRequest, CarrierVoiceAdapter, VoiceAgentSpec, VoiceCallRoute } from '../application/carrier-accounts';
-import { CallOutcome, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus } from '../application/voice-provider.port';
+import { CallOutcome, PlacedCall, VoiceCallEvent, VoiceCallResult, VoiceCallStatus, WebSession, WebSessionRequest } from '../application/voice-provider.port';
 import { WebhookNotAuthentic, WebhookRequest } from '../application/voice-webhooks';
 import { DEFAULT_PROVIDER_HTTP, obj, ProviderHttp, ProviderHttpOptions, ProviderResponse, providerRejected, str } from './provider-http';
 
@@ -135,6 +135,14 @@ export class VapiVoiceAdapter extends CarrierVoiceAdapter {
       analysis: obj(message.analysis) ?? obj(call?.analysis),
     });
     return [{ ...base, type: 'ended', eventId: `${id}:end-of-call-report`, result }];
+  }
+
+  /**
+   * Vapi has web calls (its Web SDK with the public key), but this adapter holds only the private
+   * key and does not create them yet: 501 web_session_not_supported (decisions.md 22.6).
+   */
+  override startWebSession(account: CarrierAccount, request: WebSessionRequest): Promise<WebSession> {
+    return Promise.reject(new AppError('web_session_not_supported', { message: `web sessions through vapi (carrier ${account.carrier}) are not offered yet (agent ${request.agentId})` }));
   }
 
   override async importNumber(account: CarrierAccount, e164: string): Promise<string> {

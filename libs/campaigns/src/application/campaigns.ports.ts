@@ -84,9 +84,35 @@ export const CONTACT_VIEW_FIELDS = [
 
 export type ContactView = WithIsoDates<Pick<ContactRecord, (typeof CONTACT_VIEW_FIELDS)[number]>>;
 
+/** A valid upload row on its way into a campaign: its phones normalised; its other cells stay in the upload. */
+export interface StagedContact {
+  rowNo: number;
+  phone: string;
+  altPhones: string[];
+}
+
+/** Where staged rows take their other cells from: the upload, its columns, the phone column and the name column (-1: none). */
+export interface StagedUpload {
+  uploadId: string;
+  columns: readonly string[];
+  phone: number;
+  name: number;
+}
+
 export abstract class ContactRepository {
   /** Inserts, skipping phones the campaign has already; returns how many were new. */
   abstract insertMany(workspaceId: string, campaignId: string, contacts: readonly NewContact[]): Promise<number>;
+  /**
+   * Keeps upload rows for `insertStaged`, private to the current transaction (a staging table filled
+   * by `COPY … FROM STDIN`; decisions.md 43).
+   */
+  abstract stage(rows: readonly StagedContact[]): Promise<void>;
+  /**
+   * Inserts what `stage` kept, in one statement: the first row of each phone, in row order; fields
+   * from the upload's other columns, the name from its name column; phones the campaign has are
+   * skipped. Empties the stage; returns how many contacts were new.
+   */
+  abstract insertStaged(workspaceId: string, campaignId: string, source: StagedUpload): Promise<number>;
   /** Contacts of the campaign, all or those in one of `statuses`. */
   abstract count(campaignId: string, statuses?: readonly ContactStatus[]): Promise<number>;
   abstract hasAny(campaignId: string): Promise<boolean>;
@@ -133,8 +159,11 @@ export abstract class UploadStore {
   abstract finish(uploadId: string, rowCount: number): Promise<void>;
   /** The workspace's upload if it has not expired at `now`. */
   abstract find(workspaceId: string, uploadId: string, now: Date): Promise<UploadMeta | null>;
-  /** Rows after `afterRowNo`, in order (keyset paging: memory stays flat). */
-  abstract readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]>;
+  /**
+   * Rows after `afterRowNo`, in order (keyset paging: memory stays flat); with `columns`, each
+   * row's cells are only those columns' (0-based indexes), in that order.
+   */
+  abstract readRows(uploadId: string, afterRowNo: number, limit: number, columns?: readonly number[]): Promise<UploadRow[]>;
   abstract deleteExpired(now: Date, limit: number): Promise<number>;
 }
 

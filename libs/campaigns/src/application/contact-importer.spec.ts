@@ -1,6 +1,6 @@
 import { AppError } from '@outreach/core';
 import { InMemoryContactRepository, InMemoryUploadStore } from '../testing';
-import { ContactImporter, IMPORT_BATCH_SIZE } from './contact-importer';
+import { ContactImporter, UPLOAD_PAGE_SIZE } from './contact-importer';
 
 /* ContactImporter over in-memory contacts and uploads: what is stored, what is refused and why. */
 
@@ -24,6 +24,7 @@ describe('ContactImporter', () => {
   beforeEach(() => {
     contacts = new InMemoryContactRepository();
     uploads = new InMemoryUploadStore();
+    contacts.readUploadsFrom(uploads);
     importer = new ContactImporter(uploads, contacts);
   });
 
@@ -107,16 +108,38 @@ describe('ContactImporter', () => {
       expect(summary).toEqual({ rows: 3, imported: 1, duplicates: 0, invalid: 2 });
     });
 
-    it('reads the upload in pages of IMPORT_BATCH_SIZE rows, deduplicating across pages', async () => {
-      const rows = Array.from({ length: IMPORT_BATCH_SIZE + 5 }, (_, i) => [`+1415555${String(1000 + (i % (IMPORT_BATCH_SIZE + 1))).padStart(4, '0')}`]);
-      const meta = upload(['Phone'], rows);
+    it('reads the phone cells in pages of UPLOAD_PAGE_SIZE rows, deduplicating across pages (the first row of a phone wins)', async () => {
+      const N = UPLOAD_PAGE_SIZE + 5;
+      const phone = (k: number) => `+1415${200 + Math.floor(k / 10_000)}${String(k % 10_000).padStart(4, '0')}`;
+      const rows = Array.from({ length: N }, (_, i) => [phone(i % (UPLOAD_PAGE_SIZE + 1)), `row ${i + 1}`]);
+      const meta = upload(['Phone', 'name'], rows);
       const summary = await importer.importUpload(W, C, meta, options);
-      expect(uploads.reads.every((limit) => limit === IMPORT_BATCH_SIZE)).toBe(true);
-      expect(uploads.reads).toHaveLength(3);
-      expect(summary.rows).toBe(IMPORT_BATCH_SIZE + 5);
-      expect(summary.imported + summary.duplicates).toBe(IMPORT_BATCH_SIZE + 5);
-      expect(summary.imported).toBe(IMPORT_BATCH_SIZE + 1);
-      expect(contacts.all()).toHaveLength(IMPORT_BATCH_SIZE + 1);
+      expect(uploads.reads).toEqual([UPLOAD_PAGE_SIZE, UPLOAD_PAGE_SIZE, UPLOAD_PAGE_SIZE]);
+      expect(contacts.staged).toEqual([]); // taken by insertStaged
+      expect(summary).toEqual({ rows: N, imported: UPLOAD_PAGE_SIZE + 1, duplicates: 4, invalid: 0 });
+      expect(contacts.all()).toHaveLength(UPLOAD_PAGE_SIZE + 1);
+      expect(contacts.all()[0]).toMatchObject({ phone: '+14152000000', name: 'row 1', fields: { name: 'row 1' } });
+    });
+
+    it('counts every invalid row, reports the first 20, and stages nothing once the import is refused', async () => {
+      const rows = Array.from({ length: 30 }, (_, i) => [i % 2 ? 'nope' : `+1415555${String(1000 + i).padStart(4, '0')}`]);
+      const staged: number[] = [];
+      const stage = contacts.stage.bind(contacts);
+      contacts.stage = async (batch) => {
+        staged.push(batch.length);
+        return stage(batch);
+      };
+      const error = await refusal(importer.importUpload(W, C, upload(['Phone'], rows), options));
+      expect(error.code).toBe('invalid_phone');
+      expect(error.message).toMatch(/^15 row\(s\)/);
+      expect((error.options.detail as { invalid: unknown[] }).invalid).toHaveLength(15);
+      expect(staged).toEqual([]);
+      expect(contacts.all()).toEqual([]);
+
+      const many = Array.from({ length: 50 }, () => ['nope']);
+      const capped = await refusal(importer.importUpload(W, C, upload(['Phone'], many), options));
+      expect(capped.message).toMatch(/^50 row\(s\)/);
+      expect((capped.options.detail as { invalid: Array<{ row: number }> }).invalid.map((r) => r.row)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     });
   });
 });

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, isExcelMangledPhone, normalisePhone } from '@outreach/core';
-import { ContactRepository, NewContact, UploadMeta, UploadStore } from './campaigns.ports';
+import { ContactRepository, NewContact, StagedContact, UploadMeta, UploadStore } from './campaigns.ports';
 
-/** Rows read, normalised and inserted per round trip: memory stays flat whatever the file size. */
+/** JSON contacts inserted per round trip. */
 export const IMPORT_BATCH_SIZE = 2000;
+/** Upload rows whose phone cells are read, normalised and staged per round trip: memory stays flat whatever the file size. */
+export const UPLOAD_PAGE_SIZE = 10_000;
 const MAX_REPORTED_INVALID = 20;
 
 export interface ImportSummary {
@@ -69,50 +71,45 @@ export class ContactImporter {
     };
   }
 
+  /**
+   * Only the phone cells travel to the service (libphonenumber-js stays the one reading of a
+   * number); the valid rows are staged with `COPY … FROM STDIN` and one INSERT … SELECT takes the
+   * first row of each phone, its name and its fields straight from the upload's rows (decisions.md 43).
+   */
   async importUpload(workspaceId: string, campaignId: string, upload: UploadMeta, options: ImportOptions): Promise<ImportSummary> {
     const columns = this.resolveColumns(upload, options);
     const nameIndex = upload.columns.findIndex((c, i) => i !== columns.phone && NAME_COLUMN.test(c));
     const summary: ImportSummary = { rows: 0, imported: 0, duplicates: 0, invalid: 0 };
+    const invalid: InvalidRow[] = [];
+    let invalidCount = 0;
+    let staged = 0;
     let after = 0;
     for (;;) {
-      const rows = await this.uploads.readRows(upload.id, after, IMPORT_BATCH_SIZE);
+      const rows = await this.uploads.readRows(upload.id, after, UPLOAD_PAGE_SIZE, [columns.phone, ...columns.alt]);
       if (rows.length === 0) break;
       after = rows[rows.length - 1].rowNo;
-      // Repeats within the batch are dropped here; across batches and against earlier imports the
-      // unique (campaign, phone) index does it. Nothing grows with the file.
-      const seen = new Set<string>();
-      const batch: NewContact[] = [];
-      const invalid: InvalidRow[] = [];
+      const batch: StagedContact[] = [];
       for (const { rowNo, cells } of rows) {
         summary.rows += 1;
-        const rawPhone = cells[columns.phone] ?? '';
+        const rawPhone = cells[0] ?? '';
         if (isExcelMangledPhone(rawPhone)) throw mangled(upload.columns[columns.phone], rowNo, rawPhone);
         const phone = normalisePhone(rawPhone, options.countryCode);
         if (!phone) {
-          invalid.push({ row: rowNo, value: rawPhone });
+          invalidCount += 1;
+          if (invalid.length < MAX_REPORTED_INVALID) invalid.push({ row: rowNo, value: rawPhone });
           continue;
         }
-        if (seen.has(phone)) {
-          summary.duplicates += 1;
-          continue;
-        }
-        seen.add(phone);
-        const fields: Record<string, string> = {};
-        upload.columns.forEach((column, i) => {
-          if (i !== columns.phone) fields[column] = cells[i] ?? '';
-        });
-        batch.push({
-          phone,
-          altPhones: uniquePhones(columns.alt.map((i) => cells[i] ?? ''), options.countryCode, phone),
-          name: nameIndex >= 0 && cells[nameIndex] ? cells[nameIndex] : null,
-          fields,
-        });
+        batch.push({ rowNo, phone, altPhones: uniquePhones(cells.slice(1).map((c) => c ?? ''), options.countryCode, phone) });
       }
-      this.handleInvalid(invalid, options.removeInvalidRows, summary, 'row');
-      const inserted = await this.contacts.insertMany(workspaceId, campaignId, batch);
-      summary.imported += inserted;
-      summary.duplicates += batch.length - inserted;
+      // Once a row is invalid and invalid rows refuse the import, the rest is only read to count them.
+      if (invalidCount > 0 && !options.removeInvalidRows) continue;
+      await this.contacts.stage(batch);
+      staged += batch.length;
     }
+    if (invalidCount > 0) this.handleInvalid(invalid, options.removeInvalidRows, summary, 'row', invalidCount);
+    // Repeats within the upload and phones the campaign has are dropped by the one INSERT.
+    summary.imported = staged > 0 ? await this.contacts.insertStaged(workspaceId, campaignId, { uploadId: upload.id, columns: upload.columns, phone: columns.phone, name: nameIndex }) : 0;
+    summary.duplicates = staged - summary.imported;
     return summary;
   }
 
@@ -155,14 +152,15 @@ export class ContactImporter {
     return summary;
   }
 
-  private handleInvalid(invalid: InvalidRow[], removeInvalidRows: boolean, summary: ImportSummary, unit: 'row' | 'index'): void {
-    if (invalid.length === 0) return;
+  /** `count`: how many are invalid when `invalid` holds only the first of them. */
+  private handleInvalid(invalid: InvalidRow[], removeInvalidRows: boolean, summary: ImportSummary, unit: 'row' | 'index', count = invalid.length): void {
+    if (count === 0) return;
     if (removeInvalidRows) {
-      summary.invalid += invalid.length;
+      summary.invalid += count;
       return;
     }
     throw new AppError('invalid_phone', {
-      message: `${invalid.length} ${unit === 'row' ? 'row(s)' : 'contact(s)'} without a valid phone number; fix them or set removeInvalidRows`,
+      message: `${count} ${unit === 'row' ? 'row(s)' : 'contact(s)'} without a valid phone number; fix them or set removeInvalidRows`,
       detail: { invalid: invalid.slice(0, MAX_REPORTED_INVALID).map((r) => ({ [unit]: r.row, phone: r.value })) },
     });
   }

@@ -7,6 +7,8 @@ import {
   ContactRepository,
   ContactView,
   NewContact,
+  StagedContact,
+  StagedUpload,
 } from '../application/campaigns.ports';
 import { withIsoDates } from '../application/iso-dates';
 import { recipientLocaleOf } from '../domain/recipient-locale';
@@ -17,6 +19,11 @@ import { CAMPAIGNS as C } from './persistence/campaign.table';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
 import { CONTACT_TIMELINE_EVENTS as TE } from './persistence/contact-timeline.table';
 import { CAMPAIGN_PHONE_NUMBERS as PN } from './persistence/campaign-phone-number.table';
+import { UPLOAD_ROWS as UR } from './persistence/upload-row.table';
+import { arrayLiteral, copyIntoTable, copyText } from './pg-copy';
+
+/** The import's staging table: a temporary table of the transaction, dropped at its end (decisions.md 43). */
+const STAGE = 'contact_import_stage';
 
 type Row = Record<string, unknown>;
 
@@ -89,6 +96,57 @@ export class SqlContactRepository extends ContactRepository {
         contacts.map((c) => c.referral?.referredBy ?? null),
       ],
     );
+    return rows[0].inserted;
+  }
+
+  async stage(rows: readonly StagedContact[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.tx.manager.query(
+      `CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGE} (row_no integer NOT NULL, phone text NOT NULL, alt_phones text[] NOT NULL, zone text, region text) ON COMMIT DROP`,
+    );
+    await copyIntoTable(
+      this.tx,
+      `COPY ${STAGE} (row_no, phone, alt_phones, zone, region) FROM STDIN`,
+      rows.map((r) => {
+        // The recipient's zone and holiday region, derived once here from the primary number (decisions.md 28.2).
+        const locale = recipientLocaleOf(r.phone);
+        return `${r.rowNo}\t${copyText(r.phone)}\t${copyText(arrayLiteral(r.altPhones))}\t${copyText(locale.zone)}\t${copyText(locale.region)}\n`;
+      }),
+    );
+  }
+
+  /**
+   * One statement: the first staged row of each phone (DISTINCT ON, lowest row number), joined to
+   * its upload row for the name and the fields (jsonb_object of the other columns), inserted in row
+   * order skipping phones the campaign has; the contact count and each new contact's `created`
+   * timeline event come with it, as in insertMany.
+   */
+  async insertStaged(workspaceId: string, campaignId: string, source: StagedUpload): Promise<number> {
+    const exists: unknown[] = await this.tx.manager.query(`SELECT 1 FROM pg_class WHERE oid = to_regclass($1)`, [STAGE]);
+    if (exists.length === 0) return 0;
+    const p = source.phone + 1; // Postgres arrays count from 1
+    const rows: Array<{ inserted: number }> = await this.tx.manager.query(
+      `WITH picked AS (
+         SELECT DISTINCT ON (s.phone) s.row_no, s.phone, s.alt_phones, s.zone, s.region FROM ${STAGE} s ORDER BY s.phone, s.row_no
+       ), inserted AS (
+         INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'altPhones', 'name', 'fields', 'recipientZone', 'recipientRegion', 'referralDepth', 'referredBy'])})
+         SELECT $1, $2, k.phone, k.alt_phones, NULLIF(r.${UR.c.cells}[$5], ''),
+                jsonb_object($4::text[], r.${UR.c.cells}[1:${p - 1}] || r.${UR.c.cells}[${p + 1}:]), k.zone, k.region, 0, NULL
+           FROM picked k JOIN ${UR.name} r ON r.${UR.c.uploadId} = $3 AND r.${UR.c.rowNo} = k.row_no
+          ORDER BY k.row_no
+         ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
+         RETURNING ${CC.c.id}
+       ), counted AS (
+         ${addToContactCount('$1', 'SELECT count(*) FROM inserted')}
+       ), created AS (
+         INSERT INTO ${TE.name} (${TE.c.contactId}, ${TE.c.type}, ${TE.c.occurredAt}, ${TE.c.detail})
+         SELECT ${CC.c.id}, 'created', $6, jsonb_build_object('source', (SELECT ${C.c.source} FROM ${C.name} WHERE ${C.c.id} = $1))
+           FROM inserted
+       )
+       SELECT count(*)::int AS inserted FROM inserted`,
+      [campaignId, workspaceId, source.uploadId, source.columns.filter((_, i) => i !== source.phone), source.name >= 0 ? source.name + 1 : 0, this.clock.now()],
+    );
+    await this.tx.manager.query(`DROP TABLE ${STAGE}`);
     return rows[0].inserted;
   }
 

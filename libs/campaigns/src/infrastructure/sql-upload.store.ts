@@ -3,6 +3,7 @@ import { isUuid, TransactionHost } from '@outreach/platform';
 import { UploadMeta, UploadRow, UploadStore } from '../application/campaigns.ports';
 import { UPLOAD_ROWS as R } from './persistence/upload-row.table';
 import { UPLOADS as U } from './persistence/upload.table';
+import { arrayLiteral, copyIntoTable, copyText } from './pg-copy';
 
 type Row = Record<string, unknown>;
 
@@ -18,14 +19,13 @@ export class SqlUploadStore extends UploadStore {
     await this.tx.manager.query(sql, params);
   }
 
+  /** The rows stream into upload_rows through `COPY … FROM STDIN` (decisions.md 43.1). */
   async appendRows(uploadId: string, rows: readonly UploadRow[]): Promise<void> {
     if (rows.length === 0) return;
-    // A text[][] parameter would need equal-length rows; each row travels as one JSON array instead.
-    await this.tx.manager.query(
-      `INSERT INTO ${R.name} (${R.select(undefined, ['uploadId', 'rowNo', 'cells'])})
-       SELECT $1, r.row_no, ARRAY(SELECT jsonb_array_elements_text(r.cells))
-         FROM unnest($2::int[], $3::jsonb[]) AS r(row_no, cells)`,
-      [uploadId, rows.map((r) => r.rowNo), rows.map((r) => JSON.stringify(r.cells))],
+    await copyIntoTable(
+      this.tx,
+      `COPY ${R.name} (${R.select(undefined, ['uploadId', 'rowNo', 'cells'])}) FROM STDIN`,
+      rows.map((r) => `${uploadId}\t${r.rowNo}\t${copyText(arrayLiteral(r.cells))}\n`),
     );
   }
 
@@ -42,9 +42,13 @@ export class SqlUploadStore extends UploadStore {
     return rows[0] ? U.fromRow(rows[0]) : null;
   }
 
-  async readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]> {
+  async readRows(uploadId: string, afterRowNo: number, limit: number, columns?: readonly number[]): Promise<UploadRow[]> {
+    // Only the cells asked for travel (an import reads its phone columns; the rest stays in SQL).
+    const cells = columns
+      ? `ARRAY[${columns.map((i) => `${R.c.cells}[${Math.trunc(i) + 1}]`).join(', ') || 'NULL'}]::text[] AS ${R.c.cells}`
+      : R.c.cells;
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${R.select(undefined, ['rowNo', 'cells'])} FROM ${R.name}
+      `SELECT ${R.c.rowNo}, ${cells} FROM ${R.name}
         WHERE ${R.c.uploadId} = $1 AND ${R.c.rowNo} > $2 ORDER BY ${R.c.rowNo} LIMIT $3`,
       [uploadId, afterRowNo, limit],
     );

@@ -15,6 +15,8 @@ import {
   EmailReadiness,
   NewContact,
   SpreadsheetReader,
+  StagedContact,
+  StagedUpload,
   UploadMeta,
   UploadRow,
   UploadStore,
@@ -225,7 +227,10 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
   readonly rows = new Map<string, StoredContact>();
   /** How many insertMany round trips the callers made (import batching). */
   insertCalls = 0;
+  /** The rows of each `stage` call, until insertStaged takes them. */
+  readonly staged: StagedContact[][] = [];
   private seq = 0;
+  private uploads: InMemoryUploadStore | null = null;
 
   constructor(private readonly clockNow: () => Date = () => TEST_EPOCH) {
     super();
@@ -317,6 +322,33 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     return created;
   }
 
+  /** The upload store whose rows insertStaged reads (as the SQL statement joins upload_rows). */
+  readUploadsFrom(uploads: InMemoryUploadStore): this {
+    this.uploads = uploads;
+    return this;
+  }
+
+  async stage(rows: readonly StagedContact[]): Promise<void> {
+    if (rows.length > 0) this.staged.push(structuredClone([...rows]));
+  }
+
+  async insertStaged(workspaceId: string, campaignId: string, source: StagedUpload): Promise<number> {
+    if (!this.uploads) throw new Error('InMemoryContactRepository.readUploadsFrom(uploads) first');
+    const cellsOf = new Map((this.uploads.rows.get(source.uploadId) ?? []).map((r) => [r.rowNo, r.cells]));
+    const first = new Map<string, StagedContact>();
+    for (const row of this.staged.flat().sort((a, b) => a.rowNo - b.rowNo)) if (!first.has(row.phone)) first.set(row.phone, row);
+    this.staged.length = 0;
+    return this.insertMany(
+      workspaceId,
+      campaignId,
+      [...first.values()].map((row) => {
+        const cells = cellsOf.get(row.rowNo) ?? [];
+        const fields = Object.fromEntries(source.columns.flatMap((c, i) => (i === source.phone ? [] : [[c, cells[i] ?? '']])));
+        return { phone: row.phone, altPhones: row.altPhones, name: source.name >= 0 && cells[source.name] ? cells[source.name] : null, fields };
+      }),
+    );
+  }
+
   async count(campaignId: string, statuses?: readonly ContactStatus[]): Promise<number> {
     return this.inCampaign(campaignId).filter((c) => statuses === undefined || statuses.includes(c.status)).length;
   }
@@ -384,6 +416,7 @@ export class InMemoryContactRepository extends ContactRepository implements Roll
     this.rows.clear();
     for (const [id, c] of s.rows) this.rows.set(id, c);
     this.seq = s.seq;
+    this.staged.length = 0; // the staging table goes with the transaction
   }
 
   private byPhone(campaignId: string, phone: string): StoredContact | undefined {
@@ -518,9 +551,10 @@ export class InMemoryUploadStore extends UploadStore implements Rollbackable {
     return structuredClone(rest);
   }
 
-  async readRows(uploadId: string, afterRowNo: number, limit: number): Promise<UploadRow[]> {
+  async readRows(uploadId: string, afterRowNo: number, limit: number, columns?: readonly number[]): Promise<UploadRow[]> {
     this.reads.push(limit);
-    return (this.rows.get(uploadId) ?? []).filter((r) => r.rowNo > afterRowNo).slice(0, limit);
+    const rows = (this.rows.get(uploadId) ?? []).filter((r) => r.rowNo > afterRowNo).slice(0, limit);
+    return columns ? rows.map((r) => ({ rowNo: r.rowNo, cells: columns.map((i) => r.cells[i] ?? '') })) : rows;
   }
 
   async deleteExpired(now: Date, limit: number): Promise<number> {

@@ -125,6 +125,10 @@ export class SqlContactRepository extends ContactRepository {
     const exists: unknown[] = await this.tx.manager.query(`SELECT 1 FROM pg_class WHERE oid = to_regclass($1)`, [STAGE]);
     if (exists.length === 0) return 0;
     const p = source.phone + 1; // Postgres arrays count from 1
+    // Fresh statistics let the planner hash-join the upload's rows, and the sorts (repeats, row
+    // order) fit in memory rather than spilling to disk; both end with the transaction.
+    await this.tx.manager.query(`ANALYZE ${STAGE}`);
+    await this.tx.manager.query(`SET LOCAL work_mem = '64MB'`);
     const rows: Array<{ inserted: number }> = await this.tx.manager.query(
       `WITH picked AS (
          SELECT DISTINCT ON (s.phone) s.row_no, s.phone, s.alt_phones, s.zone, s.region FROM ${STAGE} s ORDER BY s.phone, s.row_no

@@ -4,8 +4,8 @@ import { ContactRepository, NewContact, StagedContact, UploadMeta, UploadStore }
 
 /** JSON contacts inserted per round trip. */
 export const IMPORT_BATCH_SIZE = 2000;
-/** Upload rows whose phone cells are read, normalised and staged per round trip: memory stays flat whatever the file size. */
-export const UPLOAD_PAGE_SIZE = 10_000;
+/** Upload rows read, normalised, staged and inserted per page: memory stays flat, and each statement stays far inside the API's statement timeout (DB_QUERY_TIMEOUT_MS, 700 ms by default). */
+export const UPLOAD_PAGE_SIZE = 2000;
 const MAX_REPORTED_INVALID = 20;
 
 export interface ImportSummary {
@@ -73,8 +73,9 @@ export class ContactImporter {
 
   /**
    * Only the phone cells travel to the service (libphonenumber-js stays the one reading of a
-   * number); the valid rows are staged with `COPY … FROM STDIN` and one INSERT … SELECT takes the
-   * first row of each phone, its name and its fields straight from the upload's rows (decisions.md 43).
+   * number); each page's valid rows are staged with `COPY … FROM STDIN` and one INSERT … SELECT
+   * takes the first row of each phone, its name and its fields straight from the upload's rows
+   * (decisions.md 43). Runs inside the caller's transaction: a refused import adds nothing.
    */
   async importUpload(workspaceId: string, campaignId: string, upload: UploadMeta, options: ImportOptions): Promise<ImportSummary> {
     const columns = this.resolveColumns(upload, options);
@@ -82,8 +83,8 @@ export class ContactImporter {
     const summary: ImportSummary = { rows: 0, imported: 0, duplicates: 0, invalid: 0 };
     const invalid: InvalidRow[] = [];
     let invalidCount = 0;
-    let staged = 0;
     let after = 0;
+    const source = { uploadId: upload.id, columns: upload.columns, phone: columns.phone, name: nameIndex };
     for (;;) {
       const rows = await this.uploads.readRows(upload.id, after, UPLOAD_PAGE_SIZE, [columns.phone, ...columns.alt]);
       if (rows.length === 0) break;
@@ -102,14 +103,16 @@ export class ContactImporter {
         batch.push({ rowNo, phone, altPhones: uniquePhones(cells.slice(1).map((c) => c ?? ''), options.countryCode, phone) });
       }
       // Once a row is invalid and invalid rows refuse the import, the rest is only read to count them.
-      if (invalidCount > 0 && !options.removeInvalidRows) continue;
+      if (batch.length === 0 || (invalidCount > 0 && !options.removeInvalidRows)) continue;
+      // One page per statement (each within the statement timeout, however long the file): repeats
+      // within the page go by DISTINCT ON, across pages and against earlier contacts by the unique
+      // (campaign, phone) index; pages go in row order, so the first row of a phone wins.
       await this.contacts.stage(batch);
-      staged += batch.length;
+      const inserted = await this.contacts.insertStaged(workspaceId, campaignId, source);
+      summary.imported += inserted;
+      summary.duplicates += batch.length - inserted;
     }
-    if (invalidCount > 0) this.handleInvalid(invalid, options.removeInvalidRows, summary, 'row', invalidCount);
-    // Repeats within the upload and phones the campaign has are dropped by the one INSERT.
-    summary.imported = staged > 0 ? await this.contacts.insertStaged(workspaceId, campaignId, { uploadId: upload.id, columns: upload.columns, phone: columns.phone, name: nameIndex }) : 0;
-    summary.duplicates = staged - summary.imported;
+    this.handleInvalid(invalid, options.removeInvalidRows, summary, 'row', invalidCount);
     return summary;
   }
 

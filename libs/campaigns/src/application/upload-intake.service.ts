@@ -4,7 +4,7 @@ import { AppConfig, AppError, Clock, isExcelMangledPhone, UnitOfWork } from '@ou
 import { SpreadsheetReader, UploadRow, UploadStore } from './campaigns.ports';
 
 /** Rows per `COPY … FROM STDIN` into upload_rows. */
-const STORE_BATCH_SIZE = 10_000;
+const STORE_BATCH_SIZE = 5000;
 const PREVIEW_ROWS = 5;
 const MAX_COLUMNS = 200;
 /** Header names that say "this column holds phone numbers" (checked for Excel's scientific notation). */

@@ -45,7 +45,9 @@ async function* csvRows(buffer: Buffer): AsyncIterable<string[]> {
   if (buffer.includes(0)) {
     throw new AppError('invalid_csv_format', { message: 'the file holds NUL bytes: it is not a text CSV (save as CSV or XLSX)' });
   }
-  const parser = Readable.from([buffer]).pipe(
+  // Fed in slices: given the whole file as one chunk, the parser would turn every row into an array
+  // before the first one is read (a 1M-row file held ~1 GB); sliced, backpressure keeps one slice's rows.
+  const parser = Readable.from(slices(buffer)).pipe(
     parse({
       bom: true,
       delimiter: detectDelimiter(buffer),
@@ -63,6 +65,13 @@ async function* csvRows(buffer: Buffer): AsyncIterable<string[]> {
     throw error;
   }
 }
+
+/** The file in 64 KiB views (no copy); the parser joins a row or a character split between two. */
+function* slices(buffer: Buffer): Iterable<Buffer> {
+  for (let offset = 0; offset < buffer.length; offset += CSV_SLICE_BYTES) yield buffer.subarray(offset, offset + CSV_SLICE_BYTES);
+}
+
+const CSV_SLICE_BYTES = 64 * 1024;
 
 async function* xlsxRows(buffer: Buffer): AsyncIterable<string[]> {
   let data: unknown[][];

@@ -1,3 +1,4 @@
+import { ApiLogs } from '@outreach/results';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { expectError, Loose, pushLead, runningApiCampaign } from './results-helpers';
 
@@ -14,9 +15,13 @@ describe('API logs (GET /campaigns/{id}/api-logs)', () => {
     ws = await t.seed({ features: ['api_results'] });
   });
 
-  /** Logs are written after the response: wait (bounded) until `count` lines are there. */
+  /**
+   * Logs are buffered after the response ('finish') and written in batches (decisions.md 41.3):
+   * write what is buffered, then read; bounded retries cover a 'finish' not yet emitted.
+   */
   async function logsOf(campaignId: string, count: number, key = ws.key): Promise<Loose[]> {
     for (let i = 0; i < 100; i++) {
+      await t.get(ApiLogs).flush();
       const res = await t.http.get(`/campaigns/${campaignId}/api-logs?limit=100`).set(bearer(key));
       if (res.status !== 200) throw new Error(`api-logs: ${res.status} ${JSON.stringify(res.body)}`);
       if (res.body.items.length >= count) return res.body.items;

@@ -1,6 +1,7 @@
 import { INestApplication, ModuleMetadata, Type } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import {
+  AccessChanges,
   ALL_SCOPES,
   AppConfig,
   configureApiApp,
@@ -118,6 +119,8 @@ export class TestApp {
       if (voice instanceof SandboxVoiceProvider) await voice.drain();
     }
     await truncateAll(this.dataSource);
+    // The truncation bypassed the workspaces module: keys cached by the guard are gone from the tables.
+    await this.get(AccessChanges).announce({ all: true });
   }
 
   /** A workspace with its owner and one key (scoped to every scope unless told otherwise). */

@@ -19,6 +19,12 @@ export interface AppConfigValues extends ConfigValues {
   logLevel: string;
   rateLimitPerMinute: number;
   rateLimitWindowSeconds: number;
+  /**
+   * How long an API process reuses a resolved API key (key, workspace, member) before reading it
+   * again (API_KEY_CACHE_TTL_MS; 0: no cache). Changes are pushed to every process at once
+   * through Redis pub/sub; this is the bound only when that push is lost (decisions.md 41.1).
+   */
+  apiKeyCacheTtlMs: number;
   metricsToken: string | null;
   /** Opens the queues dashboard at /admin/queues (ADMIN_TOKEN); null: no dashboard. */
   adminToken: string | null;
@@ -101,6 +107,7 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 600, 1, 10000000),
     rateLimitWindowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    apiKeyCacheTtlMs: read.int('API_KEY_CACHE_TTL_MS', 5000, 0, 60000),
     metricsToken: read.optional('METRICS_TOKEN'),
     adminToken: readAdminToken(read),
     outboxPollMs: read.int('OUTBOX_POLL_MS', 200, 10, 60000),

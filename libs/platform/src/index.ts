@@ -14,6 +14,8 @@ export * from './database/migration-registry';
 export * from './auth/access.decorators';
 export * from './auth/api-key-format';
 export * from './auth/api-key-resolver.port';
+export * from './auth/access-changes';
+export * from './auth/api-key-cache';
 export * from './auth/api-key.guard';
 export * from './auth/authorize';
 export * from './auth/principal';

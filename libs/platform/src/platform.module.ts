@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { BullModule } from '@nestjs/bullmq';
 import { bullmqTelemetry } from '@outreach/telemetry';
+import { AccessChanges, RedisAccessChanges } from './auth/access-changes';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AppConfig, ConfigDefaults } from '@outreach/core';
 import { ConfigModule } from './config/config.module';
@@ -50,8 +51,13 @@ export class PlatformModule {
     ];
     // The CLI's stdout carries only its JSON answer: no pino logger there.
     if (role !== 'cli') imports.push(loggerModule());
-    const providers: Provider[] = [{ provide: Clock, useClass: SystemClock }, { provide: Outbox, useClass: SqlOutbox }];
-    const exports: unknown[] = [Clock, Outbox];
+    const providers: Provider[] = [
+      { provide: Clock, useClass: SystemClock },
+      { provide: Outbox, useClass: SqlOutbox },
+      // Every role may change keys, members or workspaces (the CLI does); the API also listens.
+      { provide: AccessChanges, useClass: RedisAccessChanges },
+    ];
+    const exports: unknown[] = [Clock, Outbox, AccessChanges];
     const controllers: NonNullable<DynamicModule['controllers']> = [];
 
     if (role === 'api' || role === 'worker') {

@@ -8,6 +8,7 @@ export { ResultsCoreModule, ResultsModule, ResultsWorkerModule } from './results
 export { PushLead, LeadPushInput, LeadPushOutcome } from './application/push-lead.use-case';
 export { RecordLeadResult } from './application/record-lead-result.use-case';
 export { DeliverResults, AttemptReport } from './application/deliver-results.use-case';
+export { ApiLogs } from './application/api-logs.service';
 export { ResultsHousekeeping } from './application/results-housekeeping';
 export { ResultWebhooks } from './application/result-webhooks.service';
 export { FinalCallLookup, HostResolver, WebhookSender } from './application/results.ports';

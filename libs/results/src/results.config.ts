@@ -10,6 +10,11 @@ export const RESULTS_CONFIG = defineConfig('results', (env) => ({
   webhookTimeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
   /** How often the worker looks for result-webhook deliveries that are due (WEBHOOK_SWEEP_MS, default 5000). */
   webhookSweepMs: env.int('WEBHOOK_SWEEP_MS', 5_000, 100, 3_600_000),
+  /**
+   * How often an API process writes its buffered API-log lines, in one multi-row insert
+   * (API_LOG_FLUSH_MS, default 1000). A crash loses at most this interval of logs, never a lead.
+   */
+  apiLogFlushMs: env.int('API_LOG_FLUSH_MS', 1_000, 10, 60_000),
 }));
 
 declare module '@outreach/core' {

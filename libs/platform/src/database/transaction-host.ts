@@ -9,22 +9,35 @@ import { UnitOfWork } from '@outreach/core';
  */
 @Injectable()
 export class TransactionHost extends UnitOfWork {
-  private readonly storage = new AsyncLocalStorage<EntityManager>();
+  private readonly storage = new AsyncLocalStorage<{ manager: EntityManager; committed: Array<() => void> }>();
 
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
   get manager(): EntityManager {
-    return this.storage.getStore() ?? this.dataSource.manager;
+    return this.storage.getStore()?.manager ?? this.dataSource.manager;
   }
 
   get inTransaction(): boolean {
     return this.storage.getStore() !== undefined;
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.storage.getStore()) return work();
-    return this.dataSource.transaction((manager) => this.storage.run(manager, work));
+    const committed: Array<() => void> = [];
+    const result = await this.dataSource.transaction((manager) => this.storage.run({ manager, committed }, work));
+    for (const then of committed) then();
+    return result;
+  }
+
+  /**
+   * Runs `then` once the current transaction has committed (at once outside one); never after a
+   * rollback. For announcements other processes act on, e.g. AccessChanges.
+   */
+  afterCommit(then: () => void): void {
+    const store = this.storage.getStore();
+    if (store) store.committed.push(then);
+    else then();
   }
 }

@@ -12,7 +12,9 @@ export interface RateLimitDecision {
 }
 
 // Sliding window approximated by two fixed windows (the previous one weighted by how much of it
-// still overlaps the sliding window). One round trip; refused requests are not counted.
+// still overlaps the sliding window). One round trip; refused requests are not counted. Sent as
+// EVALSHA (ioredis defineCommand): the script body crosses the wire once per connection, not on
+// every request (decisions.md 41.2).
 const SCRIPT = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -28,12 +30,21 @@ if current == 1 then redis.call('EXPIRE', KEYS[1], ttl) end
 return {1, estimated + 1}
 `;
 
+const COMMAND = 'outreachRateLimit';
+type RateLimitCommand = (current: string, previous: string, limit: number, weight: string, ttl: number) => Promise<[number, number]>;
+
 @Injectable()
 export class RateLimiter {
+  private readonly command: RateLimitCommand;
+
   constructor(
     private readonly redis: RedisCommands,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    const client = redis.client as unknown as Record<string, RateLimitCommand | undefined>;
+    if (!client[COMMAND]) redis.client.defineCommand(COMMAND, { numberOfKeys: 2, lua: SCRIPT });
+    this.command = (client[COMMAND] as RateLimitCommand).bind(redis.client);
+  }
 
   /**
    * Counts one request against `subject`. Returns null when Redis cannot answer in time: the
@@ -50,15 +61,13 @@ export class RateLimiter {
     if (!this.redis.ready) return null;
     let result: [number, number];
     try {
-      result = (await this.redis.client.eval(
-        SCRIPT,
-        2,
+      result = await this.command(
         `${base}:${windowIndex}`,
         `${base}:${windowIndex - 1}`,
         limit,
         weight.toFixed(6),
         windowSeconds * 2,
-      )) as [number, number];
+      );
     } catch {
       return null;
     }

@@ -18,7 +18,7 @@ function addResult(results: InMemoryResultStore, expiresAt: Date) {
 }
 
 function addLog(logs: InMemoryApiLogStore, at: Date) {
-  return logs.insert({ workspaceId: 'ws-1', campaignId: 'c-1', method: 'POST', route: '/v1/campaigns/:id/leads', path: '/v1/campaigns/c-1/leads', status: 201, errorCode: null, latencyMs: 5, keyId: null, requestId: null, at });
+  return logs.insertMany([{ workspaceId: 'ws-1', campaignId: 'c-1', method: 'POST', route: '/v1/campaigns/:id/leads', path: '/v1/campaigns/c-1/leads', status: 201, errorCode: null, latencyMs: 5, keyId: null, requestId: null, at }]);
 }
 
 describe('ResultsHousekeeping (use case, ports faked)', () => {

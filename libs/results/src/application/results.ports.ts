@@ -248,7 +248,8 @@ export interface ApiLogView {
 }
 
 export abstract class ApiLogStore {
-  abstract insert(entry: ApiLogEntry): Promise<void>;
+  /** One statement for every entry, in order (their seq follows it). */
+  abstract insertMany(entries: readonly ApiLogEntry[]): Promise<void>;
   /** Newest first, before the cursor position. */
   abstract list(workspaceId: string, campaignId: string, beforeSeq: string | null, limit: number): Promise<Array<{ seq: string; log: ApiLogView }>>;
   abstract purgeOlderThan(cutoff: Date, limit: number): Promise<number>;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
+import { Injectable, NestMiddleware } from '@nestjs/common';
 import { isUuid, RequestWithPrincipal } from '@outreach/platform';
 import { Clock } from '@outreach/core';
 import type { NextFunction, Request, Response } from 'express';
@@ -8,13 +8,11 @@ const CAMPAIGN_PATH = /^\/v1\/campaigns\/([^/?#]+)/;
 
 /**
  * Logs every authenticated /v1 request that names a campaign: route pattern, status, error code,
- * latency, key and request id. One insert after the response has gone; a failed insert is only
- * logged, never felt by the caller.
+ * latency, key and request id. Buffered after the response has gone and written in batches
+ * (ApiLogs); a failed write is only logged, never felt by the caller.
  */
 @Injectable()
 export class ApiLogMiddleware implements NestMiddleware {
-  private readonly logger = new Logger('ApiLogs');
-
   constructor(
     private readonly logs: ApiLogs,
     private readonly clock: Clock,
@@ -40,21 +38,19 @@ export class ApiLogMiddleware implements NestMiddleware {
       const principal = (req as Request & RequestWithPrincipal).principal;
       if (!principal) return; // unauthenticated: no workspace to file it under
       const route = (req as Request & { route?: { path?: unknown } }).route?.path;
-      this.logs
-        .record({
-          workspaceId: principal.workspaceId,
-          campaignId: campaignId.toLowerCase(),
-          method: req.method,
-          route: typeof route === 'string' ? route : path,
-          path,
-          status: res.statusCode,
-          errorCode,
-          latencyMs: Number((process.hrtime.bigint() - started) / 1_000_000n),
-          keyId: principal.keyId,
-          requestId: (req as Request & RequestWithPrincipal).id ?? null,
-          at: this.clock.now(),
-        })
-        .catch((error: unknown) => this.logger.warn(`could not write an API log: ${error instanceof Error ? error.message : String(error)}`));
+      this.logs.record({
+        workspaceId: principal.workspaceId,
+        campaignId: campaignId.toLowerCase(),
+        method: req.method,
+        route: typeof route === 'string' ? route : path,
+        path,
+        status: res.statusCode,
+        errorCode,
+        latencyMs: Number((process.hrtime.bigint() - started) / 1_000_000n),
+        keyId: principal.keyId,
+        requestId: (req as Request & RequestWithPrincipal).id ?? null,
+        at: this.clock.now(),
+      });
     });
     next();
   }

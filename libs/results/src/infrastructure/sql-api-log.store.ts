@@ -19,10 +19,11 @@ export class SqlApiLogStore extends ApiLogStore {
     super();
   }
 
-  /** Straight on the pool: a log line never joins (or waits for) a request's transaction. */
-  async insert(entry: ApiLogEntry): Promise<void> {
-    const { at, ...logged } = entry;
-    const { sql, params } = API_LOGS.insert({ ...logged, path: entry.path.slice(0, MAX_PATH_LENGTH), createdAt: at }, '', WRITTEN);
+  /** Straight on the pool: log lines never join (or wait for) a request's transaction. One multi-row insert. */
+  async insertMany(entries: readonly ApiLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const records = entries.map(({ at, ...logged }) => ({ ...logged, path: logged.path.slice(0, MAX_PATH_LENGTH), createdAt: at }));
+    const { sql, params } = API_LOGS.insertMany(records, '', WRITTEN);
     await this.dataSource.query(sql, params);
   }
 

@@ -443,8 +443,8 @@ export class InMemoryApiLogStore extends ApiLogStore {
   readonly entries: Array<{ seq: number; entry: ApiLogEntry; id: string }> = [];
   private seq = 0;
 
-  async insert(entry: ApiLogEntry): Promise<void> {
-    this.entries.push({ seq: ++this.seq, entry: structuredClone(entry), id: randomUUID() });
+  async insertMany(entries: readonly ApiLogEntry[]): Promise<void> {
+    for (const entry of entries) this.entries.push({ seq: ++this.seq, entry: structuredClone(entry), id: randomUUID() });
   }
 
   async list(workspaceId: string, campaignId: string, beforeSeq: string | null, limit: number): Promise<Array<{ seq: string; log: ApiLogView }>> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation, TransactionHost } from '@outreach/platform';
+import { AccessChange, AccessChanges, isUniqueViolation, TransactionHost } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { ApiKey } from '../../domain/api-key';
 import { Member } from '../../domain/member';
@@ -11,9 +11,23 @@ import { WORKSPACES } from './workspace.table';
 
 type Row = Record<string, unknown>;
 
+/**
+ * Every update of a workspace, member or key may change what an API key grants: it is announced
+ * to the API processes' key caches once committed (decisions.md 41.1). Outside a transaction the
+ * update has committed already, and the announcement is awaited so a CLI command has published
+ * it before it exits.
+ */
+async function announceCommitted(tx: TransactionHost, changes: AccessChanges, change: AccessChange): Promise<void> {
+  if (tx.inTransaction) tx.afterCommit(() => void changes.announce(change));
+  else await changes.announce(change);
+}
+
 @Injectable()
 export class SqlWorkspaceRepository extends WorkspaceRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly changes: AccessChanges,
+  ) {
     super();
   }
 
@@ -25,6 +39,7 @@ export class SqlWorkspaceRepository extends WorkspaceRepository {
   async update(workspace: Workspace): Promise<void> {
     const { sql, params } = WORKSPACES.update(workspace.toProps(), ['id']);
     await this.tx.manager.query(sql, params);
+    await announceCommitted(this.tx, this.changes, { workspaceId: workspace.id });
   }
 
   async findById(id: string): Promise<Workspace | null> {
@@ -38,7 +53,10 @@ export class SqlWorkspaceRepository extends WorkspaceRepository {
 
 @Injectable()
 export class SqlMemberRepository extends MemberRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly changes: AccessChanges,
+  ) {
     super();
   }
 
@@ -57,6 +75,7 @@ export class SqlMemberRepository extends MemberRepository {
   async update(member: Member): Promise<void> {
     const { sql, params } = MEMBERS.update(member.toProps(), ['id']);
     await this.tx.manager.query(sql, params);
+    await announceCommitted(this.tx, this.changes, { memberId: member.id });
   }
 
   async findById(id: string): Promise<Member | null> {
@@ -90,7 +109,10 @@ const LISTING = ['id', 'name', 'prefix', 'scopes', 'memberId', 'expiresAt', 'rev
 
 @Injectable()
 export class SqlApiKeyRepository extends ApiKeyRepository {
-  constructor(private readonly tx: TransactionHost) {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly changes: AccessChanges,
+  ) {
     super();
   }
 
@@ -102,6 +124,7 @@ export class SqlApiKeyRepository extends ApiKeyRepository {
   async update(key: ApiKey): Promise<void> {
     const { sql, params } = API_KEYS.update(key.toProps(), ['id']);
     await this.tx.manager.query(sql, params);
+    await announceCommitted(this.tx, this.changes, { keyId: key.id });
   }
 
   async findById(id: string): Promise<ApiKey | null> {

@@ -3045,6 +3045,20 @@ export interface components {
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
+            /**
+             * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
+             * @example {
+             *       "mood": {
+             *         "calm": "2b7c…",
+             *         "upbeat": "9f0e…"
+             *       }
+             *     }
+             */
+            whatsappTemplateByMetric?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -3482,6 +3496,20 @@ export interface components {
             whatsappOutreachTemplateId?: string | null;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappAgentTemplateIds?: string[];
+            /**
+             * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
+             * @example {
+             *       "mood": {
+             *         "calm": "2b7c…",
+             *         "upbeat": "9f0e…"
+             *       }
+             *     }
+             */
+            whatsappTemplateByMetric?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
             messageDeclinedLeads?: boolean;
             /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
             whatsappEnabled?: boolean;
@@ -10997,6 +11025,12 @@ export interface operations {
                  *       "dailyWindowStart": "09:00",
                  *       "dailyWindowEnd": "18:00",
                  *       "timezone": "Asia/Kolkata",
+                 *       "whatsappTemplateByMetric": {
+                 *         "mood": {
+                 *           "calm": "2b7c…",
+                 *           "upbeat": "9f0e…"
+                 *         }
+                 *       },
                  *       "name": "example",
                  *       "channel": "VOICE",
                  *       "source": "CSV"
@@ -11850,7 +11884,13 @@ export interface operations {
                  *       "countryCode": "+91",
                  *       "dailyWindowStart": "09:00",
                  *       "dailyWindowEnd": "18:00",
-                 *       "timezone": "Asia/Kolkata"
+                 *       "timezone": "Asia/Kolkata",
+                 *       "whatsappTemplateByMetric": {
+                 *         "mood": {
+                 *           "calm": "2b7c…",
+                 *           "upbeat": "9f0e…"
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateCampaignDto"];

@@ -22,7 +22,7 @@ import {
 import { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
 import { EvaluationMetricDto, CampaignExtractionKeyDto } from './extraction.dto';
 import { RecipientHoursSetting } from '../../domain/recipient-hours';
-import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
+import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTemplateByMetric, IsTimeZone, Nullable, Optional } from './validators';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const HH_MM_MESSAGE = 'must be a time HH:MM (00:00-23:59)';
@@ -462,6 +462,19 @@ export class CampaignFieldsDto {
   @IsString({ each: true })
   @Length(1, 100, { each: true })
   whatsappAgentTemplateIds?: string[];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    maxProperties: 20,
+    additionalProperties: { type: 'object', maxProperties: 50, minProperties: 1, additionalProperties: { type: 'string', minLength: 1, maxLength: 100 } },
+    example: { mood: { calm: '2b7c…', upbeat: '9f0e…' } },
+    description:
+      'The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it',
+  })
+  @Nullable()
+  @IsTemplateByMetric()
+  whatsappTemplateByMetric?: Record<string, Record<string, string>> | null;
 
   @ApiPropertyOptional() @Optional() @IsBoolean() messageDeclinedLeads?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() whatsappEnabled?: boolean;

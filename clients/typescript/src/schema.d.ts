@@ -3043,7 +3043,7 @@ export interface components {
             allowBurst?: boolean;
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
             /**
              * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
@@ -3060,11 +3060,11 @@ export interface components {
                 };
             } | null;
             messageDeclinedLeads?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): a campaign has WhatsApp legs exactly when its channel says so (WHATSAPP, VOICE_THEN_WHATSAPP, WHATSAPP_THEN_VOICE); a second switch could only repeat or contradict the channel (docs/decisions.md 30.20). false is accepted */
             whatsappEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no payment provider to create payment links, so no message could carry one; a template with a payment_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             whatsappPaymentLinkEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no checkout or order to recover, so no message could carry a recovery link; a template with a recovery_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
             /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
@@ -3494,7 +3494,7 @@ export interface components {
             allowBurst?: boolean;
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
             /**
              * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
@@ -3511,11 +3511,11 @@ export interface components {
                 };
             } | null;
             messageDeclinedLeads?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): a campaign has WhatsApp legs exactly when its channel says so (WHATSAPP, VOICE_THEN_WHATSAPP, WHATSAPP_THEN_VOICE); a second switch could only repeat or contradict the channel (docs/decisions.md 30.20). false is accepted */
             whatsappEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no payment provider to create payment links, so no message could carry one; a template with a payment_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             whatsappPaymentLinkEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no checkout or order to recover, so no message could carry a recovery link; a template with a recovery_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
             /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
@@ -3664,7 +3664,7 @@ export interface components {
         OutreachEditDto: {
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
             /**
              * @description May be sent, but must be the campaign's channel (400 campaign_channel_switch_not_supported)

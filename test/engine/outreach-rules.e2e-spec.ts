@@ -5,6 +5,7 @@
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
 
+import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { SandboxCallAnalyser } from '@outreach/calls';
 import { Queue } from 'bullmq';
@@ -123,6 +124,31 @@ describe('outreach rules: a reply hands the contact off', () => {
     expect(voice.placed.get(no)).toBe(1);
     expect(voice.placed.get(silent)).toBe(1);
     expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 2, HAND_OFF: 1 });
+  });
+
+  it('a reply is matched to the contact its message was sent for, not to every campaign the phone is in (decisions.md 33.18)', async () => {
+    const phone = sandboxNumber(1, 5); // the sandbox answers "Yes, interested"
+    const campaigns: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { campaignId } = await runnableCampaign(t, ws, {
+        phones: [phone],
+        settings: { channel: 'VOICE_THEN_WHATSAPP', whatsappOutreachTemplateId: template.id, dailyWindowStart: '14:00', dailyWindowEnd: '18:00' },
+      });
+      expect((await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [INTERESTED] })).status).toBe(200);
+      await startCampaign(t, ws, campaignId, { reservedConcurrency: 1 });
+      campaigns.push(campaignId);
+    }
+    const [first, second] = await Promise.all(campaigns.map((id) => contactOf(id, phone)));
+    const sendFor = (key: string) =>
+      worker.get(SendMessage).send({ workspaceId: ws.workspaceId, channel: 'WHATSAPP', senderId: sender.id as string, templateId: template.id as string, to: phone, variables: {}, idempotencyKey: key });
+    const judged = await repliesJudged();
+    // The first campaign's leg writes to the person: the reply hands off that contact only.
+    expect((await sendFor(`leg-${first.id}-1`)).outcome).toBe('sent');
+    await waitFor('the reply judged', repliesJudged, (n) => n === judged + 1);
+    expect({ first: (await contactOf(campaigns[0], phone)).status, second: (await contactOf(campaigns[1], phone)).status }).toEqual({ first: 'HAND_OFF', second: 'PENDING' });
+    // A remessage of the second campaign: the reply to it hands off the second contact.
+    expect((await sendFor(`remessage-${randomUUID()}-${second.id}`)).outcome).toBe('sent');
+    await waitFor('the second contact handed off', () => contactOf(campaigns[1], phone), (c) => c.status === 'HAND_OFF');
   });
 
   it('an API lead handed off ends with a result: status hand_off', async () => {

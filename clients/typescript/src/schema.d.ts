@@ -654,7 +654,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a RUNNING campaign's WhatsApp outreach template again: to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL) */
+        /** Send a RUNNING campaign's message leg again (its WhatsApp outreach template; an EMAIL campaign's default email template): to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL) */
         post: operations["campaignLiveOperationsRemessage"];
         delete?: never;
         options?: never;

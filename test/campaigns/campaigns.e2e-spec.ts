@@ -344,17 +344,40 @@ describe('campaigns: create, read, PATCH (36 bounds), custom keys, delete', () =
     it('every switch of the campaign can be set and read back', async () => {
       const c = await createCampaign(t, ws.key);
       const switches = [
-        'messageDeclinedLeads', 'whatsappEnabled', 'whatsappPaymentLinkEnabled', 'recoveryLinkEnabled', 'removeInvalidRows',
+        'messageDeclinedLeads', 'removeInvalidRows',
         'transliterateCalleeNames', 'followupEnabled', 'churnEnabled', 'incompleteRetryEnabled', 'skipRetryOnFirstVoicemail',
         'messageRetryEnabled', 'messageRetryTieredEnabled', 'allowBurst',
-      ]; // autoReseedEnabled: true is refused (decisions.md 35.8; test/engine/sequences.e2e-spec.ts)
+      ]; // autoReseedEnabled: true is refused (decisions.md 35.8; test/engine/sequences.e2e-spec.ts); the messaging switches below (30.20)
       const body = Object.fromEntries(switches.map((name) => [name, true]));
-      const res = await patch(c.id, { ...body, whatsappOutreachTemplateId: 'tpl_1', whatsappAgentTemplateIds: ['tpl_2'], timezone: 'Europe/Paris' });
+      const res = await patch(c.id, { ...body, whatsappOutreachTemplateId: 'tpl_1', whatsappAgentTemplateIds: [], timezone: 'Europe/Paris' });
       expect(res.status).toBe(200);
-      expect(await readCampaign(t, ws.key, c.id)).toMatchObject({ ...body, whatsappOutreachTemplateId: 'tpl_1', whatsappAgentTemplateIds: ['tpl_2'], timezone: 'Europe/Paris' });
+      expect(await readCampaign(t, ws.key, c.id)).toMatchObject({ ...body, whatsappOutreachTemplateId: 'tpl_1', whatsappAgentTemplateIds: [], timezone: 'Europe/Paris' });
       expectError(await patch(c.id, { whatsappEnabled: 'yes' }), 400, 'invalid_body');
       expectError(await patch(c.id, { retryCount: null }), 400, 'invalid_body');
       expectError(await patch(c.id, { outreachRules: [] }), 400, 'invalid_body');
+    });
+
+    it('messaging switches with no source in the service are refused (400 invalid_body naming the field, nothing stored); their off values are accepted (decisions.md 30.20)', async () => {
+      const c = await createCampaign(t, ws.key, { channel: 'WHATSAPP' });
+      const before = await readCampaign(t, ws.key, c.id);
+      const refused: Array<[string, unknown]> = [
+        ['whatsappEnabled', true],
+        ['whatsappPaymentLinkEnabled', true],
+        ['recoveryLinkEnabled', true],
+        ['whatsappAgentTemplateIds', ['tpl_2']],
+      ];
+      for (const [field, value] of refused) {
+        const res = await patch(c.id, { description: 'changed', [field]: value });
+        expectError(res, 400, 'invalid_body');
+        expect(JSON.stringify(res.body.issues)).toContain(field);
+        const created = await t.http.post('/v1/campaigns').set(bearer(ws.key)).send({ name: `refused ${field}`, channel: 'WHATSAPP', source: 'CSV', [field]: value });
+        expectError(created, 400, 'invalid_body');
+      }
+      expect(await readCampaign(t, ws.key, c.id)).toEqual(before);
+      const off = { whatsappEnabled: false, whatsappPaymentLinkEnabled: false, recoveryLinkEnabled: false, whatsappAgentTemplateIds: [] };
+      const res = await patch(c.id, off);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject(off);
     });
 
     it('audience fields are DRAFT-only: 409 campaign_not_draft on a PAUSED campaign', async () => {

@@ -43,7 +43,7 @@ describe('live edits', () => {
 
   const EDITS: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
     ['schedule', { dailyWindowStart: '07:30', dailyWindowEnd: '19:45', dialDays: [1, 2, 3], dailyDialCap: 40, dailyMessageCap: 90, scheduledEndAt: '2027-01-01T00:00:00.000Z' }, {}],
-    ['outreach', { outreachRules: [RULE], whatsappAgentTemplateIds: ['tpl_a'] }, { channel: 'WHATSAPP' }],
+    ['outreach', { outreachRules: [RULE], whatsappAgentTemplateIds: [] }, { channel: 'WHATSAPP' }],
     ['metrics', { evaluationMetrics: [{ key: 'budget_fit', label: 'Budget fit', allowedValues: ['yes', 'no'], prompt: 'Does the budget fit?' }] }, {}],
   ];
 
@@ -99,6 +99,7 @@ describe('live edits', () => {
       ['outreach', { outreachRules: [{ ...RULE, afterDays: 2 }] }], // MESSAGE_REPLY acts on the reply itself
       ['outreach', { outreachRules: Array.from({ length: 11 }, () => RULE) }],
       ['outreach', { whatsappAgentTemplateIds: Array.from({ length: 21 }, (_, i) => `t${i}`) }],
+      ['outreach', { whatsappAgentTemplateIds: ['tpl_a'] }], // refused unless empty (30.20)
     ];
     for (const [route, body] of refused) {
       const res = await put(c.id, route, body);

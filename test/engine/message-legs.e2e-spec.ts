@@ -241,10 +241,10 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     };
     const byMood = { calm: await approved('mood_calm'), upbeat: await approved('mood_upbeat') };
     const metrics = [{ key: 'mood', label: 'Mood', allowedValues: ['calm', 'upbeat'], prompt: 'The mood of the call' }];
-    // Voicemails (digit 2) have a transcript: analysed. Six of them, so both moods come up.
-    const campaignId = await runCampaign('VOICE_THEN_WHATSAPP', { evaluationMetrics: metrics }, 6, () => 2);
-    // The contract has no campaign body member for it yet (the outreach live-edit route brings it): stored as that route will store it.
-    await t.dataSource.query(`UPDATE campaigns SET settings = settings || $2::jsonb WHERE id = $1`, [campaignId, JSON.stringify({ whatsappTemplateByMetric: { mood: byMood } })]);
+    // Voicemails (digit 2) have a transcript: analysed. Six of them, so both moods come up. The
+    // mapping goes through the campaign body (decisions.md 33.17) and comes back as sent.
+    const campaignId = await runCampaign('VOICE_THEN_WHATSAPP', { evaluationMetrics: metrics, whatsappTemplateByMetric: { mood: byMood } }, 6, () => 2);
+    expect((await t.http.get(`/v1/campaigns/${campaignId}`).set(k)).body.whatsappTemplateByMetric).toEqual({ mood: byMood });
     await drive(campaignId);
     const sent: Array<{ mood: string | null; template_id: string }> = await t.dataSource.query(
       `SELECT k.evaluation->>'mood' AS mood, m.template_id
@@ -256,6 +256,50 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     expect(sent).toHaveLength(6);
     for (const row of sent) expect(row.template_id).toBe(byMood[row.mood as 'calm' | 'upbeat']);
     expect(new Set(sent.map((r) => r.mood)).size).toBe(2);
+  });
+
+  it('whatsappTemplateByMetric in the campaign body: bounds → 400 invalid_body (nothing changed); each mapped template is checked at start like the outreach template', async () => {
+    const k = bearer(ws.key);
+    const agent = await createActiveAgent(t, ws.key, {});
+    const campaign = await createCampaign(t, ws.key, { channel: 'VOICE_THEN_WHATSAPP', agentId: agent.id, whatsappOutreachTemplateId: templateId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off' });
+    const bad = [
+      'calm',
+      ['x'],
+      { mood: 'calm' },
+      { mood: {} },
+      { mood: { calm: 7 } },
+      { mood: { calm: '' } },
+      { mood: { calm: 'x'.repeat(101) } },
+      { '': { calm: templateId } },
+      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`m${i}`, { v: templateId }])),
+      { mood: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`v${i}`, templateId])) },
+    ];
+    for (const value of bad) {
+      const res = await t.http.patch(`/v1/campaigns/${campaign.id}`).set(k).send({ whatsappTemplateByMetric: value });
+      expect({ value, status: res.status, error: res.body.error }).toEqual({ value, status: 400, error: 'invalid_body' });
+    }
+    const refusedCreate = await t.http.post('/v1/campaigns').set(k).send({ name: 'by metric bad', channel: 'VOICE_THEN_WHATSAPP', source: 'CSV', whatsappTemplateByMetric: { mood: [] } });
+    expect({ status: refusedCreate.status, error: refusedCreate.body.error }).toEqual({ status: 400, error: 'invalid_body' });
+    expect((await t.http.get(`/v1/campaigns/${campaign.id}`).set(k)).body.whatsappTemplateByMetric).toBeNull();
+
+    const draft = await createTemplate(t, ws.key, { name: 'mood_draft', body: 'Hi {{1}}', bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'name' }] });
+    const start = () => t.http.post(`/campaigns/${campaign.id}/start`).set(k).send({ reservedConcurrency: 1 });
+    await attachNumber(t, ws.key, ws.workspaceId, campaign.id);
+    expect((await t.http.post(`/campaigns/${campaign.id}/contacts`).set(k).send([{ phone: sandboxNumber(0, 2), name: 'A' }])).status).toBe(201);
+    const cases: Array<[Record<string, Record<string, string>>, string]> = [
+      [{ mood: { calm: templateId, upbeat: draft.id as string } }, 'outreach_template_not_approved'],
+      [{ mood: { calm: '00000000-0000-4000-8000-0000000000ff' } }, 'campaign_channel_needs_template'],
+    ];
+    for (const [mapping, code] of cases) {
+      expect((await t.http.patch(`/v1/campaigns/${campaign.id}`).set(k).send({ whatsappTemplateByMetric: mapping })).status).toBe(200);
+      const refused = await start();
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 400, error: code });
+      expect((await t.http.get(`/v1/campaigns/${campaign.id}`).set(k)).body.status).toBe('DRAFT');
+    }
+    // null clears it; then the campaign starts.
+    const cleared = await t.http.patch(`/v1/campaigns/${campaign.id}`).set(k).send({ whatsappTemplateByMetric: null });
+    expect({ status: cleared.status, value: cleared.body.whatsappTemplateByMetric }).toEqual({ status: 200, value: null });
+    expect((await start()).status).toBe(200);
   });
 
   it('a message attempt run again (its job after a worker died, a report, the reaper) sends nothing twice and bills once', async () => {

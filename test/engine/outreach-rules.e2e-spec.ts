@@ -5,12 +5,13 @@
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000';
 
+import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { SandboxCallAnalyser } from '@outreach/calls';
 import { Queue } from 'bullmq';
 import { SendMessage } from '@outreach/messaging';
 import { Clock, FixedClock } from '@outreach/platform';
-import { addContacts, createCampaign, expectError } from '../campaigns/campaign-helpers';
+import { addContacts, createCampaign, credit, expectError } from '../campaigns/campaign-helpers';
 import { connectSender, createTemplate, numberEndingIn } from '../messaging/messaging-helpers';
 import { pushLead, runningApiCampaign } from '../results/results-helpers';
 import { bearer, Seeded, TestApp } from '../support/test-app';
@@ -44,7 +45,7 @@ describe('outreach rules: a reply hands the contact off', () => {
     clock.set(MONDAY_10_UTC);
     voice.reset();
     await t.reset();
-    ws = await t.seed({ features: ['whatsapp', 'api_results'] });
+    ws = await t.seed({ features: ['whatsapp', 'api_results', 'email'] });
     sender = await connectSender(t, ws.key, numberEndingIn(4));
     template = await createTemplate(t, ws.key, { body: 'Hello! Would you like a call about our offer?', bindings: [] });
     await t.http.post(`/whatsapp/templates/${template.id}/submit`).set(bearer(ws.key));
@@ -125,6 +126,31 @@ describe('outreach rules: a reply hands the contact off', () => {
     expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 2, HAND_OFF: 1 });
   });
 
+  it('a reply is matched to the contact its message was sent for, not to every campaign the phone is in (decisions.md 33.18)', async () => {
+    const phone = sandboxNumber(1, 5); // the sandbox answers "Yes, interested"
+    const campaigns: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { campaignId } = await runnableCampaign(t, ws, {
+        phones: [phone],
+        settings: { channel: 'VOICE_THEN_WHATSAPP', whatsappOutreachTemplateId: template.id, dailyWindowStart: '14:00', dailyWindowEnd: '18:00' },
+      });
+      expect((await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [INTERESTED] })).status).toBe(200);
+      await startCampaign(t, ws, campaignId, { reservedConcurrency: 1 });
+      campaigns.push(campaignId);
+    }
+    const [first, second] = await Promise.all(campaigns.map((id) => contactOf(id, phone)));
+    const sendFor = (key: string) =>
+      worker.get(SendMessage).send({ workspaceId: ws.workspaceId, channel: 'WHATSAPP', senderId: sender.id as string, templateId: template.id as string, to: phone, variables: {}, idempotencyKey: key });
+    const judged = await repliesJudged();
+    // The first campaign's leg writes to the person: the reply hands off that contact only.
+    expect((await sendFor(`leg-${first.id}-1`)).outcome).toBe('sent');
+    await waitFor('the reply judged', repliesJudged, (n) => n === judged + 1);
+    expect({ first: (await contactOf(campaigns[0], phone)).status, second: (await contactOf(campaigns[1], phone)).status }).toEqual({ first: 'HAND_OFF', second: 'PENDING' });
+    // A remessage of the second campaign: the reply to it hands off the second contact.
+    expect((await sendFor(`remessage-${randomUUID()}-${second.id}`)).outcome).toBe('sent');
+    await waitFor('the second contact handed off', () => contactOf(campaigns[1], phone), (c) => c.status === 'HAND_OFF');
+  });
+
   it('an API lead handed off ends with a result: status hand_off', async () => {
     const campaign = await runningApiCampaign(t, ws.key, ws.workspaceId, {
       channel: 'VOICE_THEN_WHATSAPP',
@@ -202,18 +228,44 @@ describe('outreach rules: a reply hands the contact off', () => {
       expect(await outboundTo(five)).toBe(1);
     });
 
+    it('an EMAIL campaign: its email goes again from the default mailbox and template to the contacts whose run is over (decisions.md 33.19)', async () => {
+      const k = bearer(ws.key);
+      const smtp = { host: 'smtp.example.com', port: 587, username: 'u', password: 'p4ssword', secure: false };
+      expect((await t.http.post('/email/senders').set(k).send({ fromAddress: 'sales@example.com', displayName: 'Acme', replyTo: null, smtp })).status).toBe(201);
+      const emailTemplate = { name: 'Offer', subject: 'For {{1}}', htmlBody: '<p>Hi {{1}}</p>', textBody: 'Hi {{1}}', bindings: [{ placeholder: 1, source: 'CONTACT_FIELD', value: 'name' }] };
+      expect((await t.http.post('/email/templates').set(k).send(emailTemplate)).status).toBe(201);
+      // Three contacts, two messages a day: two are done today, the third keeps the campaign RUNNING.
+      const campaign = await createCampaign(t, ws.key, { channel: 'EMAIL', timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off', dailyMessageCap: 2 });
+      const contacts = [0, 1, 2].map((i) => ({ phone: sandboxNumber(20 + i, 7), name: `Reader ${i}`, fields: { email: `reader.${i}@example.com` } }));
+      expect((await t.http.post(`/campaigns/${campaign.id}/contacts`).set(k).send(contacts)).status).toBe(201);
+      await credit(t, ws.workspaceId);
+      await startCampaign(t, ws, campaign.id, { reservedConcurrency: 3 });
+      await waitFor('two emails delivered', () => probe.statusCounts(campaign.id), (c) => c.COMPLETED === 2 && c.PENDING === 1);
+      const emails = async () =>
+        (await t.dataSource.query(`SELECT address, idempotency_key FROM messages WHERE channel = 'EMAIL' AND direction = 'OUTBOUND' ORDER BY created_at`)) as Array<{ address: string; idempotency_key: string }>;
+      const before = await emails();
+      expect(before).toHaveLength(2);
+
+      const res = await remessage(campaign.id);
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ remessageId: expect.any(String), queued: 2, skipped: 0 });
+      await waitFor('the two emails sent again', async () => (await emails()).length, (n) => n === 4);
+      const again = (await emails()).slice(2);
+      expect(new Set(again.map((m) => m.address))).toEqual(new Set(before.map((m) => m.address)));
+      for (const m of again) expect(m.idempotency_key).toMatch(new RegExp(`^remessage-${res.body.remessageId}-`));
+      expect(await probe.statusCounts(campaign.id)).toEqual({ COMPLETED: 2, PENDING: 1 });
+    });
+
     it('409 campaign_channel_not_message_followup, 400 campaign_not_running, inbound_campaign_action_not_supported, 404s, 400 invalid_body: nothing queued', async () => {
       const voiceOnly = await createCampaign(t, ws.key, { channel: 'VOICE' });
-      const email = await createCampaign(t, ws.key, { channel: 'EMAIL' });
       const whatsapp = await createCampaign(t, ws.key, { channel: 'WHATSAPP' });
       await addContacts(t, ws.key, whatsapp.id, [sandboxNumber(9, 7)]);
       const inboundCampaign = await createCampaign(t, ws.key, { channel: 'WHATSAPP' });
-      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING' WHERE id = ANY($1::uuid[])`, [[voiceOnly.id, email.id, inboundCampaign.id]]);
+      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING' WHERE id = ANY($1::uuid[])`, [[voiceOnly.id, inboundCampaign.id]]);
       await t.dataSource.query(`UPDATE campaigns SET source = 'INBOUND' WHERE id = $1`, [inboundCampaign.id]);
       const other = await t.seed({ features: ['whatsapp'] });
 
       expectError(await remessage(voiceOnly.id), 409, 'campaign_channel_not_message_followup');
-      expectError(await remessage(email.id), 409, 'campaign_channel_not_message_followup');
       expectError(await remessage(inboundCampaign.id), 400, 'inbound_campaign_action_not_supported');
       expectError(await t.http.put(`/campaigns/${inboundCampaign.id}/outreach`).set(bearer(ws.key)).send({ outreachRules: [] }), 400, 'inbound_campaign_action_not_supported');
       for (const status of ['DRAFT', 'PAUSED', 'CREDIT_EXHAUSTED', 'COMPLETED', 'CANCELED']) {

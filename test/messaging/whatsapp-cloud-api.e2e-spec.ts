@@ -3,7 +3,7 @@ import { AppError } from '@outreach/core';
 import { CloudApiWhatsappProvider, hubSignature, OptOuts, SendMessage } from '@outreach/messaging';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
-import { FIXTURE_WAMID, GraphStub, graphFixture } from '../support/stubs/whatsapp-graph-stub';
+import { FIXTURE_OUR_ID, FIXTURE_WAMID, GraphStub, graphFixture } from '../support/stubs/whatsapp-graph-stub';
 import { waitFor } from '../support/tcp-proxy';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
@@ -56,7 +56,8 @@ describe('WhatsApp Cloud API adapter against a local Graph stub', () => {
       auth: `Bearer ${CREDENTIALS.accessToken}`,
       type: 'application/json',
     });
-    expect(req.body).toEqual(graphFixture('send-template.request'));
+    // Our message id rides along as biz_opaque_callback_data (decisions.md 33.16).
+    expect(req.body).toEqual(graphFixture('send-template.request', { [FIXTURE_OUR_ID]: message.messageId }));
   });
 
   it('a 5xx is retried; still 5xx after the retries → 502 provider_error with upstreamStatus', async () => {
@@ -181,10 +182,10 @@ describe('a sender whose credentials pick the Cloud API, in the real app and wor
     expect(sent.outcome).toBe('sent');
     const posts = stub.requests.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
-    expect(posts[0].body).toEqual(graphFixture('send-template.request'));
+    expect(posts[0].body).toEqual(graphFixture('send-template.request', { [FIXTURE_OUR_ID]: sent.message.id }));
     const wamid = stub.acceptedIds[0];
     expect(await row(sent.message.id)).toMatchObject({ status: 'SENT', provider: 'cloud_api', provider_message_id: wamid });
-    const ids = { [FIXTURE_WAMID]: wamid };
+    const ids = { [FIXTURE_WAMID]: wamid, [FIXTURE_OUR_ID]: sent.message.id };
 
     // The platform's secret is not this sender's: 401, nothing stored.
     expectError(await signed(graphFixture('webhook-statuses', ids), t.config.whatsappAppSecret), 401, 'unauthorized');
@@ -218,5 +219,52 @@ describe('a sender whose credentials pick the Cloud API, in the real app and wor
     expect(await row(later.message.id)).toMatchObject({ status: 'QUEUED', send_started_at: null });
     const billed = await t.dataSource.query(`SELECT reference FROM ledger_entries WHERE kind = 'debit' AND debit_kind = 'message'`);
     expect(billed).toEqual([]);
+  });
+  /*
+   * Decisions.md 33.16: a worker that died after Graph accepted a send and before SENT was recorded
+   * leaves the message QUEUED under a stale lease. The retake does not send blindly: it waits
+   * MESSAGE_RETAKE_GRACE_MS past the lease for a status webhook naming our id
+   * (biz_opaque_callback_data), which adopts Graph's wamid; only a silent provider gets a resend.
+   */
+  it('a send whose worker died mid-send: the status webhook naming our id adopts it, nothing is sent again; a silent provider gets one resend after the grace', async () => {
+    const sendKey = (to: string, idempotencyKey: string) =>
+      t.get(SendMessage).send({ workspaceId: ws.workspaceId, channel: 'WHATSAPP', senderId, templateId, to, variables: { contact: { name: 'Ada' }, campaign: { order_ref: 'A-17' } }, idempotencyKey });
+    // A dead worker's row: QUEUED, its lease taken and expired, no provider id. (Written by a first try
+    // refused for now, whose lease is then put back the way a worker that died mid-send leaves it.)
+    const fiveHundred = { status: 500, body: graphFixture('error-500-unknown.response') };
+    const deadWorkerRow = async (to: string, key: string, leaseAgeSeconds: number) => {
+      stub.answerNext(fiveHundred, fiveHundred, fiveHundred);
+      const first = await sendKey(to, key);
+      expect(first.outcome).toBe('retry_later');
+      await t.dataSource.query(`UPDATE messages SET send_started_at = now() - make_interval(secs => $2) WHERE id = $1`, [first.message.id, leaseAgeSeconds]);
+      stub.reset();
+      return first.message.id;
+    };
+    const grace = t.config.messageRetakeGraceMs;
+    expect(grace).toBeGreaterThan(5_000);
+    const key = `attempt-${randomUUID()}`;
+    const id = await deadWorkerRow('+14155550131', key, 61);
+
+    // Within the grace the retake sends nothing: it waits for the report.
+    const waiting = await sendKey('+14155550131', key);
+    expect({ outcome: waiting.outcome, posts: stub.requests.length }).toEqual({ outcome: 'in_flight', posts: 0 });
+
+    // Graph's status webhook names our message: it is recorded SENT under Graph's wamid (then
+    // delivered, read) and billed once; the retake answers it without sending.
+    const wamid = `wamid.adopted.${randomUUID()}`;
+    expect((await signed(stub.statusWebhook({ wamid, opaque: id }), credentials.appSecret)).body).toEqual({ received: 2 });
+    await waitFor('adopted and READ', async () => (await row(id)).status === 'READ', 10_000);
+    expect(await row(id)).toMatchObject({ provider_message_id: wamid, send_started_at: null });
+    const retaken = await sendKey('+14155550131', key);
+    expect({ outcome: retaken.outcome, replayed: retaken.replayed, posts: stub.requests.length }).toEqual({ outcome: 'sent', replayed: true, posts: 0 });
+    expect(await t.dataSource.query(`SELECT reference FROM ledger_entries WHERE kind = 'debit' AND debit_kind = 'message'`)).toEqual([{ reference: id }]);
+
+    // A silent provider (no report within the grace): the retake sends once more, under the same
+    // message id (the documented at-least-once fallback).
+    const silentKey = `attempt-${randomUUID()}`;
+    const silent = await deadWorkerRow('+14155550132', silentKey, 61 + grace / 1000);
+    const resent = await sendKey('+14155550132', silentKey);
+    const posted = stub.requests.map((r) => (r.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data);
+    expect({ outcome: resent.outcome, posted }).toEqual({ outcome: 'sent', posted: [silent] });
   });
 });

@@ -654,7 +654,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a RUNNING campaign's WhatsApp outreach template again: to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL) */
+        /** Send a RUNNING campaign's message leg again (its WhatsApp outreach template; an EMAIL campaign's default email template): to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL) */
         post: operations["campaignLiveOperationsRemessage"];
         delete?: never;
         options?: never;
@@ -3043,14 +3043,28 @@ export interface components {
             allowBurst?: boolean;
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
+            /**
+             * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
+             * @example {
+             *       "mood": {
+             *         "calm": "2b7c…",
+             *         "upbeat": "9f0e…"
+             *       }
+             *     }
+             */
+            whatsappTemplateByMetric?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
             messageDeclinedLeads?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): a campaign has WhatsApp legs exactly when its channel says so (WHATSAPP, VOICE_THEN_WHATSAPP, WHATSAPP_THEN_VOICE); a second switch could only repeat or contradict the channel (docs/decisions.md 30.20). false is accepted */
             whatsappEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no payment provider to create payment links, so no message could carry one; a template with a payment_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             whatsappPaymentLinkEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no checkout or order to recover, so no message could carry a recovery link; a template with a recovery_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
             /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
@@ -3480,14 +3494,28 @@ export interface components {
             allowBurst?: boolean;
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
+            /**
+             * @description The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it
+             * @example {
+             *       "mood": {
+             *         "calm": "2b7c…",
+             *         "upbeat": "9f0e…"
+             *       }
+             *     }
+             */
+            whatsappTemplateByMetric?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
             messageDeclinedLeads?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): a campaign has WhatsApp legs exactly when its channel says so (WHATSAPP, VOICE_THEN_WHATSAPP, WHATSAPP_THEN_VOICE); a second switch could only repeat or contradict the channel (docs/decisions.md 30.20). false is accepted */
             whatsappEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no payment provider to create payment links, so no message could carry one; a template with a payment_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             whatsappPaymentLinkEnabled?: boolean;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused when true (400 invalid_body): the service has no checkout or order to recover, so no message could carry a recovery link; a template with a recovery_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted */
             recoveryLinkEnabled?: boolean;
             transliterateCalleeNames?: boolean;
             /** @description Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3) */
@@ -3636,7 +3664,7 @@ export interface components {
         OutreachEditDto: {
             /** @description WhatsApp outreach template (message legs) */
             whatsappOutreachTemplateId?: string | null;
-            /** @description *stored, no effect yet* — owed by issue 12 (WhatsApp and email legs) */
+            /** @description Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted */
             whatsappAgentTemplateIds?: string[];
             /**
              * @description May be sent, but must be the campaign's channel (400 campaign_channel_switch_not_supported)
@@ -10997,6 +11025,12 @@ export interface operations {
                  *       "dailyWindowStart": "09:00",
                  *       "dailyWindowEnd": "18:00",
                  *       "timezone": "Asia/Kolkata",
+                 *       "whatsappTemplateByMetric": {
+                 *         "mood": {
+                 *           "calm": "2b7c…",
+                 *           "upbeat": "9f0e…"
+                 *         }
+                 *       },
                  *       "name": "example",
                  *       "channel": "VOICE",
                  *       "source": "CSV"
@@ -11850,7 +11884,13 @@ export interface operations {
                  *       "countryCode": "+91",
                  *       "dailyWindowStart": "09:00",
                  *       "dailyWindowEnd": "18:00",
-                 *       "timezone": "Asia/Kolkata"
+                 *       "timezone": "Asia/Kolkata",
+                 *       "whatsappTemplateByMetric": {
+                 *         "mood": {
+                 *           "calm": "2b7c…",
+                 *           "upbeat": "9f0e…"
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateCampaignDto"];

@@ -16,6 +16,13 @@ export const MESSAGING_CONFIG = defineConfig('messaging', (env) => ({
   whatsappGraphTimeoutMs: env.int('WHATSAPP_GRAPH_TIMEOUT_MS', 10_000, 100, 120_000),
   /** Longest an SMTP connection, greeting or socket pause may take (SMTP_TIMEOUT_MS). */
   smtpTimeoutMs: env.int('SMTP_TIMEOUT_MS', 15_000, 100, 120_000),
+  /**
+   * How long, past its send lease (60 s), a message whose sender died mid-send waits for the
+   * provider's status report naming it before it is sent again (MESSAGE_RETAKE_GRACE_MS; decisions.md
+   * 33.16). 0 resends at the lease's end (at-least-once without waiting). Providers that dedupe on our
+   * message id (the sandbox) never wait.
+   */
+  messageRetakeGraceMs: env.int('MESSAGE_RETAKE_GRACE_MS', 120_000, 0, 86_400_000),
   /** The secret email provider webhooks are signed with (EMAIL_WEBHOOK_SECRET; X-Signature-256 like WhatsApp's). */
   emailWebhookSecret: env.str('EMAIL_WEBHOOK_SECRET', 'sandbox-email-webhook-secret'),
 }));

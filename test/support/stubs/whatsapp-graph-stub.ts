@@ -7,6 +7,9 @@ import { join } from 'node:path';
 /** The wamid the recorded fixtures use for our outbound message. */
 export const FIXTURE_WAMID = 'wamid.HBgLMTQxNTU1NTAxMjcVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA';
 
+/** Where the fixtures hold our message id (`biz_opaque_callback_data`, echoed by Graph in status webhooks). */
+export const FIXTURE_OUR_ID = 'OUR_MESSAGE_ID';
+
 /**
  * A recorded body of the WhatsApp Cloud API (test/fixtures/whatsapp/<name>.json); `replace` swaps
  * ids in it (e.g. the fixture's wamid for the one a send got), keeping the recorded shape.
@@ -35,6 +38,8 @@ export class GraphStub {
   private readonly queued: Array<{ status: number; body: unknown }> = [];
   /** The wamids the stub gave accepted sends, in order. */
   readonly acceptedIds: string[] = [];
+  /** Every send the stub accepted (at its arrival, as Graph does): its wamid, recipient and `biz_opaque_callback_data`. */
+  readonly accepted: Array<{ wamid: string; to: string; opaque: string | null }> = [];
   /** How long the stub takes to answer a request (a send is accepted when it arrives: Graph sends it even if the caller hangs up). */
   latencyMs = 0;
   /** Requests received and not yet answered. */
@@ -56,7 +61,7 @@ export class GraphStub {
       const text = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
       this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body: text ? JSON.parse(text) : null });
-      const next = this.queued.shift() ?? this.defaultAnswer(req.method ?? 'GET', path);
+      const next = this.queued.shift() ?? this.defaultAnswer(req.method ?? 'GET', path, text ? JSON.parse(text) : null);
       const answer = () => {
         this.pending--;
         if (res.destroyed) return;
@@ -82,6 +87,7 @@ export class GraphStub {
     this.requests.length = 0;
     this.queued.length = 0;
     this.acceptedIds.length = 0;
+    this.accepted.length = 0;
     this.latencyMs = 0;
   }
 
@@ -89,13 +95,28 @@ export class GraphStub {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private defaultAnswer(method: string, path: string): { status: number; body: unknown } {
+  /**
+   * The status webhook Graph sends for an accepted message (the recorded delivered + read body):
+   * its wamid and, as Graph does, the `biz_opaque_callback_data` the send carried.
+   */
+  statusWebhook(sent: { wamid: string; opaque: string | null }): Record<string, unknown> {
+    const body = graphFixture('webhook-statuses', { [FIXTURE_WAMID]: sent.wamid, [FIXTURE_OUR_ID]: sent.opaque ?? '' });
+    if (sent.opaque === null) {
+      const statuses = (body as { entry: Array<{ changes: Array<{ value: { statuses: Array<Record<string, unknown>> } }> }> }).entry[0].changes[0].value.statuses;
+      for (const status of statuses) delete status.biz_opaque_callback_data;
+    }
+    return body;
+  }
+
+  private defaultAnswer(method: string, path: string, body: unknown): { status: number; body: unknown } {
     if (method === 'POST' && /\/messages$/.test(path)) {
       // The recorded answer with a wamid of its own: ids are unique at the provider (and event ids,
       // derived from them, must not repeat across test runs: BullMQ remembers job ids).
       const recorded = graphFixture('send-template.response');
       const id = `wamid.stub.${randomUUID()}`;
       this.acceptedIds.push(id);
+      const sent = (body ?? {}) as { to?: string; biz_opaque_callback_data?: string };
+      this.accepted.push({ wamid: id, to: `+${String(sent.to ?? '').replace(/^\+/, '')}`, opaque: sent.biz_opaque_callback_data ?? null });
       return { status: 200, body: { ...recorded, messages: [{ id, message_status: 'accepted' }] } };
     }
     if (method === 'GET') return { status: 200, body: graphFixture('phone-number.response') };

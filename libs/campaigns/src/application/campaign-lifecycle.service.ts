@@ -168,6 +168,8 @@ export class CampaignLifecycle {
     const whatsapp = hasMessageLeg(p.channel)
       ? await this.whatsapp.check(p.workspaceId, p.settings.whatsappOutreachTemplateId)
       : { hasSender: true, template: 'ready' as const };
+    const mapped = hasMessageLeg(p.channel) ? mappedTemplateIds(p.settings.whatsappTemplateByMetric) : [];
+    const metricTemplates = await Promise.all(mapped.map(async (id) => (await this.whatsapp.check(p.workspaceId, id)).template));
     const email = p.channel === 'EMAIL' ? await this.email.check(p.workspaceId, p.id) : { hasSender: true, hasTemplate: true };
     const workflowStatus = p.workflowId ? await this.workflows.status(p.workspaceId, p.workflowId) : null;
     const usablePhoneNumbers = hasVoiceLeg(p.channel)
@@ -190,6 +192,7 @@ export class CampaignLifecycle {
       campaign: { channel: p.channel, source: p.source, scheduledEndAt: p.scheduledEndAt, agentId: p.agentId, workflowId: p.workflowId },
       agent: agent ? { status: agent.status, agentType: agent.agentType } : null,
       whatsapp,
+      metricTemplates,
       email,
       workflowStatus,
       usablePhoneNumbers,
@@ -206,4 +209,14 @@ export class CampaignLifecycle {
     if (!campaign) throw new AppError('campaign_not_found', { message: `no campaign ${id}` });
     return campaign;
   }
+}
+
+/** The distinct template ids `whatsappTemplateByMetric` names (33.17), in order. */
+function mappedTemplateIds(mapping: Record<string, unknown> | null): string[] {
+  const ids = new Set<string>();
+  for (const byValue of Object.values(mapping ?? {})) {
+    if (typeof byValue !== 'object' || byValue === null) continue;
+    for (const id of Object.values(byValue)) if (typeof id === 'string') ids.add(id);
+  }
+  return [...ids];
 }

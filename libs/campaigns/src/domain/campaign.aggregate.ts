@@ -325,12 +325,12 @@ export class Campaign {
 
   /**
    * POST …/remessage (decisions.md 34.6): an INBOUND campaign refuses it (400
-   * inbound_campaign_action_not_supported), a campaign without a WhatsApp leg has nothing to send
-   * again (409 campaign_channel_not_message_followup), and only a RUNNING campaign sends (400
-   * campaign_not_running): the kind, the channel, then the status.
+   * inbound_campaign_action_not_supported), a campaign without a message leg (WhatsApp or, since
+   * 33.19, email) has nothing to send again (409 campaign_channel_not_message_followup), and only a
+   * RUNNING campaign sends (400 campaign_not_running): the kind, the channel, then the status.
    */
   assertCanRemessage(): void {
-    if (!this.kind.inbound && !hasMessageLeg(this.props.channel)) {
+    if (!this.kind.inbound && !hasMessageLeg(this.props.channel) && this.props.channel !== 'EMAIL') {
       throw new AppError('campaign_channel_not_message_followup', { message: `a ${this.props.channel} campaign has no message leg to send again` });
     }
     this.assertAllowed('remessage');

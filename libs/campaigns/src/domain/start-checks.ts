@@ -48,6 +48,8 @@ export interface StartFacts {
   /** The campaign's agent, or null when it has none or it no longer exists. */
   agent: { status: string; agentType: string } | null;
   whatsapp: { hasSender: boolean; template: TemplateReadiness };
+  /** The templates `whatsappTemplateByMetric` names (a follow-up after a call may send any of them); judged as the outreach template. */
+  metricTemplates?: TemplateReadiness[];
   email: { hasSender: boolean; hasTemplate: boolean };
   /** The journey workflow's status, or null when missing. */
   workflowStatus: string | null;
@@ -150,7 +152,11 @@ export const START_CHECKS: readonly StartCheck[] = [
     check: (f) => {
       if (!hasMessageLeg(f.campaign.channel)) return null;
       if (!f.whatsapp.hasSender) return fail('campaign_channel_needs_sender');
-      return templateRefusal(f.whatsapp.template);
+      for (const template of [f.whatsapp.template, ...(f.metricTemplates ?? [])]) {
+        const refusal = templateRefusal(template);
+        if (refusal) return refusal;
+      }
+      return null;
     },
   },
   {

@@ -28,7 +28,7 @@ export class CampaignLiveOperationsController {
   @HttpCode(202)
   @Raises('campaign_not_found', 'campaign_channel_not_message_followup', ...refusalsOf('remessage'), 'contact_not_found')
   @ApiOperation({
-    summary: 'Send a RUNNING campaign\'s WhatsApp outreach template again: to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL)',
+    summary: 'Send a RUNNING campaign\'s message leg again (its WhatsApp outreach template; an EMAIL campaign\'s default email template): to the contacts named, or to every COMPLETED and FAILED one (never HAND_OFF or DO_NOT_CALL)',
   })
   @ApiAcceptedResponse({ type: RemessageResponse })
   remessage(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: RemessageDto): Promise<RemessageResponse> {

@@ -12,6 +12,7 @@ import {
 import { Clock, Outbox, RetryLater, UnitOfWork } from '@outreach/core';
 import { MessageQueries } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
+import { contactOfMessageKey } from '../domain/message-legs';
 import { dispatchJob, ReplyRulesPayload } from './engine-jobs';
 
 /** A judge that cannot answer for now is asked again this often… */
@@ -56,7 +57,12 @@ export class ApplyReplyRules {
   async execute(payload: ReplyRulesPayload): Promise<ReplyRulesReport> {
     const party = await this.messages.party(payload.messageId);
     if (!party || party.channel !== 'WHATSAPP') return { state: 'no_conversation', handedOff: [] };
-    const candidates = await this.handOffs.candidates(party.workspaceId, party.address);
+    // The reply answers the message of one contact (a leg's or a remessage's key names it): only that
+    // contact's campaign judges it, not every campaign the phone is in (decisions.md 33.18). A message
+    // the engine did not send (no contact in its key) is matched by the phone, as before.
+    const sentFor = contactOfMessageKey(party.idempotencyKey);
+    const all = await this.handOffs.candidates(party.workspaceId, party.address);
+    const candidates = sentFor ? all.filter((c) => c.contactId === sentFor) : all;
     if (candidates.length === 0) return { state: 'no_rules', handedOff: [] };
 
     const handedOff: string[] = [];

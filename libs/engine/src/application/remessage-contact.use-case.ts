@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CampaignRemessage, ContactTimeline, RemessagePayload } from '@outreach/campaigns';
 import { isAppError, RetryLater } from '@outreach/core';
-import { SendMessage, WhatsappSenders } from '@outreach/messaging';
+import { MessageLegs, SendMessage, SendMessageInput, WhatsappSenders } from '@outreach/messaging';
+import { emailAddressOf } from '../domain/message-legs';
 
-export type RemessageState = 'sent' | 'failed' | 'skipped' | 'not_running' | 'no_sender' | 'refused';
+export type RemessageState = 'sent' | 'failed' | 'skipped' | 'not_running' | 'no_sender' | 'no_email_address' | 'refused';
 
 /**
  * One contact of a remessage (decisions.md 34.6): the campaign's WhatsApp outreach template sent
@@ -11,7 +12,9 @@ export type RemessageState = 'sent' | 'failed' | 'skipped' | 'not_running' | 'no
  * from the workspace's default CONNECTED sender (else its first CONNECTED one), under the key
  * `remessage-<remessageId>-<contactId>`: a re-run never sends twice. Nothing is sent to a contact a
  * person has taken over (HAND_OFF) or a campaign that no longer runs. The message's variables are
- * the contact's fields with its name and phone, and the campaign's name.
+ * the contact's fields with its name and phone, and the campaign's name. An EMAIL campaign
+ * (decisions.md 33.19) sends its leg's message again: the workspace's default mailbox and default
+ * email template to the contact's `email` field, as the leg does (33.2).
  */
 @Injectable()
 export class RemessageContact {
@@ -20,6 +23,7 @@ export class RemessageContact {
   constructor(
     private readonly remessage: CampaignRemessage,
     private readonly senders: WhatsappSenders,
+    private readonly legs: MessageLegs,
     private readonly send: SendMessage,
     private readonly timeline: ContactTimeline,
   ) {}
@@ -29,20 +33,27 @@ export class RemessageContact {
     if (!target) return { state: 'skipped' };
     const { campaign, contact } = target;
     if (campaign.status !== 'RUNNING') return { state: 'not_running' };
-    const connected = (await this.senders.list(campaign.workspaceId)).filter((s) => s.status === 'CONNECTED');
-    const sender = connected.find((s) => s.isDefault) ?? connected[0];
-    const templateId = campaign.settings.whatsappOutreachTemplateId;
-    if (!sender || !templateId) return { state: 'no_sender' };
+    const common = {
+      workspaceId: campaign.workspaceId,
+      variables: { contact: { ...contact.fields, name: contact.name, phone: contact.phone }, campaign: { campaign_name: campaign.name } },
+      idempotencyKey: `remessage-${payload.remessageId}-${payload.contactId}`,
+    };
+    let input: SendMessageInput;
+    if (campaign.channel === 'EMAIL') {
+      const to = emailAddressOf(contact.fields);
+      if (!to) return { state: 'no_email_address' };
+      const defaults = await this.legs.emailDefaults(campaign.workspaceId);
+      if (!defaults) return { state: 'no_sender' };
+      input = { ...common, channel: 'EMAIL', senderId: defaults.senderId, templateId: defaults.templateId, to };
+    } else {
+      const connected = (await this.senders.list(campaign.workspaceId)).filter((s) => s.status === 'CONNECTED');
+      const sender = connected.find((s) => s.isDefault) ?? connected[0];
+      const templateId = campaign.settings.whatsappOutreachTemplateId;
+      if (!sender || !templateId) return { state: 'no_sender' };
+      input = { ...common, channel: 'WHATSAPP', senderId: sender.id, templateId, to: contact.phone };
+    }
     try {
-      const result = await this.send.send({
-        workspaceId: campaign.workspaceId,
-        channel: 'WHATSAPP',
-        senderId: sender.id,
-        templateId,
-        to: contact.phone,
-        variables: { contact: { ...contact.fields, name: contact.name, phone: contact.phone }, campaign: { campaign_name: campaign.name } },
-        idempotencyKey: `remessage-${payload.remessageId}-${payload.contactId}`,
-      });
+      const result = await this.send.send(input);
       if (result.outcome === 'retry_later' || result.outcome === 'in_flight') {
         throw new RetryLater(30_000, `remessage of ${payload.contactId}: ${result.outcome}`);
       }

@@ -1,4 +1,4 @@
-import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from './message-legs';
+import { contactOfMessageKey, emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from './message-legs';
 
 describe('message legs (decisions.md 33)', () => {
   it('a transient retry keeps the key; an undelivered retry gets a new one', () => {
@@ -21,6 +21,14 @@ describe('message legs (decisions.md 33)', () => {
     expect(templateForMetric(mapping, { interest: 'unknown', mood: 'calm' })).toBe('tpl-calm');
     expect(templateForMetric(mapping, { other: 'x' })).toBeNull();
     expect(templateForMetric(mapping, null)).toBeNull();
+  });
+
+  it('the contact a message was sent for, from its key (a leg, a remessage); null for other keys', () => {
+    const contact = '0b6e4c1e-2f3a-4d5b-8c7d-9e0f1a2b3c4d';
+    const remessage = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+    expect(contactOfMessageKey(legMessageKey({ id: contact, attemptSeq: 3, messageTransient: 1 }))).toBe(contact);
+    expect(contactOfMessageKey(`remessage-${remessage}-${contact}`)).toBe(contact);
+    for (const other of [null, '', `test-${contact}`, `leg-${contact}`, `leg-${contact}-x`, `remessage-${contact}`, 'leg-not-a-uuid-1']) expect(contactOfMessageKey(other)).toBeNull();
   });
 
   it('the email address is the contact field `email`', () => {

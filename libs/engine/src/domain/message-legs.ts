@@ -18,6 +18,18 @@ export function legMessageKey(contact: { id: string; attemptSeq: number; message
 }
 
 /**
+ * The campaign contact a message was sent for, read from the key the engine sent it under: a leg's
+ * `leg-<contactId>-<n>` or a remessage's `remessage-<remessageId>-<contactId>` (decisions.md 33.18);
+ * null for a key the engine did not write.
+ */
+export function contactOfMessageKey(key: string | null): string | null {
+  if (!key) return null;
+  const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+  const match = new RegExp(`^leg-(${uuid})-\\d+$`).exec(key) ?? new RegExp(`^remessage-${uuid}-(${uuid})$`).exec(key);
+  return match ? match[1] : null;
+}
+
+/**
  * WHATSAPP_THEN_VOICE calls the contacts who have not replied within the window of the campaign's
  * MESSAGE_REPLY outreach rule: its `afterDays` (the contract's only duration on a rule), counted from
  * the message's first send. Without such a rule: DEFAULT_REPLY_WINDOW_DAYS.

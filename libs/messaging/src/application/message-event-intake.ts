@@ -6,6 +6,7 @@ import { isOptOutKeyword, MessageChannel, optOutAddress } from '../domain/opt-ou
 import { MessageEvent, MessageEvents } from './message-provider.port';
 import { MessageRepository, OptOutRepository, WhatsappSenderRepository } from './messaging.ports';
 import type { ProviderReport } from './provider-reports';
+import { SendMessage } from './send-message';
 
 /** A report about a message we cannot find yet is retried this long (its SENT record may still be committing). */
 export const UNKNOWN_MESSAGE_PATIENCE_MS = 10 * 60_000;
@@ -27,6 +28,7 @@ export class MessageEventIntake implements OnModuleInit {
     private readonly optOuts: OptOutRepository,
     private readonly whatsappSenders: WhatsappSenderRepository,
     private readonly events: MessageEvents,
+    private readonly sendMessage: SendMessage,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -104,7 +106,9 @@ export class MessageEventIntake implements OnModuleInit {
       });
       return;
     }
-    const message = await this.messages.findByProviderMessageId(report.channel, report.provider, report.providerMessageId);
+    const message =
+      (await this.messages.findByProviderMessageId(report.channel, report.provider, report.providerMessageId)) ??
+      (await this.adopt(senderId, report));
     if (!message || message.senderId !== senderId) {
       if (this.clock.now().getTime() - at.getTime() < UNKNOWN_MESSAGE_PATIENCE_MS) {
         throw new RetryLater(5_000, `no message ${report.providerMessageId} of sender ${senderId} yet`);
@@ -124,6 +128,25 @@ export class MessageEventIntake implements OnModuleInit {
           ? { ...base, channel: report.channel, type: 'bounced', permanent: report.permanent, reason: report.reason }
           : { ...base, channel: report.channel, type: 'complained', permanent: true, reason: report.reason };
     if (event) await this.events.deliver(event);
+  }
+
+  /**
+   * A report naming our message id (Graph's `biz_opaque_callback_data`, an email's Message-ID) for a
+   * message that has no provider id yet: its sender died after the provider accepted it and before
+   * SENT was recorded (decisions.md 33.16). The report proves the acceptance, so the message is
+   * recorded SENT under the reported id (and billed, once) here; a retake waiting for this report
+   * then finds it sent and sends nothing. A report about a second copy (the message already has
+   * another provider id) adopts nothing.
+   */
+  private async adopt(senderId: string, report: Exclude<ProviderReport, { type: 'inbound' }>): Promise<MessageProps | null> {
+    if (!report.ourMessageId) return null;
+    const named = await this.messages.findById(report.ourMessageId);
+    if (!named || named.direction !== 'OUTBOUND' || named.senderId !== senderId || named.channel !== report.channel || named.provider !== report.provider) return null;
+    if (named.providerMessageId !== null || named.status !== 'QUEUED') return null;
+    const adopted = await this.sendMessage.recordAccepted(named.id, report.providerMessageId);
+    if (adopted.providerMessageId !== report.providerMessageId) return null;
+    this.logger.log(`message ${named.id} adopted from ${report.provider} report ${report.eventId}: accepted as ${report.providerMessageId} before its sender recorded it`);
+    return adopted;
   }
 
   private async storeInbound(input: {

@@ -38,8 +38,10 @@ export class MessageQueries {
    * Whose conversation a message is: its workspace, channel and the contact's address (E.164, or
    * an email address). Outreach rules read it for the message a reply answers (decisions.md 34.4).
    */
-  async party(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; address: string; senderId: string } | null> {
+  async party(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; address: string; senderId: string; idempotencyKey: string | null } | null> {
     const message = await this.messages.findById(messageId);
-    return message ? { workspaceId: message.workspaceId, channel: message.channel, address: message.address, senderId: message.senderId } : null;
+    return message
+      ? { workspaceId: message.workspaceId, channel: message.channel, address: message.address, senderId: message.senderId, idempotencyKey: message.idempotencyKey }
+      : null;
   }
 }

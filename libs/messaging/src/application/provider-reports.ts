@@ -13,6 +13,8 @@ export type ProviderReport =
       providerMessageId: string;
       status: 'sent' | 'delivered' | 'read' | 'failed';
       reason?: string;
+      /** Our message id when the provider echoes it (Graph's `biz_opaque_callback_data`; an email's Message-ID). */
+      ourMessageId?: string;
       at: string;
     }
   | {
@@ -28,8 +30,20 @@ export type ProviderReport =
       inReplyTo: string | null;
       at: string;
     }
-  | { type: 'bounce'; channel: 'EMAIL'; provider: string; eventId: string; providerMessageId: string; permanent: boolean; reason: string; at: string }
-  | { type: 'complaint'; channel: 'EMAIL'; provider: string; eventId: string; providerMessageId: string; reason: string; at: string };
+  | { type: 'bounce'; channel: 'EMAIL'; provider: string; eventId: string; providerMessageId: string; permanent: boolean; reason: string; ourMessageId?: string; at: string }
+  | { type: 'complaint'; channel: 'EMAIL'; provider: string; eventId: string; providerMessageId: string; reason: string; ourMessageId?: string; at: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID as our message id, or nothing: what a provider echoes is not trusted to be one. */
+function ourId(value: unknown): { ourMessageId?: string } {
+  return typeof value === 'string' && UUID.test(value) ? { ourMessageId: value.toLowerCase() } : {};
+}
+
+/** The Message-ID we give an email is `<our message id@from domain>` (decisions.md 30.19). */
+export function messageIdOfEmail(providerMessageId: string): { ourMessageId?: string } {
+  return ourId(/^<?([^@<>]+)@/.exec(providerMessageId)?.[1]);
+}
 
 /** A webhook whose signature does not verify, or whose body cannot be read: nothing of it is used. */
 export class MessagingWebhookNotAuthentic extends Error {}
@@ -98,6 +112,7 @@ export function readWhatsappWebhook(provider: string, rawBody: Buffer): Provider
           providerMessageId: id,
           status: status as (typeof STATUSES)[number],
           ...(reason ? { reason } : {}),
+          ...ourId(s.biz_opaque_callback_data),
           at: unixTime(s.timestamp, 'statuses[].timestamp'),
         });
       }
@@ -149,7 +164,7 @@ export function readEmailWebhook(provider: string, rawBody: Buffer): ProviderRep
     const at = new Date(text(e.timestamp, 'events[].timestamp'));
     if (Number.isNaN(at.getTime())) throw new MessagingWebhookNotAuthentic('events[].timestamp must be ISO-8601');
     const reason = typeof e.reason === 'string' ? e.reason : String(e.type);
-    const base = { channel: 'EMAIL' as const, provider, eventId, providerMessageId, at: at.toISOString() };
+    const base = { channel: 'EMAIL' as const, provider, eventId, providerMessageId, ...messageIdOfEmail(providerMessageId), at: at.toISOString() };
     switch (e.type) {
       case 'bounce':
         return { ...base, type: 'bounce', permanent: e.bounceType !== 'soft', reason };

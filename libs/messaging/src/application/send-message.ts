@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Tariffs, WalletDebits } from '@outreach/billing';
-import { AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
 import { applyProgress, MessageContent, MessageProps } from '../domain/message';
 import { bindingValues, MessageVariables, renderPlaceholders } from '../domain/message-rendering';
 import { MessageChannel, optOutAddress } from '../domain/opt-out';
@@ -80,6 +80,7 @@ export class SendMessage {
     private readonly tariffs: Tariffs,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async send(input: SendMessageInput): Promise<SendMessageResult> {
@@ -105,7 +106,9 @@ export class SendMessage {
       return { outcome: message.status === 'FAILED' ? 'failed' : 'sent', message: messageView(message), replayed: true };
     }
     const now = this.clock.now();
-    if (!(await this.messages.claimSend(message.id, now, new Date(now.getTime() - SEND_LEASE_MS)))) {
+    // A send that died mid-way may have been accepted: wait for the provider's report naming our id (33.16).
+    const wait = SEND_LEASE_MS + (message.sendStartedAt !== null && !dedupesOnOurId(message.provider) ? this.config.messageRetakeGraceMs : 0);
+    if (!(await this.messages.claimSend(message.id, now, new Date(now.getTime() - wait)))) {
       return { outcome: 'in_flight', message: messageView(message), replayed: true };
     }
     // The contact may have opted out since the first try: the message is then never sent.
@@ -197,9 +200,20 @@ export class SendMessage {
       await this.messages.releaseSend(message.id);
       throw error;
     }
-    const sent = await this.uow.run(async () => {
-      const current = await this.messages.findById(message.id, { lock: true });
-      if (!current) throw new Error(`message ${message.id} vanished while it was sent`);
+    const sent = await this.recordAccepted(message.id, providerMessageId);
+    return { outcome: 'sent', message: messageView(sent), replayed: false };
+  }
+
+  /**
+   * The provider accepted the message with this id: one transaction records SENT (a report that
+   * came first is kept) and debits one message (reference = the message id: never twice). Also
+   * called by the intake when a status report names a message whose sender died before recording
+   * it (33.16).
+   */
+  async recordAccepted(messageId: string, providerMessageId: string): Promise<MessageProps> {
+    return this.uow.run(async () => {
+      const current = await this.messages.findById(messageId, { lock: true });
+      if (!current) throw new Error(`message ${messageId} vanished while it was sent`);
       // A report may have come first (the sandbox answers at once): keep it, record the provider's id.
       applyProgress(current, { progress: 'sent', at: this.clock.now(), providerMessageId });
       current.sendStartedAt = null;
@@ -214,7 +228,6 @@ export class SendMessage {
       });
       return current;
     });
-    return { outcome: 'sent', message: messageView(sent), replayed: false };
   }
 
   private async ask(message: MessageProps): Promise<string> {
@@ -264,6 +277,11 @@ export class SendMessage {
       return current;
     });
   }
+}
+
+/** The sandbox answers a second send of one message id with the first: a retake never needs to wait for it. */
+function dedupesOnOurId(provider: string | null): boolean {
+  return provider === 'sandbox';
 }
 
 /** The message's sender was removed before it was sent (a retried send): it can never be sent. */

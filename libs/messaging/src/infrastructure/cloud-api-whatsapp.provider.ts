@@ -33,7 +33,9 @@ type GraphAnswer = { status: number; body: Record<string, unknown> | null; text:
  * off), then answered 502 provider_error with upstreamStatus (none when unreachable); a 4xx is
  * 502 provider_error with the upstream status and Graph's `{error: {code, message}}` in the
  * message and detail (`retryable` for Graph's rate-limit codes). Template review stays the
- * sandbox's: submitting templates to a WhatsApp Business account is later work.
+ * sandbox's: submitting templates to a WhatsApp Business account is later work. Every send carries
+ * our message id as `biz_opaque_callback_data`, which Graph echoes in the message's status webhooks
+ * (decisions.md 33.16).
  */
 export class CloudApiWhatsappProvider extends WhatsappProvider {
   readonly name = 'cloud_api';
@@ -53,6 +55,9 @@ export class CloudApiWhatsappProvider extends WhatsappProvider {
       recipient_type: 'individual',
       to: message.to.replace(/^\+/, ''),
       type: 'template',
+      // Graph echoes this in every status webhook of the message: a retake after a crash waits for
+      // it instead of sending again (decisions.md 33.16).
+      biz_opaque_callback_data: message.messageId,
       template: {
         name: message.templateName,
         language: { code: message.language },

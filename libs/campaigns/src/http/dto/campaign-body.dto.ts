@@ -22,7 +22,7 @@ import {
 import { CAMPAIGN_CHANNELS, CAMPAIGN_SOURCES, EDITABLE_CAMPAIGN_SOURCES, EXTRACTION_MODES } from '../../domain/campaign-kinds';
 import { EvaluationMetricDto, CampaignExtractionKeyDto } from './extraction.dto';
 import { RecipientHoursSetting } from '../../domain/recipient-hours';
-import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTimeZone, Nullable, Optional } from './validators';
+import { IsCallingCode, IsRecipientHours, IsStringRecord, IsTemplateByMetric, IsTimeZone, Nullable, Optional } from './validators';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const HH_MM_MESSAGE = 'must be a time HH:MM (00:00-23:59)';
@@ -455,18 +455,57 @@ export class CampaignFieldsDto {
   @Length(1, 100)
   whatsappOutreachTemplateId?: string | null;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20 })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 0,
+    description:
+      'Refused unless empty (400 invalid_body): the voice agent has no tool to send a WhatsApp template during a call, so templates named here would never be sent; a WhatsApp leg sends whatsappOutreachTemplateId / whatsappTemplateByMetric (docs/decisions.md 30.20). [] is accepted',
+  })
   @Optional()
   @IsArray()
-  @ArrayMaxSize(20)
+  @ArrayMaxSize(0, { message: 'whatsappAgentTemplateIds must be empty: the voice agent cannot send WhatsApp templates during a call (docs/decisions.md 30.20)' })
   @IsString({ each: true })
   @Length(1, 100, { each: true })
   whatsappAgentTemplateIds?: string[];
 
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    maxProperties: 20,
+    additionalProperties: { type: 'object', maxProperties: 50, minProperties: 1, additionalProperties: { type: 'string', minLength: 1, maxLength: 100 } },
+    example: { mood: { calm: '2b7c…', upbeat: '9f0e…' } },
+    description:
+      'The WhatsApp follow-up after a call takes the template its evaluation names: {"<metric key>": {"<value>": "<template id>"}}; the first metric (in this order) whose value is mapped wins, else whatsappOutreachTemplateId. Each template is checked at start like the outreach template (docs/decisions.md 33.6, 33.17). null clears it',
+  })
+  @Nullable()
+  @IsTemplateByMetric()
+  whatsappTemplateByMetric?: Record<string, Record<string, string>> | null;
+
   @ApiPropertyOptional() @Optional() @IsBoolean() messageDeclinedLeads?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() whatsappEnabled?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() whatsappPaymentLinkEnabled?: boolean;
-  @ApiPropertyOptional() @Optional() @IsBoolean() recoveryLinkEnabled?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Refused when true (400 invalid_body): a campaign has WhatsApp legs exactly when its channel says so (WHATSAPP, VOICE_THEN_WHATSAPP, WHATSAPP_THEN_VOICE); a second switch could only repeat or contradict the channel (docs/decisions.md 30.20). false is accepted',
+  })
+  @Optional()
+  @IsBoolean()
+  @IsIn([false], { message: 'whatsappEnabled: true is not supported (docs/decisions.md 30.20); the channel decides the WhatsApp legs' })
+  whatsappEnabled?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Refused when true (400 invalid_body): the service has no payment provider to create payment links, so no message could carry one; a template with a payment_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted',
+  })
+  @Optional()
+  @IsBoolean()
+  @IsIn([false], { message: 'whatsappPaymentLinkEnabled: true is not supported (docs/decisions.md 30.20): no payment link source' })
+  whatsappPaymentLinkEnabled?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Refused when true (400 invalid_body): the service has no checkout or order to recover, so no message could carry a recovery link; a template with a recovery_link binding cannot open a campaign (outreach_template_needs_runtime_context; docs/decisions.md 30.20). false is accepted',
+  })
+  @Optional()
+  @IsBoolean()
+  @IsIn([false], { message: 'recoveryLinkEnabled: true is not supported (docs/decisions.md 30.20): no recovery link source' })
+  recoveryLinkEnabled?: boolean;
   @ApiPropertyOptional() @Optional() @IsBoolean() transliterateCalleeNames?: boolean;
   @ApiPropertyOptional({ description: 'Calls an interested lead again, after cooldownMinutes, up to followupMaxAttempts (docs/decisions.md 35.3)' })
   @Optional()
@@ -490,17 +529,11 @@ export class CampaignFieldsDto {
   autoReseedEnabled?: boolean;
 }
 
-const MESSAGING = 'issue 12 (WhatsApp and email legs)';
-
 /**
  * Campaign fields accepted and stored whose effect open work still owes (docs/settings.md): their
  * OpenAPI description says so. A field leaves this list with the work that makes it take effect.
  */
 export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
-  whatsappEnabled: MESSAGING,
-  whatsappAgentTemplateIds: MESSAGING,
-  whatsappPaymentLinkEnabled: MESSAGING,
-  recoveryLinkEnabled: MESSAGING,
   workflowId: 'issue 13 (workflows)',
   goal: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefText: 'issue 18 (AI assist: the campaign brief reaches the agent)',

@@ -55,6 +55,38 @@ export function IsStringRecord(maxKeys: number, maxValueLength: number, options?
     });
 }
 
+/**
+ * `whatsappTemplateByMetric` (decisions.md 33.6, 33.17): `{ "<metric key>": { "<value>": "<template id>" } }`,
+ * at most 20 metrics of at most 50 values each; keys 1-100 characters, template ids 1-100.
+ */
+export function IsTemplateByMetric(options?: ValidationOptions) {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isTemplateByMetric',
+      target: object.constructor,
+      propertyName,
+      options: {
+        message: `${propertyName} must be null or {"<metric key>": {"<value>": "<template id>"}}: at most 20 metrics of at most 50 values, keys and template ids 1-100 characters`,
+        ...options,
+      },
+      validator: {
+        validate: (value: unknown) =>
+          isRecord(value) &&
+          Object.keys(value).length <= 20 &&
+          Object.entries(value).every(
+            ([metric, byValue]) =>
+              metric.length >= 1 &&
+              metric.length <= 100 &&
+              isRecord(byValue) &&
+              Object.keys(byValue).length >= 1 &&
+              Object.keys(byValue).length <= 50 &&
+              Object.entries(byValue).every(([v, id]) => v.length >= 1 && v.length <= 100 && typeof id === 'string' && id.length >= 1 && id.length <= 100),
+          ),
+      },
+    });
+}
+
 /** A calling code in use, such as +1 or +91 (the pattern alone lets +999 through). */
 export function IsCallingCode(options?: ValidationOptions) {
   return (object: object, propertyName: string) =>

@@ -51,7 +51,8 @@ export interface LeadResultEnvelope {
     } | null;
     analysis: AnalysisFacts;
     /** Journeys (workflows) are not built: always null until they are. */
-    journey: null;
+    /** A journey campaign's run (decisions.md 37.13), else null. */
+    journey: Record<string, unknown> | null;
     /** The number on which a person answered (the lead's phone or an alternate), null when nobody did. */
     connectedPhone: string | null;
     /**
@@ -93,6 +94,8 @@ export interface LeadResultFacts {
   message?: { channel: 'WHATSAPP' | 'EMAIL'; outcome: string } | null;
   finalCall: FinalCallFacts | null;
   analysis: AnalysisFacts | null;
+  /** The lead's journey (a journey campaign's run), null otherwise. */
+  journey?: Record<string, unknown> | null;
 }
 
 /**
@@ -131,7 +134,7 @@ export function buildLeadResult(f: LeadResultFacts): LeadResultEnvelope {
           }
         : null,
       analysis: f.analysis ?? NO_ANALYSIS,
-      journey: null,
+      journey: f.journey ?? null,
       connectedPhone: f.connectedPhone,
       message: f.message ?? null,
     },

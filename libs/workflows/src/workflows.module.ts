@@ -69,7 +69,7 @@ export class WorkflowsModule {}
  * JourneySteps seam so journey campaigns' dispatch, attempts and settlements reach them.
  */
 @Module({
-  imports: [WorkflowsCoreModule, EngineCoreModule, MessagingCoreModule, CampaignsCoreModule, workerQueues(WorkflowQueue.Workflows)],
+  imports: [WorkflowsCoreModule, EngineCoreModule, MessagingCoreModule, CampaignsCoreModule, ResultsCoreModule, workerQueues(WorkflowQueue.Workflows)],
   providers: [
     JourneyRuns,
     { provide: StepQueue, useClass: BullmqStepQueue },

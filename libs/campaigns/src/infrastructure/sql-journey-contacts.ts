@@ -41,7 +41,8 @@ export class SqlJourneyContacts extends JourneyContacts {
   async admit(campaignId: string, limit: number): Promise<JourneyContact[]> {
     const campaign = await this.campaign(campaignId);
     if (!campaign || limit <= 0) return [];
-    const rows: Row[] = await this.tx.manager.query(
+    // An UPDATE … RETURNING answers [rows, affected] through TypeORM.
+    const [rows]: [Row[], number] = await this.tx.manager.query(
       `UPDATE ${CC.name} cc SET ${CC.c.status} = $3, ${CC.c.nextAttemptAt} = NULL, ${CC.c.leg} = NULL, ${CC.c.updatedAt} = now()
         WHERE cc.${CC.c.id} IN (
           SELECT ${CC.c.id} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.status} = ANY($4::text[])

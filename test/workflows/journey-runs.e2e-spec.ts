@@ -159,6 +159,14 @@ describe('journey runs (the example journey through the real worker)', () => {
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ runId: page.body[0].runId, workflowId: workflow.id, revision: workflow.revision, campaignId, status: 'DONE' });
     expect(one.body.steps.length).toBeGreaterThanOrEqual(5);
+
+    // A step job run again (a re-added copy, a stalled job) changes nothing: every visit of a finished run is stale.
+    const stepsBefore = await t.dataSource.query(`SELECT count(*)::int AS n FROM workflow_steps`);
+    for (const run of page.body.slice(0, 5)) {
+      for (let visit = 1; visit <= run.visit + 1; visit++) expect(await worker.get(JourneyRuns).advance(run.runId, visit)).toBe('stale');
+    }
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM workflow_steps`)).toEqual(stepsBefore);
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE direction = 'OUTBOUND'`)).toEqual([{ n: 30 }]);
   }, 120_000);
 
   it('an API lead runs the journey as it arrives; its result carries the `journey` object exactly as the contract shows', async () => {

@@ -165,6 +165,8 @@ export class JourneyRuns implements JourneySteps {
     const moved = await this.uow.run(async () => {
       const locked = await this.runs.lock(runId);
       if (!locked || locked.visit !== visit || locked.status !== 'RUNNING' || locked.nodeId !== node.id) return false;
+      // A call step already handed to the engine (this job ran before): its settlement moves the run on.
+      if (node.kind === 'call' && (await this.runs.step(runId, visit))?.status === 'RUNNING') return false;
       return { wait: await this.walk(locked, definition, visit, effect) };
     });
     if (!moved) return 'stale';

@@ -17,7 +17,7 @@ import {
   stepJobId,
   waitDueAt,
 } from '../domain/run';
-import { CallConfig, MessageConfig, NEXT_PORT, TagConfig, WaitConfig, WebhookConfig, WorkflowDefinition, WorkflowNode } from '../domain/workflow-definition';
+import { BranchConfig, CallConfig, MessageConfig, NEXT_PORT, TagConfig, WaitConfig, WebhookConfig, WorkflowDefinition, WorkflowNode } from '../domain/workflow-definition';
 import { RunRepository, RunState, StepQueue, StepState, StepWebhooks } from './runs.ports';
 import { WorkflowRepository } from './workflows.ports';
 import { WorkflowJob, WorkflowQueue } from './workflow-jobs';
@@ -356,7 +356,8 @@ export class JourneyRuns implements JourneySteps {
         lastReply: run.facts.lastReply ?? null,
         extraction: {},
         evaluation: {},
-        leadFields: (await this.contacts.find(run.contactId))?.fields ?? {},
+        // The lead's fields are read only for a branch on one.
+        leadFields: node.kind === 'branch' && (node.config as BranchConfig).on === 'lead_field' ? ((await this.contacts.find(run.contactId))?.fields ?? {}) : {},
       })!;
       const tags = node.kind === 'tag' && !run.tags.includes((node.config as TagConfig).tag) ? [...run.tags, (node.config as TagConfig).tag] : run.tags;
       await this.runs.writeStep({ ...step, status: 'DONE', port, endedAt: now });

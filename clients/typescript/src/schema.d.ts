@@ -1503,6 +1503,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's runs, oldest first (offset/limit; the total in X-Total-Count; filter by status) */
+        get: operations["runsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run with its steps */
+        get: operations["runsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/leads/{leadId}/journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A journey campaign lead's run with its steps (400 campaign_has_no_journey for other campaigns) */
+        get: operations["runsByLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/whatsapp/senders": {
         parameters: {
             query?: never;
@@ -4215,7 +4266,7 @@ export interface components {
             attempts: number;
             finalCall: components["schemas"]["FinalCallDto"] | (never | null);
             analysis: components["schemas"]["AnalysisDto"];
-            /** @description Journey runs (workflows): null until journeys exist */
+            /** @description The journey campaign run of the lead (runId, workflowId, status, endLabel, failureReason, startedAt, endedAt, tags, steps); null for other campaigns */
             journey: {
                 [key: string]: unknown;
             } | null;
@@ -4655,6 +4706,103 @@ export interface components {
              * @example 1
              */
             revision: number;
+        };
+        RunSummaryResponse: {
+            /** Format: uuid */
+            runId: string;
+            /** Format: uuid */
+            workflowId: string;
+            /** @description The revision the run started on (it keeps it) */
+            revision: number;
+            /** Format: uuid */
+            campaignId: string;
+            /** Format: uuid */
+            leadId: string;
+            /** @enum {string} */
+            status: "RUNNING" | "WAITING" | "DONE" | "FAILED" | "CANCELED";
+            /** @description RUNNING: the node of the current step; WAITING: the node whose step waits */
+            nodeId: string;
+            /** @description Steps are numbered by visit from 1 */
+            visit: number;
+            /**
+             * Format: date-time
+             * @description WAITING: when the wait (or reply window) ends
+             */
+            dueAt: string | null;
+            endLabel: string | null;
+            failureReason: string | null;
+            tags: string[];
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+        };
+        JourneyCallResponse: {
+            /** Format: uuid */
+            id: string;
+            status: string;
+            outcome: string | null;
+            providerDisposition: string | null;
+            /** Format: date-time */
+            answeredAt: string | null;
+            /** Format: date-time */
+            endedAt: string | null;
+            durationMs: number | null;
+            extraction: {
+                [key: string]: unknown;
+            } | null;
+        };
+        JourneyStepResponse: {
+            nodeId: string;
+            label: string | null;
+            /**
+             * @description The node kind
+             * @enum {string}
+             */
+            type: "start" | "call" | "whatsapp" | "email" | "wait" | "branch" | "tag" | "webhook" | "end";
+            /** @enum {string} */
+            actionKind: "none" | "call" | "whatsapp" | "email" | "wait" | "webhook";
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "DONE" | "FAILED" | "SKIPPED";
+            error: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+            call: components["schemas"]["JourneyCallResponse"] | (never | null);
+            /** @description The port the step left through (null while it runs, and for an end) */
+            port: string | null;
+        };
+        RunResponse: {
+            /** Format: uuid */
+            runId: string;
+            /** Format: uuid */
+            workflowId: string;
+            /** @description The revision the run started on (it keeps it) */
+            revision: number;
+            /** Format: uuid */
+            campaignId: string;
+            /** Format: uuid */
+            leadId: string;
+            /** @enum {string} */
+            status: "RUNNING" | "WAITING" | "DONE" | "FAILED" | "CANCELED";
+            /** @description RUNNING: the node of the current step; WAITING: the node whose step waits */
+            nodeId: string;
+            /** @description Steps are numbered by visit from 1 */
+            visit: number;
+            /**
+             * Format: date-time
+             * @description WAITING: when the wait (or reply window) ends
+             */
+            dueAt: string | null;
+            endLabel: string | null;
+            failureReason: string | null;
+            tags: string[];
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+            steps: components["schemas"]["JourneyStepResponse"][];
         };
         WhatsappSenderResponse: {
             /** Format: uuid */
@@ -25883,6 +26031,492 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         error?: "concurrent_modification";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    runsList: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Only runs in this status */
+                status?: "RUNNING" | "WAITING" | "DONE" | "FAILED" | "CANCELED";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Runs matching the filter */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "runId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "workflowId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "revision": 1,
+                     *         "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *         "status": "RUNNING",
+                     *         "nodeId": "example",
+                     *         "visit": 1,
+                     *         "dueAt": "2026-01-15T09:30:00.000Z",
+                     *         "endLabel": "example",
+                     *         "failureReason": "example",
+                     *         "tags": [
+                     *           "example"
+                     *         ],
+                     *         "startedAt": "2026-01-15T09:30:00.000Z",
+                     *         "endedAt": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RunSummaryResponse"][];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, invalid_query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body" | "invalid_query";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    runsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "runId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "workflowId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "revision": 1,
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "status": "RUNNING",
+                     *       "nodeId": "example",
+                     *       "visit": 1,
+                     *       "dueAt": "2026-01-15T09:30:00.000Z",
+                     *       "endLabel": "example",
+                     *       "failureReason": "example",
+                     *       "tags": [
+                     *         "example"
+                     *       ],
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "steps": [
+                     *         {
+                     *           "nodeId": "example",
+                     *           "label": "example",
+                     *           "type": "start",
+                     *           "actionKind": "none",
+                     *           "status": "PENDING",
+                     *           "error": "example",
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "call": {
+                     *             "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "status": "example",
+                     *             "outcome": "example",
+                     *             "providerDisposition": "example",
+                     *             "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *             "endedAt": "2026-01-15T09:30:00.000Z",
+                     *             "durationMs": 1,
+                     *             "extraction": {}
+                     *           },
+                     *           "port": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found, workflow_run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "workflow_not_found" | "workflow_run_not_found";
+                    };
+                };
+            };
+            /** @description Payload Too Large: internal_error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Too Many Requests: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal Server Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "internal_error";
+                    };
+                };
+            };
+            /** @description Service Unavailable: database_unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "database_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    runsByLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "runId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "workflowId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "revision": 1,
+                     *       "campaignId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "leadId": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *       "status": "RUNNING",
+                     *       "nodeId": "example",
+                     *       "visit": 1,
+                     *       "dueAt": "2026-01-15T09:30:00.000Z",
+                     *       "endLabel": "example",
+                     *       "failureReason": "example",
+                     *       "tags": [
+                     *         "example"
+                     *       ],
+                     *       "startedAt": "2026-01-15T09:30:00.000Z",
+                     *       "endedAt": "2026-01-15T09:30:00.000Z",
+                     *       "steps": [
+                     *         {
+                     *           "nodeId": "example",
+                     *           "label": "example",
+                     *           "type": "start",
+                     *           "actionKind": "none",
+                     *           "status": "PENDING",
+                     *           "error": "example",
+                     *           "startedAt": "2026-01-15T09:30:00.000Z",
+                     *           "endedAt": "2026-01-15T09:30:00.000Z",
+                     *           "call": {
+                     *             "id": "3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e",
+                     *             "status": "example",
+                     *             "outcome": "example",
+                     *             "providerDisposition": "example",
+                     *             "answeredAt": "2026-01-15T09:30:00.000Z",
+                     *             "endedAt": "2026-01-15T09:30:00.000Z",
+                     *             "durationMs": 1,
+                     *             "extraction": {}
+                     *           },
+                     *           "port": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            /** @description Bad Request: internal_error, invalid_body, campaign_has_no_journey */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_has_no_journey" | "internal_error" | "invalid_body";
+                    };
+                };
+            };
+            /** @description Unauthorized: unauthorized, invalid_api_key */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "invalid_api_key" | "unauthorized";
+                    };
+                };
+            };
+            /** @description Forbidden: workspace_pending_approval, workspace_suspended, api_key_owner_inactive, api_key_not_scoped, forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "api_key_not_scoped" | "api_key_owner_inactive" | "forbidden" | "workspace_pending_approval" | "workspace_suspended";
+                    };
+                };
+            };
+            /** @description Not Found: workflow_not_found, campaign_not_found, workflow_run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
+                        /** @enum {string} */
+                        error?: "campaign_not_found" | "workflow_not_found" | "workflow_run_not_found";
                     };
                 };
             };

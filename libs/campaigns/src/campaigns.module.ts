@@ -54,6 +54,8 @@ import { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
 import { CsvXlsxSpreadsheetReader } from './infrastructure/spreadsheet.reader';
 import { MessagingEmailReadiness, MessagingWhatsappReadiness } from './infrastructure/messaging-readiness.adapters';
 import { CrmDirectoryBinding, WorkflowDirectoryBinding } from './infrastructure/unconfigured-channels.adapters';
+import { JourneyContacts } from './application/journey-contacts';
+import { SqlJourneyContacts } from './infrastructure/sql-journey-contacts';
 
 const applicationServices = [
   CampaignTypesService,
@@ -92,6 +94,8 @@ const applicationServices = [
     { provide: CampaignLeadReader, useClass: SqlCampaignLeadReader },
     { provide: ContactTimelineStore, useClass: SqlContactTimelineStore },
     { provide: HandOffStore, useClass: SqlHandOffStore },
+    // Journey campaigns' contacts, for the workflows module's runs (decisions.md 37.12).
+    { provide: JourneyContacts, useClass: SqlJourneyContacts },
     // Messaging's senders and templates (issue 12).
     { provide: WhatsappReadiness, useClass: MessagingWhatsappReadiness },
     { provide: EmailReadiness, useClass: MessagingEmailReadiness },
@@ -101,7 +105,7 @@ const applicationServices = [
     CrmDirectoryBinding,
     { provide: CrmDirectory, useExisting: CrmDirectoryBinding },
   ],
-  exports: [...applicationServices, CampaignLeadReader, WhatsappReadiness, EmailReadiness, WorkflowDirectory, WorkflowDirectoryBinding, CrmDirectory, CrmDirectoryBinding],
+  exports: [...applicationServices, CampaignLeadReader, JourneyContacts, WhatsappReadiness, EmailReadiness, WorkflowDirectory, WorkflowDirectoryBinding, CrmDirectory, CrmDirectoryBinding],
 })
 export class CampaignsCoreModule implements OnModuleInit {
   constructor(

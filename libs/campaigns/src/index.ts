@@ -32,6 +32,7 @@ export {
   OutreachConditionKind,
 } from './domain/outreach-rules';
 export { CampaignExecution } from './application/campaign-execution.service';
+export { JourneyContact, JourneyContacts } from './application/journey-contacts';
 export {
   AttemptContact,
   AttemptOutcomeUpdate,

@@ -13,7 +13,8 @@ import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { CallPolls, DirectEnqueue, DispatchScheduler, MessageChecks, SettlementQueue } from './application/engine.ports';
+import { CallPolls, DirectEnqueue, DispatchScheduler, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
+import { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 import { EngineMessageEvents } from './application/engine-message-events';
 import { MessageAttempt } from './application/message-attempt';
 import { CallEndings } from './application/call-endings';
@@ -42,6 +43,9 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
     { provide: CallPolls, useClass: BullmqCallPolls },
     { provide: MessageChecks, useClass: BullmqMessageChecks },
+    // Journey campaigns: bound by the workflows module (decisions.md 37.12).
+    JourneyStepsBinding,
+    { provide: JourneySteps, useExisting: JourneyStepsBinding },
     // Subscribes to provider events: campaign calls are settled where the engine runs.
     EngineCallEvents,
     // Subscribes to message reports (after messaging's own intake): a leg settles when its message arrived or failed.
@@ -49,7 +53,7 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     // Subscribes to message events: replies are judged by outreach rules (decisions.md 34.4).
     EngineReplyEvents,
   ],
-  exports: useCases,
+  exports: [...useCases, JourneyStepsBinding],
 })
 export class EngineCoreModule {}
 

@@ -8,7 +8,8 @@ export { nextMessageStep, MessageRetrySettings } from './domain/message-retry-po
 export { AttemptSettlement, SettledAttempt } from './application/attempt-settlement';
 export { NO_PROVIDER_RECORD, ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
 export { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-export { DeferredSettlement, DispatchScheduler, MessageChecks, SettlementQueue } from './application/engine.ports';
+export { DeferredSettlement, DispatchScheduler, JourneyCallEnded, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
+export { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 export {
   AttemptPayload,
   attemptJobId,

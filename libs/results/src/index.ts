@@ -14,4 +14,7 @@ export { ResultWebhooks } from './application/result-webhooks.service';
 export { FinalCallLookup, HostResolver, WebhookSender } from './application/results.ports';
 export { LeadFinalPayload, leadFinalJob, ResultsJob, ResultsQueue } from './application/results-jobs';
 export { LEAD_RESULT_TYPE, LeadResultEnvelope } from './domain/lead-result';
+export { LeadJourneys, LeadJourneysBinding } from './application/lead-journeys';
+export { WebhookSigning } from './application/webhook-signing';
+export { signatureHeader, signWebhook } from './domain/webhook-signature';
 export const RESULTS_MIGRATIONS = defineMigrations('results', [Results1763700006100]);

@@ -38,8 +38,11 @@ import { SqlLeadKeyStore } from './infrastructure/sql-lead-key.store';
 import { SqlResultStore } from './infrastructure/sql-result.store';
 import { SqlWebhookEndpointStore } from './infrastructure/sql-webhook-endpoint.store';
 import { WebhookSecretSealer } from './infrastructure/webhook-secret.sealer';
+import { SqlEndpointSigningSecrets } from './infrastructure/sql-endpoint-signing-secrets';
+import { LeadJourneys, LeadJourneysBinding } from './application/lead-journeys';
+import { EndpointSigningSecrets, WebhookSigning } from './application/webhook-signing';
 
-const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, ResultWebhooks, DeliverResults, ResultsHousekeeping, ApiLogs];
+const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, ResultWebhooks, DeliverResults, ResultsHousekeeping, ApiLogs, WebhookSigning];
 
 /** Leads, results, result webhooks and API logs: no controllers, usable by api, worker and cli. */
 @Module({
@@ -55,8 +58,12 @@ const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, Result
     { provide: FinalCallLookup, useClass: CallLogFinalCallLookup },
     { provide: HostResolver, useClass: DnsHostResolver },
     { provide: WebhookSender, useClass: NodeHttpWebhookSender },
+    { provide: EndpointSigningSecrets, useClass: SqlEndpointSigningSecrets },
+    // Bound by the workflows module when it starts (decisions.md 37.13).
+    LeadJourneysBinding,
+    { provide: LeadJourneys, useExisting: LeadJourneysBinding },
   ],
-  exports: useCases,
+  exports: [...useCases, LeadJourneysBinding, WebhookSender],
 })
 export class ResultsCoreModule {}
 

@@ -4,6 +4,9 @@ import { campaignEventJob, CampaignNotificationEvent } from '@outreach/notificat
 import { Campaign } from '../domain/campaign.aggregate';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
 import { numbersLeftAfter } from '../domain/contact';
+import { CONTACT_STATUSES, FINAL_CONTACT_STATUSES } from '../domain/contact-state-machine';
+
+const NOT_FINAL_STATUSES = CONTACT_STATUSES.filter((status) => !FINAL_CONTACT_STATUSES.includes(status));
 import {
   AttemptContact,
   AttemptOutcomeUpdate,
@@ -177,6 +180,8 @@ export class CampaignExecution {
       if (!ended && LIST_SOURCES.includes(p.source)) {
         const work = await this.execution.work(campaignId);
         allFinal = !work.pending && !work.inFlight && work.nextRetryAt === null;
+        // A journey campaign's parked contacts are not due (their runs wait or message): it completes once every one is final (decisions.md 37.12).
+        if (allFinal && p.channel === 'CUSTOM') allFinal = (await this.contacts.count(campaignId, NOT_FINAL_STATUSES)) === 0;
       }
       if (!ended && !allFinal) return false;
       campaign.complete(now);

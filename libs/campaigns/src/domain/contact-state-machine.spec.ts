@@ -31,6 +31,9 @@ const EXPECTED: Record<ContactEvent, Record<ContactStatus, ContactStatus | null>
   handOff: { PENDING: 'HAND_OFF', IN_PROGRESS: null, RETRY_SCHEDULED: 'HAND_OFF', COMPLETED: 'HAND_OFF', FAILED: 'HAND_OFF', DO_NOT_CALL: null, HAND_OFF: null },
   reengage: { PENDING: null, IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: 'PENDING', FAILED: 'PENDING', DO_NOT_CALL: null, HAND_OFF: null },
   answerInbound: { PENDING: 'IN_PROGRESS', IN_PROGRESS: null, RETRY_SCHEDULED: 'IN_PROGRESS', COMPLETED: 'IN_PROGRESS', FAILED: 'IN_PROGRESS', DO_NOT_CALL: 'IN_PROGRESS', HAND_OFF: null },
+  journeyPark: { PENDING: 'RETRY_SCHEDULED', IN_PROGRESS: null, RETRY_SCHEDULED: null, COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  journeyEnd: { PENDING: 'COMPLETED', IN_PROGRESS: null, RETRY_SCHEDULED: 'COMPLETED', COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
+  journeyFail: { PENDING: 'FAILED', IN_PROGRESS: null, RETRY_SCHEDULED: 'FAILED', COMPLETED: null, FAILED: null, DO_NOT_CALL: null, HAND_OFF: null },
 };
 
 const PAIRS = CONTACT_EVENTS.flatMap((event) => CONTACT_STATUSES.map((status) => [status, event, EXPECTED[event][status]] as const));

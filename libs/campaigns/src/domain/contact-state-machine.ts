@@ -22,7 +22,10 @@ export type ContactEvent =
   | 'restart'
   | 'reengage'
   | 'handOff'
-  | 'answerInbound';
+  | 'answerInbound'
+  | 'journeyPark'
+  | 'journeyEnd'
+  | 'journeyFail';
 
 export interface ContactTransition {
   from: readonly ContactStatus[];
@@ -68,6 +71,13 @@ export const CONTACT_TRANSITIONS: Readonly<Record<ContactEvent, ContactTransitio
   // called before, has an attempt in flight. A caller whose earlier call is still IN_PROGRESS keeps
   // it: the second call is recorded and billed, the contact untouched (a stale attempt).
   answerInbound: { from: ['PENDING', 'RETRY_SCHEDULED', 'COMPLETED', 'FAILED', 'DO_NOT_CALL'], to: 'IN_PROGRESS' },
+  // Journey campaigns (channel CUSTOM, decisions.md 37.12): a contact whose run starts is parked —
+  // RETRY_SCHEDULED with no next_attempt_at and no leg, never claimed — until a call step of its run
+  // makes it due (leg VOICE, next_attempt_at now); its call settles back to the parked state…
+  journeyPark: { from: ['PENDING'], to: 'RETRY_SCHEDULED' },
+  // …and the run's end makes it final (DONE → COMPLETED, FAILED/CANCELED → FAILED).
+  journeyEnd: { from: ['PENDING', 'RETRY_SCHEDULED'], to: 'COMPLETED' },
+  journeyFail: { from: ['PENDING', 'RETRY_SCHEDULED'], to: 'FAILED' },
 };
 
 export const CONTACT_EVENTS = Object.keys(CONTACT_TRANSITIONS) as ContactEvent[];

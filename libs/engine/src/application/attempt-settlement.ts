@@ -10,7 +10,7 @@ import { inboundStep } from '../domain/inbound-step';
 import { nextStep } from '../domain/retry-policy';
 import { callSignals } from '../domain/call-signals';
 import { SKIP_EVENTS_PER_RUN } from './dispatch-campaign.use-case';
-import { DispatchScheduler } from './engine.ports';
+import { DispatchScheduler, JourneySteps } from './engine.ports';
 
 const isConnected = (outcome: string) => (CONNECTED_OUTCOMES as readonly string[]).includes(outcome);
 
@@ -56,6 +56,7 @@ export class AttemptSettlement {
     private readonly clock: Clock,
     private readonly timeline: ContactTimeline,
     private readonly numbers: PhoneNumberDirectory,
+    private readonly journeys: JourneySteps,
   ) {}
 
   private readonly logger = new Logger('AttemptSettlement');
@@ -80,7 +81,10 @@ export class AttemptSettlement {
         contact.status === 'IN_PROGRESS' &&
         contact.attemptSeq === input.attemptSeq &&
         contact.currentCallId === input.callId;
-      if (current && call.outcome) {
+      if (current && call.outcome && campaign.channel === 'CUSTOM') {
+        // A journey's call step (decisions.md 37.12): no retry policy; the contact is parked again and its run goes on.
+        contactStatus = await this.settleJourneyCall(input.contactId, input.attemptSeq, contact.attempts, call, now, jobs);
+      } else if (current && call.outcome) {
         const signals = callSignals(call.providerAnalysis);
         const step = campaign.source === 'INBOUND' ? inboundStep(call.outcome) : nextStep(campaign.settings, {
           attempts: contact.attempts - contact.phoneFirstAttempt,
@@ -170,6 +174,30 @@ export class AttemptSettlement {
     // A carrier failure of the current attempt may open the campaign's circuit breaker.
     if (settled.contactStatus !== null && settled.call.outcome === 'carrier_failure') await this.checkCircuit(campaign, settled.call.fromNumber);
     return { call: settled.call, contactStatus: settled.contactStatus, debitedMinor: settled.debitedMinor };
+  }
+
+  /**
+   * A journey contact's call ended: parked again (RETRY_SCHEDULED, not due, no leg: only its run's
+   * next call step makes it due) and the outcome handed to its run (JourneySteps, the workflows
+   * module), whose next-step job joins this transaction's outbox jobs. The lead's result is written
+   * when the run ends, not here.
+   */
+  private async settleJourneyCall(contactId: string, attemptSeq: number, attempt: number, call: CallView, now: Date, jobs: OutboxJob[]): Promise<ContactStatus> {
+    const outcome = call.outcome!;
+    await this.execution.recordOutcome(contactId, attemptSeq, {
+      status: 'RETRY_SCHEDULED',
+      nextAttemptAt: null,
+      lastOutcome: outcome,
+      lastAttemptAt: now,
+      incompleteRetry: false,
+      nextNumber: false,
+      connectedPhone: isConnected(outcome) ? call.toNumber : null,
+      talkMs: isConnected(outcome) ? (call.durationMs ?? 0) : null,
+      legState: { leg: null, messageSends: 0, messageTransient: 0, messageLegAt: null, messageOutcome: null, followupCallId: null, switchLeg: false },
+    });
+    await this.timeline.record({ contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome, status: 'RETRY_SCHEDULED' } });
+    jobs.push(...(await this.journeys.callEnded({ contactId, callId: call.id, outcome })));
+    return 'RETRY_SCHEDULED';
   }
 
   /**

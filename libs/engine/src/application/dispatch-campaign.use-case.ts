@@ -32,13 +32,15 @@ import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/sp
 import { retryClaimLimit } from '../domain/retry-share';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJob } from './engine-jobs';
-import { DirectEnqueue, DispatchScheduler } from './engine.ports';
+import { DirectEnqueue, DispatchScheduler, JourneySteps } from './engine.ports';
 import { ShortLivedCache } from './short-lived-cache';
 
 /** An agent's call length when the agent cannot be read (the agents module's default). */
 const FALLBACK_MAX_CALL_SECS = 600;
 /** Claim rounds per run when do-not-call contacts used up the slots of a round. */
 const MAX_ROUNDS = 5;
+/** A journey's contacts are claimed for its call steps only (decisions.md 37.12). */
+const JOURNEY_LEGS: readonly ContactLeg[] = ['VOICE'];
 /** Due contacts given a `skipped` timeline event per run when a block keeps them waiting (decisions.md 29.3). */
 export const SKIP_EVENTS_PER_RUN = 500;
 /** Why the service pauses a campaign none of whose caller ids can place a call (decisions.md 13.13). */
@@ -97,6 +99,7 @@ export class DispatchCampaign {
     private readonly spend: CampaignSpend,
     private readonly tariffs: Tariffs,
     private readonly timeline: ContactTimeline,
+    private readonly journeys: JourneySteps,
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
@@ -128,8 +131,12 @@ export class DispatchCampaign {
     });
     const campaign = await this.execution.campaign(campaignId);
     if (!campaign || campaign.status !== 'RUNNING') return report('not_running');
-    // Inbound campaigns are dialled by callers; CUSTOM campaigns are run by their workflow (no legs).
-    const legs = channelLegs(campaign.channel);
+    // Inbound campaigns are dialled by callers. CUSTOM campaigns are run by their workflow
+    // (decisions.md 37.12): new contacts' runs start here, and only contacts a call step made due
+    // (leg VOICE) are claimed, as voice contacts.
+    const journey = campaign.channel === 'CUSTOM';
+    if (journey) await this.journeys.admit(campaignId);
+    const legs = journey ? JOURNEY_LEGS : channelLegs(campaign.channel);
     if (campaign.source === 'INBOUND' || legs.length === 0) return report('not_dialable');
     const voiceLeg = hasVoiceLeg(campaign.channel);
 
@@ -229,7 +236,7 @@ export class DispatchCampaign {
             deadlineAt,
             openLocales,
             retryLimit,
-            leg: legs.length > 1 ? { wanted: leg, first: leg === legs[0] } : null,
+            leg: legs.length > 1 || journey ? { wanted: leg, first: !journey && leg === legs[0] } : null,
           });
           retryLimit = Math.max(0, retryLimit - claimedNow.filter((c) => c.attempts > 1).length);
           contacts.push(...claimedNow.map((c) => ({ ...c, leg })));

@@ -1,4 +1,5 @@
 import type { VoiceCallResult } from '@outreach/telephony';
+import type { OutboxJob } from '@outreach/core';
 
 /**
  * Wakes a campaign's dispatcher later (a delayed BullMQ job). Only a hint: due times live in
@@ -56,4 +57,30 @@ export abstract class CallPolls {
  */
 export abstract class MessageChecks {
   abstract schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void>;
+}
+
+/** A journey's call ended: what the engine settled, handed to the contact's run. */
+export interface JourneyCallEnded {
+  contactId: string;
+  callId: string;
+  outcome: string;
+}
+
+/**
+ * The engine's seam to journey campaigns (channel CUSTOM, decisions.md 37.12), implemented by the
+ * workflows module (bound into JourneyStepsBinding when it starts; the engine never imports it).
+ * Reservation, windows, DNC, caps and the wallet stay the engine's: a call step makes the contact
+ * due, the dispatcher claims it like any voice contact, and the settlement hands the outcome here
+ * instead of applying the retry policy.
+ */
+export abstract class JourneySteps {
+  /** Starts the runs of the campaign's contacts that have none yet (dispatch calls it for CUSTOM campaigns). */
+  abstract admit(campaignId: string): Promise<void>;
+  /** The agent the contact's current call step names (null: none; the call is placed with none). */
+  abstract callAgent(contactId: string): Promise<string | null>;
+  /**
+   * Inside the settlement's transaction, under the contact's lock: records the call step and moves
+   * the run on. Answers the jobs to enqueue with the settlement (the run's next step).
+   */
+  abstract callEnded(call: JourneyCallEnded): Promise<OutboxJob[]>;
 }

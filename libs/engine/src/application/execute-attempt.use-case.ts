@@ -11,7 +11,7 @@ import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider }
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
 import { dispatchJob } from './engine-jobs';
-import { CallPolls } from './engine.ports';
+import { CallPolls, JourneySteps } from './engine.ports';
 import { MessageAttempt, MessageAttemptReport } from './message-attempt';
 import { ShortLivedCache } from './short-lived-cache';
 
@@ -72,6 +72,7 @@ export class ExecuteAttempt {
     private readonly timeline: ContactTimeline,
     private readonly messages: MessageAttempt,
     private readonly messageLegs: MessageLegs,
+    private readonly journeys: JourneySteps,
   ) {}
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
@@ -98,12 +99,14 @@ export class ExecuteAttempt {
       if (isMessageLeg(leg)) return { state: 'message' as const };
       if (await this.repliedToMessageLeg(campaign, contact)) return { state: 'replied' as const };
       const from = await this.pickFromNumber(campaign, contact);
-      const agent = await this.agentOf(campaign);
+      // A journey's call step names its own agent (decisions.md 37.12).
+      const agentId = campaign.channel === 'CUSTOM' ? await this.journeys.callAgent(contactId) : campaign.agentId;
+      const agent = await this.agentOf(campaign, agentId);
       const { callId } = await this.callLog.start({
         workspaceId: campaign.workspaceId,
         campaignId: campaign.id,
         contactId,
-        agentId: campaign.agentId,
+        agentId,
         fromNumber: from,
         toNumber: numberToDial(contact),
         attemptNumber: contact.attempts,
@@ -159,7 +162,8 @@ export class ExecuteAttempt {
   private async recover(callId: string, contact: AttemptContact, campaign: ExecutionCampaign): Promise<AttemptReport> {
     const status = await this.voice.lookupCall(callId);
     const from = await this.pickFromNumber(campaign, contact);
-    const attempt: Started = { callId, from, contact, campaign, agent: await this.agentOf(campaign) };
+    const agentId = campaign.channel === 'CUSTOM' ? await this.journeys.callAgent(contact.id) : campaign.agentId;
+    const attempt: Started = { callId, from, contact, campaign, agent: await this.agentOf(campaign, agentId) };
     if (status.state === 'ended') return this.finish(attempt, status.result);
     if (status.state === 'in_progress') return this.accepted(callId, null);
     // Never accepted by the provider: the earlier run died before its request got through.
@@ -180,7 +184,7 @@ export class ExecuteAttempt {
         workspaceId: campaign.workspaceId,
         from,
         to: numberToDial(contact),
-        agentId: campaign.agentId,
+        agentId: agent?.id ?? campaign.agentId,
         maxDurationSecs: agent?.maxCallDurationSecs ?? FALLBACK_MAX_CALL_SECS,
         variables,
       }));
@@ -208,8 +212,7 @@ export class ExecuteAttempt {
     return this.endings.end(callId, result, { contactId: contact.id, attemptSeq: contact.attemptSeq, campaign });
   }
 
-  private agentOf(campaign: ExecutionCampaign): Promise<AgentSummary | null> {
-    const agentId = campaign.agentId;
+  private agentOf(campaign: ExecutionCampaign, agentId: string | null): Promise<AgentSummary | null> {
     if (!agentId) return Promise.resolve(null);
     return this.agentsById.get(agentId, () => this.agents.find(campaign.workspaceId, agentId));
   }

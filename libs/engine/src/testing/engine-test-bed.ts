@@ -31,6 +31,7 @@ import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler,
 import { CallEndings } from '../application/call-endings';
 import { EngineCallEvents } from '../application/engine-call-events';
 import { PollCall } from '../application/poll-call.use-case';
+import { JourneyStepsBinding } from '../infrastructure/journey-steps.binding';
 
 /** A Wednesday, 10:00 UTC: inside the default 09:00–18:00 window on every dial day. */
 export const ENGINE_NOW = new Date('2026-11-18T10:00:00Z');
@@ -73,13 +74,13 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
 
   const timeline = inMemoryTimeline({ store: timelineStore, uow, clock });
   const spend = new RecordedCampaignSpend(debits);
-  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory);
-  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline);
+  const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory, new JourneyStepsBinding());
+  const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline, new JourneyStepsBinding());
   const polls = new RecordingCallPolls();
   const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
   // Message legs have their e2e tests (test/engine/message-legs.e2e-spec.ts); the bed runs voice legs only.
   const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());
   const poll = new PollCall(callLog, voice, endings, config, clock);
   const callEvents = new EngineCallEvents(voice.events, callLog, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them

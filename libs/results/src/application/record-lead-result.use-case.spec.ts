@@ -15,6 +15,7 @@ import {
   InMemoryWebhookEndpointStore,
 } from '../testing';
 import { RecordLeadResult } from './record-lead-result.use-case';
+import { LeadJourneysBinding } from './lead-journeys';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const WS = 'ws-1';
@@ -36,7 +37,7 @@ function setup() {
   const uow = new RollbackUnitOfWork([jobsRollback(outbox)]);
   const config = { resultRetentionDays: RETENTION_DAYS } as AppConfig;
   const timeline = inMemoryTimeline({ uow, clock });
-  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config, timeline, { findCaller: async () => null } as unknown as InboundCampaigns, {} as WorkspaceAdministration);
+  const record = new RecordLeadResult(keys, intake, calls, results, deliveries, outbox, uow, clock, config, timeline, { findCaller: async () => null } as unknown as InboundCampaigns, {} as WorkspaceAdministration, new LeadJourneysBinding());
 
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status: 'RUNNING', draft: { source: 'API' } }));
   const addEndpoint = (enabled: boolean, workspaceId = WS) => {

@@ -5,6 +5,7 @@ import { WorkspaceAdministration } from '@outreach/workspaces';
 import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { buildLeadResult, isFinalLeadStatus } from '../domain/lead-result';
 import { deliverJob } from './results-jobs';
+import { LeadJourneys } from './lead-journeys';
 import { DeliveryStore, FinalCallLookup, LeadKeyRecord, LeadKeyStore, ResultStore } from './results.ports';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -31,6 +32,7 @@ export class RecordLeadResult {
     private readonly timeline: ContactTimeline,
     private readonly inbound: InboundCampaigns,
     private readonly workspaces: WorkspaceAdministration,
+    private readonly journeys: LeadJourneys,
   ) {}
 
   /**
@@ -64,6 +66,7 @@ export class RecordLeadResult {
       message: contact.messageOutcome === null ? null : { channel: contact.leg === 'EMAIL' ? 'EMAIL' : 'WHATSAPP', outcome: contact.messageOutcome },
       finalCall: final?.call ?? null,
       analysis: final?.analysis ?? null,
+      journey: await this.journeys.journeyOf(contactId),
     });
     const expiresAt = new Date(now.getTime() + this.config.resultRetentionDays * DAY_MS);
     return this.uow.run(async () => {

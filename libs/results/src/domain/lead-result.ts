@@ -51,7 +51,8 @@ export interface LeadResultEnvelope {
     } | null;
     analysis: AnalysisFacts;
     /** Journeys (workflows) are not built: always null until they are. */
-    journey: null;
+    /** A journey campaign's run (decisions.md 37.13), else null. */
+    journey: Record<string, unknown> | null;
     /** The number on which a person answered (the lead's phone or an alternate), null when nobody did. */
     connectedPhone: string | null;
     /**
@@ -93,6 +94,8 @@ export interface LeadResultFacts {
   message?: { channel: 'WHATSAPP' | 'EMAIL'; outcome: string } | null;
   finalCall: FinalCallFacts | null;
   analysis: AnalysisFacts | null;
+  /** The lead's journey (a journey campaign's run), null otherwise. */
+  journey?: Record<string, unknown> | null;
 }
 
 /**
@@ -131,7 +134,7 @@ export function buildLeadResult(f: LeadResultFacts): LeadResultEnvelope {
           }
         : null,
       analysis: f.analysis ?? NO_ANALYSIS,
-      journey: null,
+      journey: f.journey ?? null,
       connectedPhone: f.connectedPhone,
       message: f.message ?? null,
     },
@@ -172,10 +175,52 @@ export function envelopeInSpecOrder(e: LeadResultEnvelope): LeadResultEnvelope {
           }
         : null,
       analysis: { status: d.analysis.status, evaluation: d.analysis.evaluation, extraction: d.analysis.extraction },
-      journey: d.journey,
+      journey: journeyInSpecOrder(d.journey),
       // Beyond the spec's members (decisions.md 16.19), after them; absent from results written before.
       connectedPhone: d.connectedPhone,
       ...(d.message !== undefined ? { message: d.message } : {}),
     },
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the journey is the workflows module's object, re-ordered member by member
+type Loose = Record<string, any>;
+
+/** The journey object (decisions.md 37.13) with its members, its steps' and their calls' in the contract's order. */
+function journeyInSpecOrder(journey: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!journey) return null;
+  const j = journey as Loose;
+  return {
+    runId: j.runId,
+    workflowId: j.workflowId,
+    status: j.status,
+    endLabel: j.endLabel,
+    failureReason: j.failureReason,
+    startedAt: j.startedAt,
+    endedAt: j.endedAt,
+    tags: j.tags,
+    steps: ((j.steps ?? []) as Loose[]).map((s) => ({
+      nodeId: s.nodeId,
+      label: s.label,
+      type: s.type,
+      actionKind: s.actionKind,
+      status: s.status,
+      error: s.error,
+      startedAt: s.startedAt,
+      endedAt: s.endedAt,
+      call: s.call
+        ? {
+            id: s.call.id,
+            status: s.call.status,
+            outcome: s.call.outcome,
+            providerDisposition: s.call.providerDisposition,
+            answeredAt: s.call.answeredAt,
+            endedAt: s.call.endedAt,
+            durationMs: s.call.durationMs,
+            extraction: s.call.extraction,
+          }
+        : null,
+      port: s.port,
+    })),
   };
 }

@@ -75,7 +75,7 @@ class LeadResultDataDto {
   @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ type: FinalCallDto, nullable: true }) finalCall: FinalCallDto | null;
   @ApiProperty({ type: AnalysisDto }) analysis: AnalysisDto;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'Journey runs (workflows): null until journeys exist' }) journey: null;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'The journey campaign run of the lead (runId, workflowId, status, endLabel, failureReason, startedAt, endedAt, tags, steps); null for other campaigns' }) journey: Record<string, unknown> | null;
   @ApiPropertyOptional({
     nullable: true,
     type: String,

@@ -165,3 +165,28 @@ export function immediatePort(node: WorkflowNode, facts: BranchFacts): string | 
   }
 }
 
+
+/** What a run remembers for its branches (decisions.md 37.7): the latest call's outcome and the latest reply. */
+export interface RunFacts {
+  lastCallOutcome?: string | null;
+  lastCallId?: string | null;
+  lastReply?: string | null;
+}
+
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['DONE', 'FAILED', 'CANCELED'];
+
+/** The deterministic job id of a run's step at a visit (decisions.md 37.12). */
+export function stepJobId(runId: string, visit: number): string {
+  return `wfstep-${runId}-${visit}`;
+}
+
+/** The idempotency key of a message step's send. */
+export function messageKey(runId: string, visit: number): string {
+  return `wf-${runId}-${visit}`;
+}
+
+/** Whether every port of a node leads to the same node (its outcome then changes nothing). */
+export function allPortsMeet(definition: WorkflowDefinition, nodeId: string): boolean {
+  const targets = new Set(definition.edges.filter((e) => e.from === nodeId).map((e) => e.to));
+  return targets.size <= 1;
+}

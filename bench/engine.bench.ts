@@ -25,7 +25,7 @@ import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
-import { argument, benchCampaign, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
+import { argument, profileStatements, benchCampaign, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
 
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
@@ -61,6 +61,7 @@ process.env.ATTEMPT_CONCURRENCY = String(Math.max(CONCURRENCY, LATENCY_CONCURREN
 })
 class EngineBenchModule {}
 
+const profile = profileStatements();
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function boot(latencyMs: number): Promise<INestApplicationContext> {
@@ -97,6 +98,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
   );
   await app.get(CreditWallet).execute({ workspaceId: workspaceId, amountMinor: 1_000_000_000_000 });
 
+  profile.reset();
   const started = process.hrtime.bigint();
   await app.get(CampaignLifecycle).start(workspaceId, campaignId, { reservedConcurrency: lines });
   let lastReport = Date.now();
@@ -115,6 +117,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
     await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (process.env.BENCH_PROFILE === '1') process.stderr.write(profile.report(contacts) + '\n');
 
   const statusRows: Array<{ status: string; n: number }> = await dataSource.query(
     `SELECT status, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 GROUP BY status ORDER BY status`,

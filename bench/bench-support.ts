@@ -144,3 +144,28 @@ export function profileStatements(): { report(perItem: number, top?: number): st
     },
   };
 }
+
+/** One machine-readable line per measured path (the common format `npm run bench` collects). */
+export function benchJson(line: {
+  bench: string;
+  path: string;
+  unit: 'req/s' | 'contacts/s' | 'msg/s' | 'rows/s' | 'steps/s';
+  service: number;
+  raw: number;
+  rawName: string;
+  goal: number | null;
+  p99ms: number | null;
+}): string {
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return `BENCH_JSON ${JSON.stringify({
+    bench: line.bench,
+    path: line.path,
+    unit: line.unit,
+    service: round(line.service),
+    raw: round(line.raw),
+    rawName: line.rawName,
+    ratio: round(line.service / line.raw),
+    goal: line.goal === null ? null : round(line.goal),
+    p99ms: line.p99ms,
+  })}`;
+}

@@ -106,3 +106,66 @@ export async function bullmqNoop(config: AppConfig, jobs: number, concurrency: n
   await queue.close();
   return { seconds, perSecond: jobs / seconds };
 }
+
+/**
+ * `BENCH_PROFILE=1`: counts every SQL statement the process sends (by its text, numbers and
+ * placeholders folded) with its total time, and returns a report of the heaviest; the profile
+ * behind decisions.md 44. Patches node-postgres's Client.query; the benches only.
+ */
+export function profileStatements(): { report(perItem: number, top?: number): string; reset(): void } {
+  const stats = new Map<string, { n: number; ms: number }>();
+  if (process.env.BENCH_PROFILE !== '1') return { report: () => '', reset: () => undefined };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pg = require('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first?.text ?? '?')).replace(/\s+/g, ' ').replace(/\$\d+/g, '$').slice(0, 140);
+    const started = process.hrtime.bigint();
+    const result = original.apply(this, args);
+    const done = () => {
+      const s = stats.get(text) ?? { n: 0, ms: 0 };
+      s.n++;
+      s.ms += Number(process.hrtime.bigint() - started) / 1e6;
+      stats.set(text, s);
+    };
+    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    else done();
+    return result;
+  };
+  return {
+    reset: () => stats.clear(),
+    report(perItem: number, top = 40) {
+      const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
+      const total = rows.reduce((t, [, s]) => t + s.n, 0);
+      const lines = [`statements: ${total} (${(total / perItem).toFixed(1)} per item), by total time:`];
+      for (const [text, s] of rows.slice(0, top)) lines.push(`${String(s.n).padStart(8)} ${(s.n / perItem).toFixed(2).padStart(6)}/item ${s.ms.toFixed(0).padStart(8)} ms  ${text}`);
+      return lines.join('\n');
+    },
+  };
+}
+
+/** One machine-readable line per measured path (the common format `npm run bench` collects). */
+export function benchJson(line: {
+  bench: string;
+  path: string;
+  unit: 'req/s' | 'contacts/s' | 'msg/s' | 'rows/s' | 'steps/s';
+  service: number;
+  raw: number;
+  rawName: string;
+  goal: number | null;
+  p99ms: number | null;
+}): string {
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return `BENCH_JSON ${JSON.stringify({
+    bench: line.bench,
+    path: line.path,
+    unit: line.unit,
+    service: round(line.service),
+    raw: round(line.raw),
+    rawName: line.rawName,
+    ratio: round(line.service / line.raw),
+    goal: line.goal === null ? null : round(line.goal),
+    p99ms: line.p99ms,
+  })}`;
+}

@@ -25,7 +25,7 @@ import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
-import { argument, benchCampaign, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
+import { argument, benchJson, profileStatements, benchCampaign, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
 
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
@@ -35,6 +35,8 @@ const CONCURRENCY = argument('concurrency', process.env.BENCH_CONCURRENCY ?? '10
 // machine's engine can settle (see the zero-latency run), so the lines are what limits it.
 const LATENCY_CONCURRENCY = argument('latency-concurrency', process.env.BENCH_LATENCY_CONCURRENCY ?? '30');
 const LATENCY_MS = 200;
+/** Issue 19, item 4: end to end through the zero-latency sandbox. */
+const GOAL_PER_SECOND = 2000;
 process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_bench';
 process.env.REDIS_PREFIX = process.env.BENCH_REDIS_PREFIX ?? 'outreach_bench_engine';
 process.env.LOG_LEVEL = 'silent';
@@ -61,6 +63,7 @@ process.env.ATTEMPT_CONCURRENCY = String(Math.max(CONCURRENCY, LATENCY_CONCURREN
 })
 class EngineBenchModule {}
 
+const profile = profileStatements();
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function boot(latencyMs: number): Promise<INestApplicationContext> {
@@ -97,6 +100,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
   );
   await app.get(CreditWallet).execute({ workspaceId: workspaceId, amountMinor: 1_000_000_000_000 });
 
+  profile.reset();
   const started = process.hrtime.bigint();
   await app.get(CampaignLifecycle).start(workspaceId, campaignId, { reservedConcurrency: lines });
   let lastReport = Date.now();
@@ -115,6 +119,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
     await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (process.env.BENCH_PROFILE === '1') process.stderr.write(profile.report(contacts) + '\n');
 
   const statusRows: Array<{ status: string; n: number }> = await dataSource.query(
     `SELECT status, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = $1 GROUP BY status ORDER BY status`,
@@ -193,6 +198,29 @@ async function main(): Promise<void> {
     `checks: zero-latency ${JSON.stringify(fast.byStatus)}, calls ${fmt(fast.calls)}, debits ${fmt(fast.debits)}, ledger sum = balance: ${fast.ledgerMatches}`,
     `        ${LATENCY_MS} ms ${JSON.stringify(slow.byStatus)}, calls ${fmt(slow.calls)}, debits ${fmt(slow.debits)}, ledger sum = balance: ${slow.ledgerMatches}`,
   ];
+  out.push(
+    `goal ≥ ${fmt(GOAL_PER_SECOND)} contacts/s end to end (issue 19 item 4; ${(GOAL_PER_SECOND / noop.perSecond).toFixed(3)} × raw BullMQ in this run): ${fast.perSecond >= GOAL_PER_SECOND ? 'met' : 'NOT met'}`,
+    benchJson({
+      bench: 'bench:engine',
+      path: 'voice contact, zero-latency sandbox (claim → attempt → outcome → ledger → settled)',
+      unit: 'contacts/s',
+      service: fast.perSecond,
+      raw: noop.perSecond,
+      rawName: 'BullMQ no-op jobs, 1 worker',
+      goal: GOAL_PER_SECOND / noop.perSecond,
+      p99ms: null,
+    }),
+    benchJson({
+      bench: 'bench:engine',
+      path: `voice contact, ${LATENCY_MS} ms sandbox latency, ${LATENCY_CONCURRENCY} lines`,
+      unit: 'contacts/s',
+      service: slow.perSecond,
+      raw: expectedSlow,
+      rawName: 'lines ÷ latency',
+      goal: null,
+      p99ms: null,
+    }),
+  );
   process.stdout.write(out.join('\n') + '\n');
   if (fast.calls !== fast.contacts || slow.calls !== slow.contacts || !fast.ledgerMatches || !slow.ledgerMatches) {
     throw new Error('consistency check failed (see above)');

@@ -64,8 +64,9 @@ export abstract class WalletRepository {
   abstract credit(input: WalletCredit): Promise<{ entry: LedgerEntryView; replayed: boolean }>;
 
   /**
-   * Subtracts a debit and writes its ledger row, in the caller's transaction, under the wallet's
-   * row lock. The balance may go below 0. Idempotent by (workspace, kind, reference): a second
+   * Subtracts a debit and writes its ledger row, in the caller's transaction; the wallet's row is
+   * locked from the balance change to the caller's commit, so callers debit last (decisions.md
+   * 44.2). The balance may go below 0. Idempotent by (workspace, kind, reference): a second
    * call returns the first entry (`replayed`) and changes nothing.
    */
   abstract debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;

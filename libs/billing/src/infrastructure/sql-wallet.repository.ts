@@ -50,31 +50,58 @@ export class SqlWalletRepository extends WalletRepository {
     return { entry, replayed: false };
   }
 
+  /**
+   * Two statements, and the wallet row is locked only by the second (decisions.md 44.2): the
+   * ledger row is inserted first, arbitrated by the unique (workspace, debit kind, reference)
+   * index — a racing duplicate waits for the first to commit and then inserts nothing (a replay);
+   * then ONE statement subtracts the amount (creating the wallet on first use) and writes the
+   * balance it left into the new row. So the row lock that serialises a workspace's balance is held
+   * from that statement to the caller's commit, not across the look-up and the insert: every
+   * caller debits last in its transaction (settlement, SendMessage). The balance chain stays exact
+   * (each row's balance_after is taken under the lock). The row's provisional balance_after is
+   * never visible: both statements are in the caller's transaction.
+   */
   async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const m = this.tx.manager;
-    const current = await this.lockWallet(input.workspaceId, input.currency);
-    // Under the wallet lock, the look-up and the insert cannot interleave with another debit.
-    const existing: Array<Record<string, unknown>> = await m.query(
-      `SELECT ${ENTRY} FROM ${LEDGER_ENTRIES.name}
-        WHERE ${l.workspaceId} = $1 AND ${l.kind} = 'debit' AND ${l.debitKind} = $2 AND ${l.reference} = $3`,
-      [input.workspaceId, input.debitKind, input.reference],
+    const id = randomUUID();
+    const { sql, params } = LEDGER_ENTRIES.insert(
+      {
+        id,
+        workspaceId: input.workspaceId,
+        kind: 'debit',
+        debitKind: input.debitKind,
+        amountMinor: input.amountMinor,
+        balanceAfterMinor: 0,
+        currency: input.currency,
+        reference: input.reference,
+        description: input.description,
+        createdAt: input.at,
+        campaignId: input.campaignId ?? null,
+      },
+      `ON CONFLICT (${l.workspaceId}, ${l.debitKind}, ${l.reference}) WHERE ${l.kind} = 'debit' DO NOTHING RETURNING 1 AS inserted`,
     );
-    if (existing[0]) return { entry: toView(existing[0]), replayed: true, balanceMinor: current };
-    const balanceAfter = await this.addToBalance(input.workspaceId, -input.amountMinor);
-    const entry = await this.insertEntry({
-      id: randomUUID(),
-      workspaceId: input.workspaceId,
-      kind: 'debit',
-      debitKind: input.debitKind,
-      amountMinor: input.amountMinor,
-      balanceAfterMinor: balanceAfter,
-      currency: input.currency,
-      reference: input.reference,
-      description: input.description,
-      createdAt: input.at,
-      campaignId: input.campaignId ?? null,
-    });
-    return { entry, replayed: false, balanceMinor: balanceAfter };
+    const inserted: unknown[] = await m.query(sql, params);
+    if (inserted.length === 0) {
+      const existing: Array<Record<string, unknown>> = await m.query(
+        `SELECT ${ENTRY} FROM ${LEDGER_ENTRIES.name}
+          WHERE ${l.workspaceId} = $1 AND ${l.kind} = 'debit' AND ${l.debitKind} = $2 AND ${l.reference} = $3`,
+        [input.workspaceId, input.debitKind, input.reference],
+      );
+      return { entry: toView(existing[0]), replayed: true, balanceMinor: (await this.balance(input.workspaceId)).balanceMinor };
+    }
+    // TypeORM answers an UPDATE with [rows, affectedCount].
+    const [[row]]: [Array<Record<string, unknown>>, number] = await m.query(
+      `WITH w AS (
+         INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor}) VALUES ($1, $2, -$3::bigint)
+         ON CONFLICT (${w.workspaceId}) DO UPDATE SET ${w.balanceMinor} = ${WALLETS.name}.${w.balanceMinor} - $3::bigint, ${w.updatedAt} = now()
+         RETURNING ${w.balanceMinor})
+       UPDATE ${LEDGER_ENTRIES.name} SET ${l.balanceAfterMinor} = w.${w.balanceMinor} FROM w
+        WHERE ${LEDGER_ENTRIES.name}.${l.id} = $4
+       RETURNING ${LEDGER_ENTRIES.select(LEDGER_ENTRIES.name)}`,
+      [input.workspaceId, input.currency, input.amountMinor, id],
+    );
+    const entry = toView(row);
+    return { entry, replayed: false, balanceMinor: entry.balanceAfterMinor };
   }
 
   async campaignSpentMinor(campaignId: string): Promise<number> {

@@ -2,7 +2,7 @@
  * Child-process entry for a baseline server, so the load generator never shares its event loop:
  *   node dist/bench/baselines/serve.js raw        # the minimal raw baseline (raw-server.ts)
  *   node dist/bench/baselines/serve.js same-sql   # the same-SQL baseline (same-sql-server.ts)
- * Env: DATABASE_URL, DB_POOL_SIZE (10), BENCH_RAW_ENVELOPE (JSON the raw GET returns).
+ * Env: DATABASE_URL (else BENCH_DATABASE_URL, else outreach_bench on 127.0.0.1), DB_POOL_SIZE (10), BENCH_RAW_ENVELOPE (JSON the raw GET returns).
  * Prints one line `READY {"url":…,"resultId":…,"campaignId":…}`; SIGTERM closes it.
  */
 import { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import { startRawBaseline } from './raw-server';
 import { sameSqlServer } from './same-sql-server';
 
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL!;
+  const databaseUrl = process.env.DATABASE_URL ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_bench';
   const poolSize = Number(process.env.DB_POOL_SIZE ?? '10');
   let close: () => Promise<void>;
   if (process.argv[2] === 'raw') {

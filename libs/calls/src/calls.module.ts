@@ -13,6 +13,7 @@ import { DncCoreModule } from '@outreach/dnc';
 import { TelephonyCoreModule } from '@outreach/telephony';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
 import { AnalyseCall } from './application/analysis/analyse-call.use-case';
+import { CallAnalysedBinding } from './application/analysis/call-analysed';
 import { CallAnalyser } from './application/analysis/call-analyser.port';
 import { AnalysisSubjects, CallAnalysisStore } from './application/analysis/call-analysis.ports';
 import { CallQueries, CallReads } from './application/call-queries';
@@ -32,8 +33,8 @@ import { SqlCallAnalysisStore, SqlCallQueries } from './infrastructure/queries/s
 
 /** The call record (campaign attempts and test calls): no controllers, usable by api, worker and cli. */
 @Module({
-  providers: [CallLog, { provide: CallRepository, useClass: SqlCallRepository }, { provide: ContactCallReader, useClass: SqlContactCallReader }],
-  exports: [CallLog, ContactCallReader],
+  providers: [CallLog, CallAnalysedBinding, { provide: CallRepository, useClass: SqlCallRepository }, { provide: ContactCallReader, useClass: SqlContactCallReader }],
+  exports: [CallLog, CallAnalysedBinding, ContactCallReader],
 })
 export class CallsCoreModule {}
 

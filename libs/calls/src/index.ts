@@ -32,3 +32,5 @@ export { PlaceTestCall } from './application/place-test-call';
 export { AnswerInboundCall, DECLINED_DISPOSITION, InboundAnswer, TakeInboundCall } from './application/inbound/answer-inbound-call';
 export { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
 export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300, InboundCalls1763700011320]);
+export { CallAnalysed, CallAnalysedBinding } from './application/analysis/call-analysed';
+export type { CallAnalysedEvent } from './application/analysis/call-analysed';

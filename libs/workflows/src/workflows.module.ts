@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
-import { CallsCoreModule } from '@outreach/calls';
+import { CallAnalysedBinding, CallsCoreModule } from '@outreach/calls';
 import { CampaignsCoreModule, WorkflowDirectoryBinding } from '@outreach/campaigns';
 import { EngineCoreModule, JourneyStepsBinding } from '@outreach/engine';
 import { MessagingCoreModule } from '@outreach/messaging';
@@ -69,7 +69,7 @@ export class WorkflowsModule {}
  * JourneySteps seam so journey campaigns' dispatch, attempts and settlements reach them.
  */
 @Module({
-  imports: [WorkflowsCoreModule, EngineCoreModule, MessagingCoreModule, CampaignsCoreModule, ResultsCoreModule, workerQueues(WorkflowQueue.Workflows)],
+  imports: [WorkflowsCoreModule, CallsCoreModule, EngineCoreModule, MessagingCoreModule, CampaignsCoreModule, ResultsCoreModule, workerQueues(WorkflowQueue.Workflows)],
   providers: [
     JourneyRuns,
     { provide: StepQueue, useClass: BullmqStepQueue },
@@ -82,10 +82,12 @@ export class WorkflowsModule {}
 export class WorkflowsWorkerModule implements OnModuleInit {
   constructor(
     private readonly journeys: JourneyStepsBinding,
+    private readonly analyses: CallAnalysedBinding,
     private readonly runs: JourneyRuns,
   ) {}
 
   onModuleInit(): void {
     this.journeys.bind(this.runs);
+    this.analyses.bind(this.runs);
   }
 }

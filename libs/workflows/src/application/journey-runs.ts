@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { CallAnalysed, CallAnalysedEvent, CallLog } from '@outreach/calls';
 import { CampaignJob, CampaignQueue, JourneyContact, JourneyContacts } from '@outreach/campaigns';
 import { AppError, Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import type { JourneyCallEnded, JourneySteps } from '@outreach/engine';
@@ -65,7 +66,7 @@ export type StepReport = 'stale' | 'not_due' | 'advanced';
  * and, for an API lead, writes its result.
  */
 @Injectable()
-export class JourneyRuns implements JourneySteps {
+export class JourneyRuns extends CallAnalysed implements JourneySteps {
   private readonly logger = new Logger('JourneyRuns');
   private readonly definitions = new Map<string, WorkflowDefinition>();
 
@@ -80,7 +81,10 @@ export class JourneyRuns implements JourneySteps {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-  ) {}
+    private readonly calls: CallLog,
+  ) {
+    super();
+  }
 
   /** Starts a run for every PENDING contact of the journey campaign, in batches (dispatch calls it). */
   async admit(campaignId: string): Promise<void> {
@@ -145,8 +149,26 @@ export class JourneyRuns implements JourneySteps {
     const port = callPortOf(call.outcome);
     await this.runs.writeStep({ ...step, status: 'DONE', port, callId: call.callId, endedAt: now });
     const next = follow(definition, node.id, port);
-    await this.runs.save({ ...run, nodeId: next.id, visit: run.visit + 1, facts: { ...run.facts, lastCallOutcome: call.outcome, lastCallId: call.callId }, updatedAt: now });
+    // An answered call is analysed (extraction, evaluation): the next step waits for it (decisions.md 37.20).
+    const awaitingAnalysis = port === 'answered' ? call.callId : null;
+    const facts = { ...run.facts, lastCallOutcome: call.outcome, lastCallId: call.callId, awaitingAnalysis, extraction: {}, evaluation: {} };
+    await this.runs.save({ ...run, nodeId: next.id, visit: run.visit + 1, facts, updatedAt: now });
     return [stepJob(run.id, run.visit + 1)];
+  }
+
+  /**
+   * The calls worker: a call's analysis is final (decisions.md 37.20). A run waiting for it gets its
+   * step job again; a FAILED analysis is recorded as no values first (its branches take `else`).
+   */
+  async analysed(event: CallAnalysedEvent): Promise<void> {
+    if (!event.contactId) return;
+    const run = await this.runs.findByContact(event.contactId);
+    if (!run || run.status !== 'RUNNING' || run.facts.awaitingAnalysis !== event.callId) return;
+    if (event.analysisStatus === 'FAILED') {
+      const taken = await this.uow.run(() => this.takeAnalysis(run.id, run.visit, event.callId, { extraction: {}, evaluation: {} }));
+      if (!taken) return;
+    }
+    await this.queue.readd([{ runId: run.id, visit: run.visit }]);
   }
 
   /** The step job: runs the run's step at `visit` (nothing when the run has moved on). */
@@ -158,6 +180,15 @@ export class JourneyRuns implements JourneySteps {
       const woke = await this.uow.run(() => this.wake(runId, visit));
       if (!woke) return 'stale';
       run = woke;
+    }
+    const awaiting = run.status === 'RUNNING' ? run.facts.awaitingAnalysis : null;
+    if (awaiting) {
+      // The last call's analysis is not final yet: the calls worker re-adds this job when it is (37.20).
+      const values = await this.analysisOf(run.workspaceId, awaiting);
+      if (!values) return 'not_due';
+      const taken = await this.uow.run(() => this.takeAnalysis(runId, visit, awaiting, values));
+      if (!taken) return 'stale';
+      run = taken;
     }
     const definition = await this.definition(run);
     const node = nodeById(definition, run.nodeId);
@@ -200,6 +231,28 @@ export class JourneyRuns implements JourneySteps {
       });
     }
     return stuck.length;
+  }
+
+  /** The call's analysis values once final (DONE; SKIPPED or a vanished call: none), null while it is pending or may be retried. */
+  private async analysisOf(workspaceId: string, callId: string): Promise<{ extraction: Record<string, unknown>; evaluation: Record<string, unknown> } | null> {
+    const call = await this.calls.get(workspaceId, callId);
+    if (!call || call.analysisStatus === 'SKIPPED') return { extraction: {}, evaluation: {} };
+    if (call.analysisStatus !== 'DONE') return null;
+    return { extraction: call.extraction ?? {}, evaluation: call.evaluation ?? {} };
+  }
+
+  /** Under the run's lock: the run still waits at `visit` for that call's analysis; its values become the run's facts. */
+  private async takeAnalysis(
+    runId: string,
+    visit: number,
+    callId: string,
+    values: { extraction: Record<string, unknown>; evaluation: Record<string, unknown> },
+  ): Promise<RunState | null> {
+    const run = await this.runs.lock(runId);
+    if (!run || run.visit !== visit || run.status !== 'RUNNING' || run.facts.awaitingAnalysis !== callId) return null;
+    const taken: RunState = { ...run, facts: { ...run.facts, awaitingAnalysis: null, ...values }, updatedAt: this.clock.now() };
+    await this.runs.save(taken);
+    return taken;
   }
 
   /** A WAITING run whose time came: its open step leaves through its port, the run is RUNNING at the next node (same visit). */
@@ -354,8 +407,8 @@ export class JourneyRuns implements JourneySteps {
       const port = immediatePort(node, {
         lastCallOutcome: run.facts.lastCallOutcome ?? null,
         lastReply: run.facts.lastReply ?? null,
-        extraction: {},
-        evaluation: {},
+        extraction: run.facts.extraction ?? {},
+        evaluation: run.facts.evaluation ?? {},
         // The lead's fields are read only for a branch on one.
         leadFields: node.kind === 'branch' && (node.config as BranchConfig).on === 'lead_field' ? ((await this.contacts.find(run.contactId))?.fields ?? {}) : {},
       })!;

@@ -171,6 +171,11 @@ export interface RunFacts {
   lastCallOutcome?: string | null;
   lastCallId?: string | null;
   lastReply?: string | null;
+  /** The answered call whose analysis the run waits for before its next step (decisions.md 37.20). */
+  awaitingAnalysis?: string | null;
+  /** The latest call's analysis values (empty: none, or not analysed). */
+  extraction?: Record<string, unknown>;
+  evaluation?: Record<string, unknown>;
 }
 
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['DONE', 'FAILED', 'CANCELED'];

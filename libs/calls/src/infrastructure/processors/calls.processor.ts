@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { QueueWorkerHost } from '@outreach/platform';
 import { Job } from 'bullmq';
 import { AnalyseCall, AnalysisRun } from '../../application/analysis/analyse-call.use-case';
+import { CallAnalysedBinding } from '../../application/analysis/call-analysed';
 import { AnalyseCallPayload } from '../../application/analysis/call-analysis.ports';
 import { CallsJob, CallsQueue } from '../../application/calls.ports';
 import { ProviderEventPayload } from '../../application/receive-voice-webhook';
@@ -23,6 +24,7 @@ export class CallsProcessor extends QueueWorkerHost {
     private readonly analyse: AnalyseCall,
     private readonly events: VoiceCallEvents,
     private readonly takeInbound: TakeInboundCall,
+    private readonly analysedBinding: CallAnalysedBinding,
   ) {
     super(CallsQueue.Calls);
   }
@@ -54,6 +56,13 @@ export class CallsProcessor extends QueueWorkerHost {
         'call analysis failed',
       );
       if (retry) throw run.error;
+    }
+    // The analysis is final (a replayed job answers `already`: the moment is handed on again, idempotently).
+    if (run.outcome !== 'missing' && run.outcome !== 'not_finished') {
+      const status = run.call.analysisStatus;
+      if (status === 'DONE' || status === 'SKIPPED' || status === 'FAILED') {
+        await this.analysedBinding.analysed({ callId, contactId: run.call.contactId, analysisStatus: status });
+      }
     }
     return run.outcome;
   }

@@ -3,7 +3,7 @@ import { AgentReferenceRegistry, AgentsCoreModule } from '@outreach/agents';
 import { CallAnalysedBinding, CallsCoreModule } from '@outreach/calls';
 import { CampaignsCoreModule, WorkflowDirectoryBinding } from '@outreach/campaigns';
 import { EngineCoreModule, JourneyStepsBinding } from '@outreach/engine';
-import { MessagingCoreModule } from '@outreach/messaging';
+import { MessageEvents, MessagingCoreModule } from '@outreach/messaging';
 import { workerQueues } from '@outreach/platform';
 import { ResultsCoreModule } from '@outreach/results';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
@@ -83,11 +83,13 @@ export class WorkflowsWorkerModule implements OnModuleInit {
   constructor(
     private readonly journeys: JourneyStepsBinding,
     private readonly analyses: CallAnalysedBinding,
+    private readonly messageEvents: MessageEvents,
     private readonly runs: JourneyRuns,
   ) {}
 
   onModuleInit(): void {
     this.journeys.bind(this.runs);
     this.analyses.bind(this.runs);
+    this.messageEvents.subscribe((event) => this.runs.messageEvent(event));
   }
 }

@@ -4,7 +4,7 @@ import { CallAnalysed, CallAnalysedEvent, CallLog } from '@outreach/calls';
 import { CampaignJob, CampaignQueue, JourneyContact, JourneyContacts } from '@outreach/campaigns';
 import { AppError, Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import type { JourneyCallEnded, JourneySteps } from '@outreach/engine';
-import { MessageLegs, SendMessage } from '@outreach/messaging';
+import { MessageEvent, MessageLegs, SendMessage } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
 import {
   allPortsMeet,
@@ -231,6 +231,36 @@ export class JourneyRuns extends CallAnalysed implements JourneySteps {
       });
     }
     return stuck.length;
+  }
+
+  /**
+   * Messaging delivered a reply to one of our messages (decisions.md 37.21): when it answers a
+   * message step's send (key `wf-<runId>-<visit>`) whose reply window is still open, the step leaves
+   * through `replied` at once and the run's next job is re-added (not after the window).
+   */
+  async messageEvent(event: MessageEvent): Promise<void> {
+    if (event.type !== 'replied') return;
+    const key = await this.legs.keyOf(event.messageId);
+    const match = key ? /^wf-([0-9a-f-]{36})-(\d+)$/.exec(key.idempotencyKey) : null;
+    if (!match) return;
+    const runId = match[1];
+    const sentVisit = Number(match[2]);
+    const moved = await this.uow.run(async () => {
+      const run = await this.runs.lock(runId);
+      if (!run || run.status !== 'WAITING' || run.visit !== sentVisit + 1) return false;
+      const definition = await this.definition(run);
+      const node = nodeById(definition, run.nodeId);
+      const open = await this.runs.step(run.id, sentVisit);
+      if ((node.kind !== 'whatsapp' && node.kind !== 'email') || !open || open.status !== 'RUNNING' || open.nodeId !== node.id) return false;
+      const now = this.clock.now();
+      const port = messagePortOf(node.config as MessageConfig, { sent: true, replyAfterSeconds: 0 });
+      await this.runs.writeStep({ ...open, status: 'DONE', port, endedAt: now });
+      const next = follow(definition, node.id, port);
+      await this.runs.save({ ...run, status: 'RUNNING', nodeId: next.id, dueAt: null, facts: { ...run.facts, lastReply: run.facts.lastReply ?? 'replied' }, updatedAt: now });
+      return true;
+    });
+    // The window's delayed job has this job id: re-adding promotes it (lost: the sweep re-adds the idle run).
+    if (moved) await this.queue.readd([{ runId, visit: sentVisit + 1 }]);
   }
 
   /** The call's analysis values once final (DONE; SKIPPED or a vanished call: none), null while it is pending or may be retried. */

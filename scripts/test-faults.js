@@ -20,6 +20,7 @@ const DRILLS = [
   'test/results/webhooks.e2e-spec.ts',
   'test/reliability/outage-drill.e2e-spec.ts',
   'test/reliability/message-send-drill.e2e-spec.ts',
+  'test/reliability/journey-drill.e2e-spec.ts',
 ];
 /** The drills that end with a count line (the others assert availability, not delivery). */
 const EXPECTED = [
@@ -32,6 +33,7 @@ const EXPECTED = [
   'webhook-receiver-down-then-up',
   'postgres-cut-10s-during-calls',
   'worker-sigkill-mid-send',
+  'worker-sigkill-mid-journey',
 ];
 /**
  * Drills whose duplicates are a documented bound the drill asserts exactly itself. None since

@@ -71,7 +71,9 @@ function strictValue(doc: Loose, schema: Loose | undefined, depth = 0): fc.Arbit
       const requiredKeys = Object.keys(members).filter((k) => required.has(k));
       const record = fc.record(members, { requiredKeys });
       if (s.additionalProperties && typeof s.additionalProperties === 'object' && Object.keys(members).length === 0) {
-        return fc.dictionary(fc.constantFrom('a', 'b', 'c'), strictValue(doc, s.additionalProperties, depth + 1), { maxKeys: 2 });
+        // A map: between its minProperties and maxProperties members (at most 2).
+        const minKeys = Math.min((s.minProperties as number | undefined) ?? 0, 2);
+        return fc.dictionary(fc.constantFrom('a', 'b', 'c'), strictValue(doc, s.additionalProperties, depth + 1), { minKeys, maxKeys: Math.max(minKeys, Math.min((s.maxProperties as number | undefined) ?? 2, 2)) });
       }
       // `minProperties` (a body answering no_fields_to_update): document-valid traffic has that many members.
       const minProperties = (s.minProperties as number | undefined) ?? 0;

@@ -67,7 +67,7 @@ describe('queues dashboard with ADMIN_TOKEN', () => {
     }
     const queues = await t.http.get('/admin/queues/api/queues').set(bearer(TOKEN));
     expect(queues.status).toBe(200);
-    expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['agents', 'attempts', 'calls', 'campaigns', 'crm', 'exports', 'knowledge', 'messaging', 'notifications', 'outreach', 'results']);
+    expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['agents', 'attempts', 'calls', 'campaigns', 'crm', 'exports', 'knowledge', 'messaging', 'notifications', 'outreach', 'results', 'workflows']);
   });
 
   it('shows every queue the worker consumes (apps/api lists them: a new queue must be added there)', async () => {

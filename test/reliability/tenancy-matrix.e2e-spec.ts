@@ -20,7 +20,7 @@ import { createTenant, Tenant, tenantIds } from './tenancy/tenant-fixture';
  *   /whatsapp/senders/:id, /whatsapp/templates/:id, /email/senders/:id, /email/templates/:id → A's
  *     WhatsApp sender and template, email mailbox and template (messaging, issue 12)
  *   /exports/:id → an export of A's CSV campaign   /speech/calls/:id → test call (a speech call)
- *   :sid → a chat session about A's CSV campaign
+ *   :sid → a chat session about A's CSV campaign   :runId → a run of A's workflow (/workflows/:id/runs/:runId)
  *   /crm/connections/:id → A's sandbox CRM connection (:segmentId → seg-5, :ruleId → its order rule)   :importId → A's CRM import
  *   /documents/:id, /knowledge-bases/:id (:docId → A's document), /chatbots/:id, /dictionaries/:id → A's
  *     provisioned document, knowledge base, chatbot and dictionary (knowledge, issue 18)
@@ -142,6 +142,8 @@ function paramValues(route: RouteInfo, name: string, a: Tenant): string[] {
       return [a.rechargeId];
     case 'sid':
       return [a.chatSessionId];
+    case 'runId':
+      return [a.runId];
   }
   throw new Error(`cannot fill :${name} of ${route.method} ${p}: map it to a resource in the tenancy matrix`);
 }

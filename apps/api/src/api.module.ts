@@ -12,7 +12,7 @@ import { CallsModule, CallsQueue } from '@outreach/calls';
 import { EngineQueue } from '@outreach/engine';
 import { NotificationsQueue } from '@outreach/notifications';
 import { ExportsModule, ExportsQueue } from '@outreach/exports';
-import { WorkflowsModule } from '@outreach/workflows';
+import { WorkflowQueue, WorkflowsModule } from '@outreach/workflows';
 import { CrmModule, CrmQueue } from '@outreach/crm';
 import { MessagingModule, MessagingQueue } from '@outreach/messaging';
 import { AssistModule } from '@outreach/assist';
@@ -42,7 +42,7 @@ import { KnowledgeModule, KnowledgeQueue } from '@outreach/knowledge';
     KnowledgeModule,
     CrmModule,
     // Bull Board at /admin/queues, only with ADMIN_TOKEN: every queue the worker's modules consume.
-    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Outreach, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm, KnowledgeQueue.Knowledge]),
+    QueuesDashboardModule.forRoot([AgentQueue.Agents, EngineQueue.Campaigns, EngineQueue.Attempts, EngineQueue.Outreach, CallsQueue.Calls, ResultsQueue.Results, NotificationsQueue.Notifications, ExportsQueue.Exports, MessagingQueue.Messaging, CrmQueue.Crm, KnowledgeQueue.Knowledge, WorkflowQueue.Workflows]),
   ],
   providers: [...API_GLOBAL_PROVIDERS],
 })

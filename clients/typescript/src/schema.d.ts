@@ -3062,7 +3062,7 @@ export interface components {
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
             /** @description Campaign type whose extraction keys the campaign uses */
             campaignTypeId?: string | null;
-            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
+            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only) */
             workflowId?: string | null;
             /** @description Required for CRM_WEBHOOK campaigns */
             defaultCrmConnectionId?: string | null;
@@ -3513,7 +3513,7 @@ export interface components {
             evaluationMetrics?: components["schemas"]["EvaluationMetricDto"][];
             /** @description Campaign type whose extraction keys the campaign uses */
             campaignTypeId?: string | null;
-            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only). *stored, no effect yet* — owed by issue 13 (workflows) */
+            /** @description ACTIVE workflow driving a journey campaign (CSV or API source only) */
             workflowId?: string | null;
             /** @description Required for CRM_WEBHOOK campaigns */
             defaultCrmConnectionId?: string | null;

@@ -42,6 +42,8 @@ export interface Tenant {
   orderRuleId: string;
   /** A DRAFT workflow (issue 13). */
   workflowId: string;
+  /** A run of that workflow (a row: runs start only in a worker, and none runs here). */
+  runId: string;
   /** Knowledge (issue 18): a provisioned document in a knowledge base, a chatbot over it, a dictionary. */
   documentId: string;
   knowledgeBaseId: string;
@@ -157,6 +159,13 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     .set(k)
     .send({ name: `Journey ${label}`, definition: { nodes: [{ id: 'start', kind: 'start', config: {} }, { id: 'done', kind: 'end', config: {} }], edges: [{ from: 'start', port: 'next', to: 'done' }] } });
   ok(workflow, 201, 'workflow');
+  // A run of A's workflow for the CSV campaign's first contact: runs are started by the worker (no
+  // worker here), so the row is written directly, with the columns the runs API reads.
+  const [run]: Array<{ id: string }> = await t.dataSource.query(
+    `INSERT INTO workflow_runs (id, workspace_id, workflow_id, revision, campaign_id, contact_id, status, node_id, visit, started_at, updated_at)
+     VALUES (gen_random_uuid(), $1, $2, 1, $3, $4, 'RUNNING', 'start', 1, now(), now()) RETURNING id`,
+    [ws.workspaceId, workflow.body.id, campaign.id, contacts[0]],
+  );
   ok(crmImport, 202, 'POST /campaigns/{id}/crm-imports');
   const orderRule = await t.http.post(`/crm/connections/${crm.body.id}/order-rules`).set(k).send({ event: 'ORDER_CREATED', templateId: template.body.id });
   ok(orderRule, 201, 'POST /crm/connections/{id}/order-rules');
@@ -201,6 +210,7 @@ export async function createTenant(t: TestApp, label: string): Promise<Tenant> {
     crmImportId: crmImport.body.id,
     orderRuleId: orderRule.body.id,
     workflowId: workflow.body.id,
+    runId: run.id,
     documentId: doc.body.id,
     knowledgeBaseId: kb.body.id,
     chatbotId: bot.body.id,
@@ -239,6 +249,7 @@ export function tenantIds(x: Tenant): string[] {
     x.crmImportId,
     x.orderRuleId,
     x.workflowId,
+    x.runId,
     x.documentId,
     x.knowledgeBaseId,
     x.chatbotId,

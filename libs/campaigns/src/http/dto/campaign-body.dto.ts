@@ -534,7 +534,6 @@ export class CampaignFieldsDto {
  * OpenAPI description says so. A field leaves this list with the work that makes it take effect.
  */
 export const CAMPAIGN_FIELDS_OWED: Readonly<Record<string, string>> = {
-  workflowId: 'issue 13 (workflows)',
   goal: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefText: 'issue 18 (AI assist: the campaign brief reaches the agent)',
   briefFileName: 'issue 18 (AI assist: the campaign brief reaches the agent)',

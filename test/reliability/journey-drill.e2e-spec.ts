@@ -5,7 +5,7 @@
 // debit per lead); every run ends DONE with each step once, and the campaign completes.
 import { ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
-import { attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
+import { attachNumber, createCampaign, credit, randomE164 } from '../campaigns/campaign-helpers';
 import { EngineProbe, sandboxNumber, startCampaign, waitFor } from '../engine/engine-harness';
 import { connectSender, createTemplate } from '../messaging/messaging-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
@@ -62,15 +62,18 @@ describe('journey runs under a worker killed mid-run', () => {
     await t?.close();
   });
 
-  /** Calls the sandbox provider accepted (its own records in Redis), by number called. */
-  async function providerCalls(): Promise<string[]> {
+  /** Calls the sandbox provider accepted from `callerId` (its own records in Redis, kept across test files), by number called. */
+  async function providerCalls(callerId: string): Promise<string[]> {
     const called: string[] = [];
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${process.env.REDIS_PREFIX}:sandbox-voice:*`, 'COUNT', 1000);
       cursor = next;
       if (!keys.length) continue;
-      for (const raw of await redis.mget(...keys)) if (raw) called.push((JSON.parse(raw) as { to: string }).to);
+      for (const raw of await redis.mget(...keys)) {
+        const record = raw ? (JSON.parse(raw) as { from: string; to: string }) : null;
+        if (record?.from === callerId) called.push(record.to);
+      }
     } while (cursor !== '0');
     return called;
   }
@@ -92,7 +95,8 @@ describe('journey runs under a worker killed mid-run', () => {
 
     const campaign = await createCampaign(t, ws.key, { channel: 'CUSTOM', source: 'CSV', workflowId: created.body.id, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off' });
     const campaignId = campaign.id as string;
-    await attachNumber(t, ws.key, ws.workspaceId, campaignId);
+    const callerId = randomE164();
+    await attachNumber(t, ws.key, ws.workspaceId, campaignId, callerId);
     // Last digits 2–9: numbers the sandbox WhatsApp accepts at once (0 is undeliverable, 1 refused for now).
     const phones = Array.from({ length: LEADS }, (_, i) => sandboxNumber(i, 2 + (i % 8)));
     expect((await t.http.post(`/campaigns/${campaignId}/contacts`).set(k).send(phones.map((phone, i) => ({ phone, name: `Lead ${i}` })))).status).toBe(201);
@@ -126,7 +130,7 @@ describe('journey runs under a worker killed mid-run', () => {
     expect(contacts.filter((c) => c.status !== 'COMPLETED')).toEqual([]);
 
     // Counted at the providers: one accepted call per lead, one message (and one debit) per lead.
-    const called = await providerCalls();
+    const called = await providerCalls(callerId);
     const messages: Array<{ address: string }> = await t.dataSource.query(`SELECT address FROM messages WHERE direction = 'OUTBOUND' AND idempotency_key LIKE 'wf-%'`);
     const debits: Array<{ reference: string }> = await t.dataSource.query(
       `SELECT reference FROM ledger_entries WHERE workspace_id = $1 AND kind = 'debit' AND debit_kind = 'message'`,

@@ -89,9 +89,11 @@ export class RedisAccessChanges extends AccessChanges implements OnApplicationSh
     subscriber.subscribe(this.channel).catch((error: Error) => this.warn(error));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
+    // disconnect, not quit: a QUIT on a connection whose peer went silent waits for ever, and an
+    // announcement still unanswered at shutdown is one the cache's TTL already covers.
     this.subscriber?.disconnect();
-    if (this.publisher) await this.publisher.quit().catch(() => this.publisher?.disconnect());
+    this.publisher?.disconnect();
   }
 
   private deliver(change: AccessChange): void {

@@ -21,6 +21,7 @@ const DRILLS = [
   'test/reliability/outage-drill.e2e-spec.ts',
   'test/reliability/message-send-drill.e2e-spec.ts',
   'test/reliability/journey-drill.e2e-spec.ts',
+  'test/reliability/journey-flush-drill.e2e-spec.ts',
 ];
 /** The drills that end with a count line (the others assert availability, not delivery). */
 const EXPECTED = [
@@ -34,6 +35,7 @@ const EXPECTED = [
   'postgres-cut-10s-during-calls',
   'worker-sigkill-mid-send',
   'worker-sigkill-mid-journey',
+  'redis-flushall-mid-journey',
 ];
 /**
  * Drills whose duplicates are a documented bound the drill asserts exactly itself. None since

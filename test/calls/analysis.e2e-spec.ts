@@ -105,11 +105,19 @@ describe('call analysis (calls/analyse through the outbox and the worker)', () =
     const expected = await new SandboxCallAnalyser().analyse({ transcript: call.transcript, extractionKeys: KEYS, metrics: METRICS });
     expect({ extraction: call.extraction, evaluation: call.evaluation }).toEqual(expected);
 
-    // The same job again (a duplicate delivery) changes nothing, and asks no provider.
+    // The job's id is analyse-<callId>: added again while the first is kept as completed, nothing runs.
     useStub();
     stub.handler = answerWith({ extraction: { budget: 1 }, evaluation: { qualified: 'no' } });
-    const outboxId = await t.get(TransactionHost).run(async () => (await t.get(Outbox).enqueue(analyseCallJob(id)))[0]);
-    await waitFor('duplicate job processed', async () => (await worker.producer.queue('calls').getJob(`outbox-${outboxId}`))?.finishedOn);
+    const calls = worker.producer.queue('calls');
+    const first = await calls.getJob(`analyse-${id}`);
+    expect(first?.finishedOn).toBeDefined();
+    await t.get(TransactionHost).run(() => t.get(Outbox).enqueue(analyseCallJob(id)));
+    await waitFor('the outbox to relay the re-add', async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE dispatched_at IS NULL`))[0].n === 0);
+    expect((await calls.getJob(`analyse-${id}`))?.finishedOn).toBe(first!.finishedOn);
+    // The same job run again all the same (its completed record gone: a flush) changes nothing, and asks no provider.
+    await first!.remove();
+    await t.get(TransactionHost).run(() => t.get(Outbox).enqueue(analyseCallJob(id)));
+    await waitFor('duplicate job processed', async () => (await calls.getJob(`analyse-${id}`))?.finishedOn);
     expect(stub.seen).toHaveLength(0);
     expect(await readCall(id)).toEqual(call);
   });
@@ -164,10 +172,10 @@ describe('call analysis (calls/analyse through the outbox and the worker)', () =
       res.end(JSON.stringify({ choices: [{ message: { content: 'I think the budget is 5000.' } }] }));
     };
     const id = await t.get(TransactionHost).run(async () => recordCall(t, { workspaceId: ws.workspaceId, campaignId: campaign.id, to: '+14155550106' }));
-    const [outboxId] = await t.get(TransactionHost).run(() => t.get(Outbox).enqueue(analyseCallJob(id)));
+    await t.get(TransactionHost).run(() => t.get(Outbox).enqueue(analyseCallJob(id)));
 
     const job = await waitFor('analysis job finished', async () => {
-      const j = await worker.producer.queue('calls').getJob(`outbox-${outboxId}`);
+      const j = await worker.producer.queue('calls').getJob(`analyse-${id}`);
       return j?.finishedOn ? j : null;
     });
     expect(job!.returnvalue).toBe('failed');

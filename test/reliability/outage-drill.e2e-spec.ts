@@ -164,6 +164,19 @@ describe(`outage drill (${FULL ? 'full' : 'bounded'}): ${PLAN.leads} API leads a
     );
 
     const found = await results(campaignId);
+    // A result without the provider's outcome is what an operator would ask about: print it with its calls.
+    const odd = (
+      await db.query(
+        `SELECT r.lead_id, r.envelope #> '{data,finalCall}' AS "finalCall", r.envelope #>> '{data,disposition}' AS disposition,
+                (SELECT json_agg(json_build_object('status', c.status, 'outcome', c.outcome, 'providerDisposition', c.provider_disposition))
+                   FROM calls c WHERE c.contact_id = r.lead_id) AS calls
+           FROM lead_results r
+          WHERE r.campaign_id = $1 AND r.envelope IS NOT NULL
+            AND NOT (r.envelope #>> '{data,finalCall,outcome}' = 'completed' AND r.envelope #>> '{data,disposition}' = 'completed')`,
+        [campaignId],
+      )
+    ).rows;
+    if (odd.length > 0) process.stdout.write(`${name}: results without the provider's outcome: ${JSON.stringify(odd)}\n`);
     const [{ stored }] = (await db.query(`SELECT count(*)::int AS stored FROM api_lead_keys WHERE campaign_id = $1`, [campaignId])).rows;
     const contacts = (await db.query(`SELECT phone FROM campaign_contacts WHERE campaign_id = $1`, [campaignId])).rows as Array<{ phone: string }>;
     const perContact = (await db.query(`SELECT count(*)::int AS n FROM calls WHERE campaign_id = $1 GROUP BY contact_id`, [campaignId])).rows as Array<{ n: number }>;

@@ -15,6 +15,12 @@ export const CALLS_CONFIG = defineConfig('calls', (env) => {
     analysisTimeoutMs: env.int('ANALYSIS_TIMEOUT_MS', 30_000, 100, 600_000),
     /** Caller id of test calls placed without fromPhoneNumberId (SANDBOX_FROM_NUMBER, E.164); null = not configured. */
     sandboxFromNumber: env.optional('SANDBOX_FROM_NUMBER')?.trim() ?? null,
+    /**
+     * How long after it was placed a call that is over may keep its analysis PENDING before the
+     * worker's sweep adds its analysis job again (CALL_ANALYSIS_IDLE_MS, default a minute; decisions.md
+     * 37.17): what a job lost to a Redis flush waits. The job id makes an early add change nothing.
+     */
+    callAnalysisIdleMs: env.int('CALL_ANALYSIS_IDLE_MS', 60_000, 1_000, 86_400_000),
   };
   if (values.analysisProvider === 'openai' && values.analysisApiKey === null) {
     env.problem('ANALYSIS_API_KEY: required when ANALYSIS_PROVIDER=openai');

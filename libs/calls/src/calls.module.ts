@@ -29,6 +29,8 @@ import { CallsController } from './http/calls.controller';
 import { CALL_ANALYSER_PROVIDER } from './infrastructure/analysis/call-analyser.provider';
 import { CampaignAnalysisSubjects } from './infrastructure/analysis/campaign-analysis-subjects';
 import { CallsProcessor } from './infrastructure/processors/calls.processor';
+import { CallsMaintenance } from './infrastructure/processors/calls-maintenance';
+import { ResumeAnalyses } from './application/analysis/resume-analyses';
 import { SqlCallAnalysisStore, SqlCallQueries } from './infrastructure/queries/sql-call-queries';
 
 /** The call record (campaign attempts and test calls): no controllers, usable by api, worker and cli. */
@@ -48,13 +50,14 @@ export class CallsCoreModule {}
   providers: [
     CallReads,
     AnalyseCall,
+    ResumeAnalyses,
     OverrideCallMetric,
     CALL_ANALYSER_PROVIDER,
     { provide: CallQueries, useClass: SqlCallQueries },
     { provide: CallAnalysisStore, useClass: SqlCallAnalysisStore },
     { provide: AnalysisSubjects, useClass: CampaignAnalysisSubjects },
   ],
-  exports: [CallsCoreModule, CallReads, CallQueries, AnalyseCall, OverrideCallMetric, CallAnalyser],
+  exports: [CallsCoreModule, CallReads, CallQueries, AnalyseCall, ResumeAnalyses, OverrideCallMetric, CallAnalyser],
 })
 export class CallsServicesModule {}
 
@@ -77,9 +80,9 @@ export class CallEventsModule {}
 })
 export class CallsModule {}
 
-/** The worker side of the calls helper's part: the `calls` queue (job `analyse`). */
+/** The worker side of the calls helper's part: the `calls` queue (job `analyse`) and the analysis sweep. */
 @Module({
   imports: [CallsServicesModule, CallEventsModule, TelephonyCoreModule, workerQueues(CallsQueue.Calls)],
-  providers: [CallsProcessor],
+  providers: [CallsProcessor, CallsMaintenance],
 })
 export class CallsAnalysisWorkerModule {}

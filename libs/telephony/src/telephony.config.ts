@@ -10,6 +10,13 @@ export const TELEPHONY_CONFIG = defineConfig('telephony', (env) => ({
    * tests; set your own wherever the route is reachable by others.
    */
   sandboxVoiceWebhookSecret: env.str('SANDBOX_VOICE_WEBHOOK_SECRET', 'sandbox-voice-webhook-secret'),
+  /**
+   * The Redis the sandbox provider keeps its call records in (SANDBOX_VOICE_REDIS_URL; unset: REDIS_URL,
+   * under REDIS_PREFIX either way). They stand for the provider's own call log, which a real provider
+   * keeps on its side: a drill that flushes the service's Redis points them elsewhere, so the flush
+   * loses what the service kept and not what the provider knows (decisions.md 37.17).
+   */
+  sandboxVoiceRedisUrl: env.raw('SANDBOX_VOICE_REDIS_URL') === undefined ? null : env.url('SANDBOX_VOICE_REDIS_URL', '', ['redis:', 'rediss:']),
 }));
 
 declare module '@outreach/core' {

@@ -1,6 +1,7 @@
 // Public surface of the workflows module (issue 13): workflow definitions, revisions, journeys.
 import { defineMigrations } from '@outreach/platform';
 export * from './workflows.errors';
+export * from './workflows.config';
 import { Workflows1763700011400 } from './infrastructure/migrations/1763700011400-workflows';
 import { WorkflowRuns1763700011700 } from './infrastructure/migrations/1763700011700-workflow-runs';
 

@@ -190,6 +190,15 @@ export class InMemoryCallAnalysisStore extends CallAnalysisStore {
     if (!call) throw new Error(`no call ${callId}`);
     this.calls.set(callId, { ...call, metricOverrides: { ...call.metricOverrides, [key]: { ...override } } });
   }
+
+  async pendingAnalyses(createdBefore: Date, createdAfter: Date, limit: number): Promise<string[]> {
+    return [...this.calls.values()]
+      .filter((call) => call.analysisStatus === 'PENDING' && (call.status === 'ENDED' || call.status === 'FAILED'))
+      .filter((call) => new Date(call.createdAt) < createdBefore && new Date(call.createdAt) > createdAfter)
+      .sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime())
+      .slice(0, limit)
+      .map((call) => call.id);
+  }
 }
 
 /** Keys and metrics by campaign id (`null` = test calls); a campaign not set up has none. */

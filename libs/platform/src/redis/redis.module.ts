@@ -4,7 +4,12 @@ import { AppConfig } from '@outreach/core';
 
 /** ioredis options from REDIS_URL, plus what every client here needs. */
 export function redisOptions(config: AppConfig, extra: RedisOptions = {}): RedisOptions {
-  const url = new URL(config.redisUrl);
+  return redisOptionsFor(config.redisUrl, extra);
+}
+
+/** The connection options for a Redis at `redisUrl` (another Redis than REDIS_URL's, such as the sandbox provider's store). */
+export function redisOptionsFor(redisUrl: string, extra: RedisOptions = {}): RedisOptions {
+  const url = new URL(redisUrl);
   return {
     host: url.hostname,
     port: Number(url.port || 6379),

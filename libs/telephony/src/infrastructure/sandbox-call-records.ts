@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, redisOptions } from '@outreach/platform';
+import { AppConfig, redisOptionsFor } from '@outreach/platform';
 import Redis from 'ioredis';
 
 /** What the sandbox provider remembers of a call it accepted: enough to answer it again. */
@@ -35,7 +35,7 @@ export abstract class SandboxCallRecords {
 /** Kept a week, like a provider's call log. */
 const RECORD_TTL_SECS = 7 * 24 * 3600;
 
-/** The records in Redis (one key per call), on a lazily opened connection of their own. */
+/** The records in Redis (one key per call; SANDBOX_VOICE_REDIS_URL, else REDIS_URL), on a lazily opened connection of their own. */
 @Injectable()
 export class RedisSandboxCallRecords extends SandboxCallRecords implements OnApplicationShutdown {
   private client: Redis | null = null;
@@ -63,7 +63,7 @@ export class RedisSandboxCallRecords extends SandboxCallRecords implements OnApp
 
   private redis(): Redis {
     if (!this.client) {
-      this.client = new Redis(redisOptions(this.config, { maxRetriesPerRequest: 1, commandTimeout: 1000 }));
+      this.client = new Redis(redisOptionsFor(this.config.sandboxVoiceRedisUrl ?? this.config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000 }));
       this.client.on('error', () => undefined); // failures surface on the commands; callers decide
     }
     return this.client;

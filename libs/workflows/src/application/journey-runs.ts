@@ -27,7 +27,7 @@ import { WorkflowJob, WorkflowQueue } from './workflow-jobs';
 const ADMIT_BATCH = 500;
 /** Immediate steps (start, tag, branch) one job runs at most before it hands on to a job of its own (a guard against runaway graphs). */
 const MAX_STEPS_PER_JOB = 50;
-/** A RUNNING run (not at a call) unchanged this long lost its job: the sweep adds it again. */
+/** A RUNNING run (not at a call) unchanged this long lost its job: the sweep adds it again (the default of WORKFLOW_RUN_IDLE_MS). */
 export const RUN_IDLE_MS = 60_000;
 /** A run at a call step unchanged this long: the sweep asks whether its contact can still be called. */
 export const CALL_IDLE_MS = 3_600_000;
@@ -211,13 +211,13 @@ export class JourneyRuns extends CallAnalysed implements JourneySteps {
 
   /**
    * The sweep (decisions.md 37.12): re-adds the job of every WAITING run past its due time and of
-   * every RUNNING run (not at a call) idle for RUN_IDLE_MS — a Redis flush or a killed worker lost
-   * it; ends the runs whose call step can no longer happen (the contact became final without a
-   * call: do-not-call). Returns how many jobs it added.
+   * every RUNNING run (not at a call) idle for `idleMs` (WORKFLOW_RUN_IDLE_MS) — a Redis flush or a
+   * killed worker lost it; ends the runs whose call step can no longer happen (the contact became
+   * final without a call: do-not-call). Returns how many jobs it added.
    */
-  async sweep(limit = 1000): Promise<number> {
+  async sweep(idleMs = RUN_IDLE_MS, limit = 1000): Promise<number> {
     const now = this.clock.now();
-    const stuck = await this.runs.stuck(now, new Date(now.getTime() - RUN_IDLE_MS), ['start', 'tag', 'branch', 'whatsapp', 'email', 'webhook', 'end'], limit);
+    const stuck = await this.runs.stuck(now, new Date(now.getTime() - idleMs), ['start', 'tag', 'branch', 'whatsapp', 'email', 'webhook', 'end'], limit);
     if (stuck.length > 0) await this.queue.readd(stuck.map((s) => ({ runId: s.id, visit: s.visit })));
     for (const idle of await this.runs.idleCalls(new Date(now.getTime() - CALL_IDLE_MS), limit)) {
       await this.uow.run(async () => {

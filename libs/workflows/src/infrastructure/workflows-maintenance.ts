@@ -4,14 +4,14 @@ import { JourneyRuns } from '../application/journey-runs';
 
 /**
  * The runs' safety net (decisions.md 37.12), on every worker's own timer (REAPER_INTERVAL_MS, as
- * the engine's maintenance): the sweep re-adds the jobs of due WAITING runs and of idle RUNNING
- * runs. Safe in several workers at once (job ids, the visit check).
+ * the engine's maintenance): the sweep re-adds the jobs of due WAITING runs and of RUNNING
+ * runs idle for WORKFLOW_RUN_IDLE_MS. Safe in several workers at once (job ids, the visit check).
  */
 @Injectable()
 export class WorkflowsMaintenance implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WorkflowsMaintenance');
   private readonly loop = new RepeatingTask(
-    () => this.runs.sweep(),
+    () => this.runs.sweep(this.config.workflowRunIdleMs),
     () => this.config.reaperIntervalMs,
     (error) => this.logger.warn(`workflow run sweep failed: ${error.message}`),
   );

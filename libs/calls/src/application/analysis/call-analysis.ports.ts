@@ -31,14 +31,24 @@ export abstract class CallAnalysisStore {
 
   /** Sets (or replaces) the override of one metric. */
   abstract recordMetricOverride(callId: string, key: string, override: MetricOverride): Promise<void>;
+
+  /**
+   * Ids of calls that are over (ENDED or FAILED) with their analysis still PENDING, created between
+   * `createdAfter` and `createdBefore`, oldest first, at most `limit` (the analysis sweep, decisions.md 37.17).
+   */
+  abstract pendingAnalyses(createdBefore: Date, createdAfter: Date, limit: number): Promise<string[]>;
 }
 
 export interface AnalyseCallPayload {
   callId: string;
 }
 
-/** The outbox job that analyses a finished call (queue `calls`, job `analyse`). */
+/**
+ * The outbox job that analyses a finished call (queue `calls`, job `analyse`), under the job id
+ * `analyse-<callId>`: the analysis sweep adds it again without a second analysis while the first
+ * job is still queued, running or kept as completed.
+ */
 export function analyseCallJob(callId: string): OutboxJob {
   const payload: AnalyseCallPayload = { callId };
-  return { queue: CallsQueue.Calls, name: CallsJob.Analyse, payload: { ...payload } };
+  return { queue: CallsQueue.Calls, name: CallsJob.Analyse, payload: { ...payload }, jobId: `analyse-${callId}` };
 }

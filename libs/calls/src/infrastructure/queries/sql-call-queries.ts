@@ -99,4 +99,15 @@ export class SqlCallAnalysisStore extends CallAnalysisStore {
       [callId, key, JSON.stringify(override)],
     );
   }
+
+  /** Walks the partial index calls_analysis_pending_idx (created_at WHERE analysis_status = 'PENDING'). */
+  async pendingAnalyses(createdBefore: Date, createdAfter: Date, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.tx.manager.query(
+      `SELECT ${c.id} AS id FROM ${CALLS.name}
+        WHERE ${c.analysisStatus} = 'PENDING' AND ${c.status} IN ('ENDED', 'FAILED') AND ${c.createdAt} < $1 AND ${c.createdAt} > $2
+        ORDER BY ${c.createdAt} LIMIT $3`,
+      [createdBefore, createdAfter, limit],
+    );
+    return rows.map((r) => r.id);
+  }
 }

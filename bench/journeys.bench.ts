@@ -18,6 +18,7 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AgentsCoreModule, ProvisionAgent } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
+import { CallsAnalysisWorkerModule } from '@outreach/calls';
 import { CampaignEditing, CampaignLifecycle, CampaignPhoneNumbers, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { MessagingCoreModule, MessagingWorkerModule, WhatsappSenders, WhatsappTemplates } from '@outreach/messaging';
@@ -51,6 +52,8 @@ process.env.SANDBOX_VOICE_LATENCY_MS = '0';
     MessagingWorkerModule,
     MessagingCoreModule,
     WorkflowsWorkerModule,
+    // An answered call's run waits for the call's analysis (decisions.md 37.20): the calls worker analyses it.
+    CallsAnalysisWorkerModule,
     WorkspacesCoreModule,
     BillingModule,
     CampaignsCoreModule,
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
     row('raw BullMQ no-op jobs (1 worker)', fmt(RUNS * STEPS_PER_RUN), noop.seconds.toFixed(2), fmt(noop.perSecond)),
     row('journey step transitions (5-step runs)', fmt(run.steps), run.seconds.toFixed(2), fmt(run.stepsPerSecond)),
     '',
-    `step transitions / raw BullMQ: ${ratio.toFixed(3)} (a run is 3 step jobs, a dispatch claim, an attempt job, a call settlement and a message send)`,
+    `step transitions / raw BullMQ: ${ratio.toFixed(3)} (a run is 3 step jobs, a dispatch claim, an attempt job, a call settlement, the answered call's analysis and a message send)`,
     `checks: runs DONE ${fmt(run.done)} / ${fmt(RUNS)}, steps ${fmt(run.steps)}, calls ${fmt(run.calls)}, messages ${fmt(run.messages)}`,
     `BENCH_JSON ${JSON.stringify({ bench: 'bench:journeys', path: '5-step journey runs (call, WhatsApp, tag), zero-latency sandbox', unit: 'steps/s', service: Math.round(run.stepsPerSecond), raw: Math.round(noop.perSecond), rawName: 'BullMQ no-op jobs', ratio: Number(ratio.toFixed(4)), goal: null, p99ms: null })}`,
   ];

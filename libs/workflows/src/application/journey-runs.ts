@@ -168,7 +168,8 @@ export class JourneyRuns extends CallAnalysed implements JourneySteps {
       const taken = await this.uow.run(() => this.takeAnalysis(run.id, run.visit, event.callId, { extraction: {}, evaluation: {} }));
       if (!taken) return;
     }
-    await this.queue.readd([{ runId: run.id, visit: run.visit }]);
+    // Not readd: the visit's own job may be running now, past its look at the still PENDING analysis.
+    await this.queue.wake(run.id, run.visit, `analysed-${event.callId}`);
   }
 
   /** The step job: runs the run's step at `visit` (nothing when the run has moved on). */

@@ -76,6 +76,13 @@ export abstract class StepQueue {
    * already (kept for de-duplication) is replaced. The handler's visit check makes any copy harmless.
    */
   abstract readd(jobs: ReadonlyArray<{ runId: string; visit: number }>): Promise<void>;
+  /**
+   * One more step job for the run's visit under an id of its own (`<step job id>-<cause>`), added
+   * whatever the state of the visit's job: that job may be running right now and about to end with
+   * nothing done, having looked before the cause happened (decisions.md 37.17). Added once per cause;
+   * the handler's visit check makes it harmless when the visit's job moved the run first.
+   */
+  abstract wake(runId: string, visit: number, cause: string): Promise<void>;
 }
 
 /** A webhook step's POST (signed like the result webhooks). */

@@ -34,4 +34,9 @@ export class BullmqStepQueue extends StepQueue {
     }
     await this.producer.addBulk(WorkflowQueue.Workflows, fresh);
   }
+
+  async wake(runId: string, visit: number, cause: string): Promise<void> {
+    const payload: StepPayload = { runId, visit };
+    await this.producer.add(WorkflowQueue.Workflows, WorkflowJob.Step, payload, `${stepJobId(runId, visit)}-${cause}`);
+  }
 }

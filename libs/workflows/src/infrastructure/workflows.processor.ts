@@ -8,8 +8,13 @@ import { StepPayload, WorkflowJob, WorkflowQueue } from '../application/workflow
 /** Step jobs of different runs side by side per process (one run's steps serialise on its row lock). */
 const STEP_CONCURRENCY = 16;
 
-/** Queue `workflows`: `step` jobs. Handlers only call use cases. */
-@Processor(WorkflowQueue.Workflows)
+/**
+ * Queue `workflows`: `step` jobs. Handlers only call use cases. A short lease (as the engine's
+ * attempts and messaging's jobs, decisions.md 37.17): the step jobs of a worker that died are taken
+ * up again within seconds, not after BullMQ's default 30 s stalled-job check (a job that runs
+ * longer keeps its lock: BullMQ renews it while the job runs).
+ */
+@Processor(WorkflowQueue.Workflows, { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
 export class WorkflowsProcessor extends QueueWorkerHost implements OnApplicationBootstrap {
   constructor(private readonly runs: JourneyRuns) {
     super(WorkflowQueue.Workflows);

@@ -1,7 +1,7 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/api-process';
 import { killProcess } from '../support/worker-process';
 
 /*
@@ -12,17 +12,6 @@ import { killProcess } from '../support/worker-process';
 
 const ROOT = join(__dirname, '..', '..');
 const SLOW = 120_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The shell lines of the README's "A first request" block. */
 function readmeFirstRequest(): string[] {

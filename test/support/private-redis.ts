@@ -1,19 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
+import { freePort } from './api-process';
 import { killProcess } from './worker-process';
-
-/** A port nothing listens on right now (the kernel's pick, released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A redis-server of one test file's own, on a free loopback port, without persistence: for drills

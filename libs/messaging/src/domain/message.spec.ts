@@ -52,11 +52,13 @@ describe('Message progress (decisions.md 30.13): forward only', () => {
     const m = outbound('QUEUED');
     const at = new Date('2026-01-01T00:00:00Z');
     expect(applyProgress(m, { progress: 'read', at, providerMessageId: 'wamid.1' })).toBe(true);
-    expect(m).toMatchObject({ status: 'READ', readAt: at, deliveredAt: at, providerMessageId: 'wamid.1', sendStartedAt: null });
-    // A late SENT still records the provider id when it was missing, but does not move READ back.
-    const late = outbound('DELIVERED');
-    expect(applyProgress(late, { progress: 'sent', at, providerMessageId: 'wamid.2' })).toBe(false);
-    expect(late).toMatchObject({ status: 'DELIVERED', providerMessageId: 'wamid.2' });
+    expect(m).toMatchObject({ status: 'READ', readAt: at, deliveredAt: at, sentAt: at, providerMessageId: 'wamid.1', sendStartedAt: null });
+    // A report that overtook the acceptance: delivered (so sent) by then; the late SENT still
+    // records the provider id when it was missing, keeps that time and does not move DELIVERED back.
+    const late = outbound('QUEUED');
+    expect(applyProgress(late, { progress: 'delivered', at })).toBe(true);
+    expect(applyProgress(late, { progress: 'sent', at: new Date('2026-01-01T00:00:01Z'), providerMessageId: 'wamid.2' })).toBe(false);
+    expect(late).toMatchObject({ status: 'DELIVERED', providerMessageId: 'wamid.2', deliveredAt: at, sentAt: at });
     const failed = outbound('SENT');
     expect(applyProgress(failed, { progress: 'failed', at, reason: 'undeliverable' })).toBe(true);
     expect(failed).toMatchObject({ status: 'FAILED', failedAt: at, failureReason: 'undeliverable' });

@@ -72,7 +72,9 @@ export interface MessageProps {
 
 /**
  * Applies a provider's report to an outbound message, in place; false (nothing changes) when it
- * does not move the message forward. `sent` also records the provider's id for the message.
+ * does not move the message forward. `sent` also records the provider's id for the message. A
+ * message delivered or read was sent by then: a report that overtook the provider's acceptance
+ * (the sandbox reports at once) sets `sentAt` too, and the late acceptance keeps it.
  */
 export function applyProgress(
   message: MessageProps,
@@ -88,10 +90,12 @@ export function applyProgress(
       break;
     case 'delivered':
       message.deliveredAt = report.at;
+      message.sentAt ??= report.at;
       break;
     case 'read':
       message.readAt = report.at;
       message.deliveredAt ??= report.at;
+      message.sentAt ??= report.at;
       break;
     case 'failed':
       message.failedAt = report.at;

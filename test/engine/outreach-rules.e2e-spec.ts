@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { SandboxCallAnalyser } from '@outreach/calls';
 import { Queue } from 'bullmq';
-import { SendMessage } from '@outreach/messaging';
+import { hubSignature, SendMessage } from '@outreach/messaging';
 import { Clock, FixedClock } from '@outreach/platform';
 import { addContacts, createCampaign, credit, expectError } from '../campaigns/campaign-helpers';
 import { connectSender, createTemplate, numberEndingIn } from '../messaging/messaging-helpers';
@@ -151,6 +151,43 @@ describe('outreach rules: a reply hands the contact off', () => {
     await waitFor('the second contact handed off', () => contactOf(campaigns[1], phone), (c) => c.status === 'HAND_OFF');
   });
 
+  it('a reply typed without quoting (no context.id, the common WhatsApp case) is judged for the latest message sent to that number (decisions.md 33.20)', async () => {
+    const phone = sandboxNumber(1, 7); // the sandbox delivers and reads, and never answers
+    const { campaignId } = await runnableCampaign(t, ws, {
+      phones: [phone],
+      settings: { channel: 'VOICE_THEN_WHATSAPP', whatsappOutreachTemplateId: template.id, dailyWindowStart: '14:00', dailyWindowEnd: '18:00' },
+    });
+    expect((await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [INTERESTED] })).status).toBe(200);
+    await startCampaign(t, ws, campaignId, { reservedConcurrency: 1 });
+    const contact = await contactOf(campaignId, phone);
+    const sent = await worker.get(SendMessage).send({
+      workspaceId: ws.workspaceId,
+      channel: 'WHATSAPP',
+      senderId: sender.id as string,
+      templateId: template.id as string,
+      to: phone,
+      variables: {},
+      idempotencyKey: `leg-${contact.id}-1`,
+    });
+    expect(sent.outcome).toBe('sent');
+    const judged = await repliesJudged();
+    const typed = { from: phone.slice(1), id: `wamid.in.${randomUUID()}`, timestamp: String(MONDAY_10_UTC.getTime() / 1000 + 60), type: 'text', text: { body: 'Yes, interested' } };
+    const raw = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '1' }, messages: [typed] } }] }],
+    });
+    const posted = await t.http
+      .post(`/webhooks/whatsapp/${sender.id}`)
+      .set('Content-Type', 'application/json')
+      .set('X-Hub-Signature-256', hubSignature(t.config.whatsappAppSecret, raw))
+      .send(raw);
+    expect(posted.status).toBe(200);
+    await waitFor('the reply judged', repliesJudged, (n) => n === judged + 1);
+    expect(await contactOf(campaignId, phone)).toMatchObject({ status: 'HAND_OFF', last_outcome: 'hand_off' });
+    const [reply] = await t.dataSource.query(`SELECT in_reply_to_id FROM messages WHERE direction = 'INBOUND'`);
+    expect(reply.in_reply_to_id).toBe(sent.message.id);
+  });
+
   it('an API lead handed off ends with a result: status hand_off', async () => {
     const campaign = await runningApiCampaign(t, ws.key, ws.workspaceId, {
       channel: 'VOICE_THEN_WHATSAPP',
@@ -250,7 +287,9 @@ describe('outreach rules: a reply hands the contact off', () => {
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ remessageId: expect.any(String), queued: 2, skipped: 0 });
       await waitFor('the two emails sent again', async () => (await emails()).length, (n) => n === 4);
-      const again = (await emails()).slice(2);
+      // The clock is fixed: every message has the same created_at, so the remessage's are told by their key.
+      const again = (await emails()).filter((m) => m.idempotency_key.startsWith('remessage-'));
+      expect(again).toHaveLength(2);
       expect(new Set(again.map((m) => m.address))).toEqual(new Set(before.map((m) => m.address)));
       for (const m of again) expect(m.idempotency_key).toMatch(new RegExp(`^remessage-${res.body.remessageId}-`));
       expect(await probe.statusCounts(campaign.id)).toEqual({ COMPLETED: 2, PENDING: 1 });

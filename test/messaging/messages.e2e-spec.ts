@@ -219,6 +219,49 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect(inbound).toMatchObject({ address: from, body: '  Stop ', workspace_id: ws.workspaceId, sender_id: senderId });
   });
 
+  it('a reply quoting nothing answers the latest message its sender sent to that number in the last 7 days (decisions.md 33.20); else it is stored unanswered', async () => {
+    const to = numberEndingIn(2);
+    const older = await send({ to });
+    const latest = await send({ to });
+    const lapsed = numberEndingIn(2);
+    const stale = await send({ to: lapsed });
+    const failed = numberEndingIn(2);
+    const refused = await send({ to: failed });
+    await waitFor('DELIVERED', async () => {
+      const rows = await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE status = 'DELIVERED'`);
+      return rows[0].n === 4;
+    }, 10_000);
+    await t.dataSource.query(`UPDATE messages SET created_at = now() - interval '8 days' WHERE id = $1`, [stale.message.id]);
+    await t.dataSource.query(`UPDATE messages SET status = 'FAILED' WHERE id = $1`, [refused.message.id]);
+    const other = await connectSender(t, ws.key, numberEndingIn(4));
+    await waitFor('the second sender CONNECTED', async () => (await t.http.get(`/whatsapp/senders/${other.id}`).set(k())).body.status === 'CONNECTED', 20_000);
+
+    const reply = async (sender: string, from: string, text: string, context?: string) => {
+      const id = `wamid.in.${randomUUID()}`;
+      const message = { from: from.slice(1), id, timestamp: unix(), type: 'text', text: { body: text }, ...(context ? { context: { from: '15550001234', id: context } } : {}) };
+      expect((await webhook(sender, cloudPayload({ messages: [message] }))).status).toBe(200);
+      return id;
+    };
+    const answers = {
+      unquoted: await reply(senderId, to, 'Sounds good'),
+      quoted: await reply(senderId, to, 'About the first one', (await messageRow(older.message.id)).provider_message_id),
+      otherSender: await reply(other.id as string, to, 'Who is this?'),
+      lapsed: await reply(senderId, lapsed, 'Late answer'),
+      failed: await reply(senderId, failed, 'Did you write?'),
+    };
+    const ids = Object.values(answers);
+    await waitFor('five replies stored', async () => {
+      const rows = await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE direction = 'INBOUND' AND provider_message_id = ANY($1)`, [ids]);
+      return rows[0].n === 5;
+    }, 10_000);
+    const rows: Array<{ provider_message_id: string; in_reply_to_id: string | null; sender_id: string }> = await t.dataSource.query(
+      `SELECT provider_message_id, in_reply_to_id, sender_id FROM messages WHERE direction = 'INBOUND'`,
+    );
+    const answered = Object.fromEntries(Object.entries(answers).map(([name, id]) => [name, rows.find((r) => r.provider_message_id === id)?.in_reply_to_id]));
+    expect(answered).toEqual({ unquoted: latest.message.id, quoted: older.message.id, otherSender: null, lapsed: null, failed: null });
+    expect(rows.find((r) => r.provider_message_id === answers.otherSender)?.sender_id).toBe(other.id);
+  });
+
   it("a sender's report never touches another sender's message (tenancy); a report about an unknown message waits, then is dropped", async () => {
     const sent = await send({ to: numberEndingIn(2) });
     await waitFor('DELIVERED', async () => (await messageRow(sent.message.id)).status === 'DELIVERED', 10_000);

@@ -6,6 +6,7 @@ export * from './messaging.config';
 import { Messaging1763700009900 } from './infrastructure/migrations/1763700009900-messaging';
 import { Messages1763700010200 } from './infrastructure/migrations/1763700010200-messages';
 import { MessageReplies1763700011010 } from './infrastructure/migrations/1763700011010-message-replies';
+import { UnquotedReplies1763700011900 } from './infrastructure/migrations/1763700011900-unquoted-replies';
 
 export { MessagingCoreModule, MessagingModule, MessagingWorkerModule } from './messaging.module';
 export { MessagingJob, MessagingQueue } from './application/messaging-jobs';
@@ -46,4 +47,4 @@ export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './applicatio
 export { UnsubscribeLinks } from './application/unsubscribe-links';
 export { MessageVariables } from './domain/message-rendering';
 export { MESSAGE_STATUSES, MessageStatus } from './domain/message';
-export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200, MessageReplies1763700011010]);
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200, MessageReplies1763700011010, UnquotedReplies1763700011900]);

@@ -11,6 +11,9 @@ import { SendMessage } from './send-message';
 /** A report about a message we cannot find yet is retried this long (its SENT record may still be committing). */
 export const UNKNOWN_MESSAGE_PATIENCE_MS = 10 * 60_000;
 
+/** An unquoted reply answers the sender's latest message to its author written this long before it, at most (decisions.md 33.20). */
+export const UNQUOTED_REPLY_WINDOW_MS = 7 * 24 * 3_600_000;
+
 /**
  * Applies what providers report about messages (decisions.md 30.14), once per (provider, event
  * id): progress of outbound messages (forward only), replies stored as inbound messages, and
@@ -83,9 +86,9 @@ export class MessageEventIntake implements OnModuleInit {
   async applyReport(senderId: string, report: ProviderReport): Promise<void> {
     const at = new Date(report.at);
     if (report.type === 'inbound') {
-      const replied = report.inReplyTo ? await this.messages.findByProviderMessageId(report.channel, report.provider, report.inReplyTo) : null;
-      if (replied && replied.senderId === senderId && replied.address === optOutAddress(report.channel, report.from)) {
-        const base = { provider: report.provider, eventId: report.providerMessageId, messageId: replied.id, providerMessageId: report.inReplyTo as string, at };
+      const replied = await this.answered(senderId, report, at);
+      if (replied) {
+        const base = { provider: report.provider, eventId: report.providerMessageId, messageId: replied.id, providerMessageId: replied.providerMessageId as string, at };
         return this.events.deliver({ ...base, channel: 'WHATSAPP', type: 'replied', text: report.text });
       }
       const sender = await this.whatsappSenders.findAnyById(senderId);
@@ -128,6 +131,21 @@ export class MessageEventIntake implements OnModuleInit {
           ? { ...base, channel: report.channel, type: 'bounced', permanent: report.permanent, reason: report.reason }
           : { ...base, channel: report.channel, type: 'complained', permanent: true, reason: report.reason };
     if (event) await this.events.deliver(event);
+  }
+
+  /**
+   * The outbound message an inbound one answers: the one it quotes (the Cloud API's `context.id`),
+   * else — a WhatsApp user typing a reply without quoting, the common case — the latest message this
+   * sender sent to its author within UNQUOTED_REPLY_WINDOW_MS before it (decisions.md 33.20). Only
+   * a message of this sender to this address: a sender never answers for another's messages.
+   */
+  private async answered(senderId: string, report: Extract<ProviderReport, { type: 'inbound' }>, at: Date): Promise<MessageProps | null> {
+    const address = optOutAddress(report.channel, report.from);
+    if (report.inReplyTo) {
+      const quoted = await this.messages.findByProviderMessageId(report.channel, report.provider, report.inReplyTo);
+      if (quoted && quoted.senderId === senderId && quoted.address === address) return quoted;
+    }
+    return this.messages.latestSentTo(senderId, report.channel, address, new Date(at.getTime() - UNQUOTED_REPLY_WINDOW_MS));
   }
 
   /**

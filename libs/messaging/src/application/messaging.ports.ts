@@ -91,6 +91,12 @@ export abstract class MessageRepository {
   abstract hasInboundSince(workspaceId: string, channel: MessageChannel, address: string, since: Date): Promise<boolean>;
   abstract findByProviderMessageId(channel: MessageChannel, provider: string, providerMessageId: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
   /**
+   * The latest outbound message `senderId` sent to `address` on `channel` that the provider
+   * accepted and did not fail, written at or after `since` (messages_sender_address_idx): what an
+   * unquoted reply answers.
+   */
+  abstract latestSentTo(senderId: string, channel: MessageChannel, address: string, since: Date): Promise<MessageProps | null>;
+  /**
    * Takes the send of a QUEUED message: true when nobody else is sending it (no lease, or one
    * taken before `staleBefore`: its sender died). Sets the lease to `now`.
    */

@@ -74,6 +74,17 @@ export class SqlMessageRepository extends MessageRepository {
     return row ? MESSAGES.fromRow(row) : null;
   }
 
+  async latestSentTo(senderId: string, channel: MessageChannel, address: string, since: Date): Promise<MessageProps | null> {
+    if (!isUuid(senderId)) return null;
+    const [row]: Row[] = await this.tx.manager.query(
+      `${SELECT} WHERE ${M.senderId} = $1 AND ${M.address} = $2 AND ${M.direction} = 'OUTBOUND' AND ${M.channel} = $3 AND ${M.createdAt} >= $4
+          AND ${M.providerMessageId} IS NOT NULL AND ${M.status} <> 'FAILED'
+        ORDER BY ${M.createdAt} DESC, ${M.id} DESC LIMIT 1`,
+      [senderId, address, channel, since],
+    );
+    return row ? MESSAGES.fromRow(row) : null;
+  }
+
   async claimSend(id: string, now: Date, staleBefore: Date): Promise<boolean> {
     // UPDATE … RETURNING answers [rows, count] through the pg driver.
     const [rows]: [unknown[], number] = await this.tx.manager.query(

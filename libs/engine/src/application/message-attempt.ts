@@ -111,14 +111,25 @@ export class MessageAttempt {
     return this.settle(contact, campaign, leg, settled, message);
   }
 
-  /** A provider's report about a message of a leg (through MessageEvents): the leg looks at its message again. */
+  /**
+   * A provider's report about a message of a leg (through MessageEvents; messaging's intake applied
+   * it first): the leg settles from the message as it now stands. The message was written, so
+   * nothing is sent again and SendMessage is not asked (decisions.md 44.6); a message not yet
+   * reached (still QUEUED: its sender is recording it) is left to that sender's execute.
+   */
   async reported(messageId: string): Promise<MessageAttemptReport | null> {
     const owner = await this.legs.keyOf(messageId);
-    const leg = owner ? parseLegKey(owner.idempotencyKey) : null;
-    if (!leg) return null;
-    const contact = await this.execution.lockContact(leg.contactId);
-    if (!contact || contact.status !== 'IN_PROGRESS' || legMessageKey(contact) !== owner!.idempotencyKey) return { state: 'stale' };
-    return this.execute(contact.id, contact.attemptSeq);
+    const parsed = owner ? parseLegKey(owner.idempotencyKey) : null;
+    if (!owner || !parsed) return null;
+    const contact = await this.execution.lockContact(parsed.contactId);
+    if (!contact || contact.status !== 'IN_PROGRESS' || legMessageKey(contact) !== owner.idempotencyKey) return { state: 'stale' };
+    const campaign = await this.execution.campaign(contact.campaignId);
+    const leg = campaign ? currentLeg(campaign.channel, contact.leg) : null;
+    if (!campaign || !leg || !isMessageLeg(leg)) return { state: 'stale' };
+    const message: LegMessage = { ...owner, replied: await this.legs.replied(messageId) };
+    const settled = this.fromStatus(message, false);
+    if (settled === null) return { state: 'waiting_for_report' };
+    return this.settle(contact, campaign, leg, settled, message);
   }
 
   /** Sends (or replays) the leg's message; `existing`: the message of this key, when written before. */

@@ -60,10 +60,26 @@ export class MessageLegs {
     return this.messages.hasInboundSince(workspaceId, channel, optOutAddress(channel, address), since);
   }
 
-  /** The key an outbound message was sent under (null for inbound messages and sends without one). */
-  async keyOf(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; idempotencyKey: string } | null> {
+  /**
+   * The key an outbound message was sent under (null for inbound messages and sends without one),
+   * with where the message stands but for `replied` (ask `replied` when it matters: one more read).
+   */
+  async keyOf(messageId: string): Promise<({ workspaceId: string; channel: MessageChannel; idempotencyKey: string } & Omit<LegMessage, 'replied'>) | null> {
     const message = await this.messages.findById(messageId);
     if (!message || message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
-    return { workspaceId: message.workspaceId, channel: message.channel, idempotencyKey: message.idempotencyKey };
+    return {
+      workspaceId: message.workspaceId,
+      channel: message.channel,
+      idempotencyKey: message.idempotencyKey,
+      messageId: message.id,
+      status: message.status,
+      failureReason: message.failureReason,
+      createdAt: message.createdAt,
+    };
+  }
+
+  /** The contact answered message `messageId` (an inbound message linked to it). */
+  replied(messageId: string): Promise<boolean> {
+    return this.messages.hasReply(messageId);
   }
 }

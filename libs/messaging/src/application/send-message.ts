@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Tariffs, WalletDebits } from '@outreach/billing';
 import { AppConfig, AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
+import type { EmailSender } from '../domain/email-sender';
 import { applyProgress, MessageContent, MessageProps } from '../domain/message';
 import { bindingValues, MessageVariables, renderPlaceholders } from '../domain/message-rendering';
 import { MessageChannel, optOutAddress } from '../domain/opt-out';
-import { EmailProvider, emailProviderName, TransientProviderError, WhatsappProvider, whatsappProviderName } from './message-provider.port';
+import type { WhatsappSender } from '../domain/whatsapp-sender';
+import {
+  EmailProvider,
+  emailProviderName,
+  SmtpCredentials,
+  TransientProviderError,
+  WhatsappCredentials,
+  WhatsappProvider,
+  whatsappProviderName,
+} from './message-provider.port';
 import { messageView, MessageView } from './message-view';
 import {
   EmailSenderRepository,
@@ -89,9 +99,9 @@ export class SendMessage {
     }
     let message = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
     if (!message) {
-      const fresh = await this.prepare(input);
+      const { message: fresh, via } = await this.prepare(input);
       if (await this.messages.insertOutbound(fresh)) {
-        return this.deliver(fresh);
+        return this.deliver(fresh, via);
       }
       // Another caller wrote the key first: answer as a replay of its message.
       message = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
@@ -119,8 +129,12 @@ export class SendMessage {
     return this.deliver({ ...message, sendStartedAt: now });
   }
 
-  /** The checks and the rendering; throws (nothing written) when the message cannot be sent. */
-  private async prepare(input: SendMessageInput): Promise<MessageProps> {
+  /**
+   * The checks and the rendering; throws (nothing written) when the message cannot be sent. Also
+   * answers the sender and credentials the checks read, so a first send asks the provider with them
+   * instead of reading both again (decisions.md 44.6).
+   */
+  private async prepare(input: SendMessageInput): Promise<{ message: MessageProps; via: Via }> {
     const address = optOutAddress(input.channel, input.to);
     const now = this.clock.now();
     const base = {
@@ -155,8 +169,9 @@ export class SendMessage {
       const fields = template.fields();
       const parameters = bindingValues(fields.bindings, input.variables);
       const content: MessageContent = { kind: 'whatsapp_template', templateName: fields.name, language: fields.language, parameters };
-      const provider = whatsappProviderName(await this.whatsappSenders.revealCredentials(sender));
-      return { ...base, provider, body: renderPlaceholders(fields.body, parameters), subject: null, content };
+      const credentials = await this.whatsappSenders.revealCredentials(sender);
+      const message = { ...base, provider: whatsappProviderName(credentials), body: renderPlaceholders(fields.body, parameters), subject: null, content };
+      return { message, via: { channel: 'WHATSAPP', sender, credentials } };
     }
     const sender = await this.emailSenders.findById(input.workspaceId, input.senderId);
     if (!sender) throw new AppError('not_found', { message: `no email sender ${input.senderId}` });
@@ -171,8 +186,9 @@ export class SendMessage {
       html: fields.htmlBody === null ? null : renderPlaceholders(fields.htmlBody, values, { html: true }),
       text: fields.textBody === null ? null : renderPlaceholders(fields.textBody, values),
     };
-    const provider = emailProviderName(await this.emailSenders.revealCredentials(input.workspaceId, sender.id));
-    return { ...base, provider, body: content.text ?? content.html ?? '', subject: content.subject, content };
+    const credentials = await this.emailSenders.revealCredentials(input.workspaceId, sender.id);
+    const message = { ...base, provider: emailProviderName(credentials), body: content.text ?? content.html ?? '', subject: content.subject, content };
+    return { message, via: { channel: 'EMAIL', sender, credentials } };
   }
 
   private async assertNotOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<void> {
@@ -181,11 +197,11 @@ export class SendMessage {
     }
   }
 
-  /** Asks the provider (no transaction open), then records what it answered. */
-  private async deliver(message: MessageProps): Promise<SendMessageResult> {
+  /** Asks the provider (no transaction open), then records what it answered. `via`: the checks' sender, on a first send. */
+  private async deliver(message: MessageProps, via?: Via): Promise<SendMessageResult> {
     let providerMessageId: string;
     try {
-      providerMessageId = await this.ask(message);
+      providerMessageId = await this.ask(message, via);
     } catch (error) {
       if (isTransient(error)) {
         await this.messages.releaseSend(message.id);
@@ -230,12 +246,13 @@ export class SendMessage {
     });
   }
 
-  private async ask(message: MessageProps): Promise<string> {
+  /** A retried send (no `via`) reads its sender again: it may have been disconnected since the first try. */
+  private async ask(message: MessageProps, via?: Via): Promise<string> {
     const content = message.content;
     if (content?.kind === 'whatsapp_template') {
-      const sender = await this.whatsappSenders.findAnyById(message.senderId);
+      const sender = via?.channel === 'WHATSAPP' ? via.sender : await this.whatsappSenders.findAnyById(message.senderId);
       if (!sender) throw new SenderGone(`WhatsApp sender ${message.senderId} was disconnected`);
-      const credentials = await this.whatsappSenders.revealCredentials(sender);
+      const credentials = via?.channel === 'WHATSAPP' ? via.credentials : await this.whatsappSenders.revealCredentials(sender);
       const accepted = await this.whatsapp.send({
         messageId: message.id,
         senderId: sender.id,
@@ -249,7 +266,7 @@ export class SendMessage {
       return accepted.providerMessageId;
     }
     if (content?.kind === 'email') {
-      const sender = await this.emailSenders.findById(message.workspaceId, message.senderId);
+      const sender = via?.channel === 'EMAIL' ? via.sender : await this.emailSenders.findById(message.workspaceId, message.senderId);
       if (!sender) throw new SenderGone(`email sender ${message.senderId} was deleted`);
       const p = sender.toProps();
       const accepted = await this.email.send({
@@ -262,7 +279,7 @@ export class SendMessage {
         html: content.html,
         text: content.text,
         unsubscribeUrl: this.unsubscribeLinks.urlFor(message.workspaceId, 'EMAIL', message.address),
-        credentials: await this.emailSenders.revealCredentials(message.workspaceId, sender.id),
+        credentials: via?.channel === 'EMAIL' ? via.credentials : await this.emailSenders.revealCredentials(message.workspaceId, sender.id),
       });
       return accepted.providerMessageId;
     }
@@ -278,6 +295,11 @@ export class SendMessage {
     });
   }
 }
+
+/** The sender (and its revealed credentials) a first send's checks read. */
+type Via =
+  | { channel: 'WHATSAPP'; sender: WhatsappSender; credentials: WhatsappCredentials | null }
+  | { channel: 'EMAIL'; sender: EmailSender; credentials: SmtpCredentials | null };
 
 /** The sandbox answers a second send of one message id with the first: a retake never needs to wait for it. */
 function dedupesOnOurId(provider: string | null): boolean {

@@ -62,7 +62,8 @@ describe('ApiLeadIntake (use case, ports faked)', () => {
       const s = setup();
       const first = await s.intake.admit(WS, CID, { phone: '+14155550100', name: 'Ann', fields: {} });
       const again = await s.intake.admit(WS, CID, { phone: '+14155550100', name: 'Other', fields: {} });
-      expect(again).toEqual({ contactId: first.contactId, created: false });
+      // The contact as the campaign has it: the first push's name, not this one's.
+      expect(again).toEqual({ contactId: first.contactId, created: false, contact: expect.objectContaining({ id: first.contactId, name: 'Ann', status: 'PENDING' }) });
       expect(s.contacts.inCampaign(CID)).toHaveLength(1);
       expect(s.outbox.jobs).toHaveLength(1);
     });

@@ -53,7 +53,7 @@ export abstract class ApiLeadContactStore {
    * Inserts a PENDING contact, or finds the campaign's contact with that phone (a campaign calls
    * a phone once); `created` tells which. Moves the campaign's contact count.
    */
-  abstract insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean }>;
+  abstract insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }>;
   abstract find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null>;
   /** Contacts of the campaign not final yet (PENDING, IN_PROGRESS, RETRY_SCHEDULED): a journey's live leads. */
   abstract liveCount(campaignId: string): Promise<number>;
@@ -117,14 +117,14 @@ export class ApiLeadIntake {
     return (await this.campaigns.findById(workspaceId, campaignId)) !== null;
   }
 
-  /** After openCampaign, in the same transaction: the contact plus a dispatch job when it is new. */
-  async admit(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ contactId: string; created: boolean }> {
-    const { id, created } = await this.contacts.insertOrFind(workspaceId, campaignId, contact);
+  /** After openCampaign, in the same transaction: the contact (as it stands) plus a dispatch job when it is new. */
+  async admit(workspaceId: string, campaignId: string, input: ApiLeadContactInput): Promise<{ contactId: string; created: boolean; contact: ApiLeadContactView }> {
+    const { id, created, contact } = await this.contacts.insertOrFind(workspaceId, campaignId, input);
     if (created) {
       await this.timeline.record({ contactId: id, type: 'created', detail: { source: 'API' } });
       await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
     }
-    return { contactId: id, created };
+    return { contactId: id, created, contact };
   }
 
   findContact(campaignId: string, contactId: string): Promise<ApiLeadContactView | null> {

@@ -33,34 +33,37 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
 
   /**
    * One statement: the insert (skipped when the campaign has the phone), the contact count, and
-   * the id of whichever row holds the phone. The final SELECT reads the statement's snapshot, so
-   * it sees the existing row only when the insert did not happen.
+   * whichever row holds the phone, as the lead push answers it (no second read). The final SELECT
+   * reads the statement's snapshot, so it sees the existing row only when the insert did not happen.
    */
-  async insertOrFind(workspaceId: string, campaignId: string, c: ApiLeadContactInput): Promise<{ id: string; created: boolean }> {
+  async insertOrFind(workspaceId: string, campaignId: string, c: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
     const locale = recipientLocaleOf(c.phone);
-    const rows: Array<{ id: string; created: boolean }> = await this.tx.manager.query(
+    const view = CC.select(undefined, API_LEAD_CONTACT_FIELDS);
+    const rows: Row[] = await this.tx.manager.query(
       `WITH ins AS (
          INSERT INTO ${CC.name} (${CC.select(undefined, ['campaignId', 'workspaceId', 'phone', 'name', 'fields', 'recipientZone', 'recipientRegion'])})
          VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
          ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
-         RETURNING ${CC.c.id}
+         RETURNING ${view}
        ), counted AS (
          ${addToContactCount('$1', 'SELECT count(*) FROM ins')}
        )
-       SELECT ${CC.c.id} AS id, true AS created FROM ins
+       SELECT ${view}, true AS created FROM ins
        UNION ALL
-       SELECT ${CC.c.id} AS id, false AS created FROM ${CC.name}
+       SELECT ${view}, false AS created FROM ${CC.name}
         WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $3 AND NOT EXISTS (SELECT 1 FROM ins)`,
       [campaignId, workspaceId, c.phone, c.name, CC.param('fields', c.fields), locale.zone, locale.region],
     );
-    if (rows[0]) return rows[0];
+    if (rows[0]) return this.admitted(rows[0], rows[0].created === true);
     // The insert waited for a concurrent one of the same phone and then skipped: that row
     // committed after this statement's snapshot, so read it with a fresh one.
-    const again: Row[] = await this.tx.manager.query(
-      `SELECT ${CC.c.id} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $2`,
-      [campaignId, c.phone],
-    );
-    return { id: CC.fromRow(again[0], ['id']).id, created: false };
+    const again: Row[] = await this.tx.manager.query(`SELECT ${view} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $2`, [campaignId, c.phone]);
+    return this.admitted(again[0], false);
+  }
+
+  private admitted(row: Row, created: boolean): { id: string; created: boolean; contact: ApiLeadContactView } {
+    const contact = withIsoDates(CC.fromRow(row, API_LEAD_CONTACT_FIELDS));
+    return { id: contact.id, created, contact };
   }
 
   async liveCount(campaignId: string): Promise<number> {

@@ -445,11 +445,12 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
     return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode, workflowId: p.workflowId } : null;
   }
 
-  async insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean }> {
+  async insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
     const existing = this.contacts.inCampaign(campaignId).find((c) => c.phone === contact.phone);
-    if (existing) return { id: existing.id, created: false };
-    const created = this.contacts.seed(workspaceId, campaignId, { phone: contact.phone, name: contact.name, fields: { ...contact.fields } });
-    return { id: created.id, created: true };
+    const id = existing?.id ?? this.contacts.seed(workspaceId, campaignId, { phone: contact.phone, name: contact.name, fields: { ...contact.fields } }).id;
+    const view = await this.find(campaignId, id);
+    if (!view) throw new Error(`contact ${id} vanished`);
+    return { id, created: !existing, contact: view };
   }
 
   async liveCount(campaignId: string): Promise<number> {

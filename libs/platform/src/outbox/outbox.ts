@@ -24,11 +24,13 @@ export class SqlOutbox extends Outbox {
       `RETURNING ${OUTBOX.c.id}`,
       ['queue', 'name', 'payload', 'jobId'],
     );
-    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(sql, params);
-    const ids = rows.map((r) => OUTBOX.fromRow(r, ['id']).id);
-    // Wake the relay early (it polls anyway); delivered on commit only, like the rows.
-    await this.tx.manager.query(`SELECT pg_notify('outbox', '')`);
-    return ids;
+    // The same statement wakes the relay early (it polls anyway): NOTIFY is delivered on commit
+    // only, like the rows. One round trip, not two (decisions.md 42.2).
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
+      `WITH ins AS (${sql}) SELECT ins.${OUTBOX.c.id} FROM ins CROSS JOIN (SELECT pg_notify('outbox', '')) AS wake`,
+      params,
+    );
+    return rows.map((r) => OUTBOX.fromRow(r, ['id']).id);
   }
 }
 

@@ -25,7 +25,8 @@ describe('PushLead', () => {
     campaigns.seed(aCampaign({ workspaceId: W, id: C, status: 'RUNNING', draft: { source: 'API', countryCode: '+1' } }));
     keys = new InMemoryLeadKeyStore();
     outbox = new RecordingOutbox();
-    uow = new RollbackUnitOfWork();
+    // A push that finds its key taken rolls back what it wrote (the contact first of all).
+    uow = new RollbackUnitOfWork([contacts]);
     const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox, inMemoryTimeline());
     pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
   });
@@ -59,10 +60,12 @@ describe('PushLead', () => {
     expect(dispatches()).toHaveLength(1);
   });
 
-  it('idempotency_key_reused for the same key with another lead; nothing stored', async () => {
+  it('idempotency_key_reused for the same key with another lead; nothing stored (the contact it added is rolled back)', async () => {
     await pushLead.push(W, C, lead());
+    const rolledBack = uow.rolledBack;
     expect(await codeOf(pushLead.push(W, C, lead({ phone: '+14155552672' })))).toEqual({ code: 'idempotency_key_reused', chosenStatus: undefined });
     expect(contacts.all()).toHaveLength(1);
+    expect(uow.rolledBack).toBe(rolledBack + 1);
   });
 
   it('invalid_phone (status left to the route) with an issue on phone; nothing stored, no key claimed', async () => {

@@ -24,11 +24,13 @@ export interface LeadPushOutcome {
 }
 
 /**
- * POST /v1/campaigns/{id}/leads. In one transaction: the campaign (campaign_not_found,
- * campaign_not_accepting), the phone (invalid_phone), then the key: a known key replays its first
- * answer when the lead is the same (else idempotency_key_reused); a new key is claimed
- * (a unique index decides between concurrent pushes), the contact is added with a dispatch job,
- * and the answer is stored with the key.
+ * POST /v1/campaigns/{id}/leads, in one transaction (decisions.md 42.2): the campaign
+ * (campaign_not_found, campaign_not_accepting), the phone (invalid_phone), the contact (added with
+ * a dispatch job, or the campaign's contact with that phone), then — last — the key with its
+ * answer. A key pushed before (a unique index decides between concurrent pushes) rolls all of it
+ * back and replays the first answer when the lead is the same (else idempotency_key_reused). Claiming
+ * last, not first, saves the read before the claim and the write of the answer after it: a new
+ * key, the common case, costs no statement for its idempotency beyond the one insert.
  */
 @Injectable()
 export class PushLead {
@@ -39,51 +41,43 @@ export class PushLead {
     private readonly clock: Clock,
   ) {}
 
-  push(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome> {
-    return this.uow.run(async () => {
-      const campaign = await this.intake.openCampaign(workspaceId, campaignId);
-      const lead = this.toLead(input, campaign.countryCode);
-      const fingerprint = leadFingerprint(lead);
-      const known = await this.keys.find(campaignId, input.idempotencyKey);
-      if (known) return replay(known, fingerprint);
-
-      const claimed = await this.keys.claim({
-        campaignId,
-        idempotencyKey: input.idempotencyKey,
-        workspaceId,
-        fingerprint,
-        lead,
-        createdAt: this.clock.now(),
+  async push(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome> {
+    let fingerprint = '';
+    try {
+      return await this.uow.run(async () => {
+        const campaign = await this.intake.openCampaign(workspaceId, campaignId);
+        const lead = this.toLead(input, campaign.countryCode);
+        fingerprint = leadFingerprint(lead);
+        const { contactId, created, contact } = await this.intake.admit(workspaceId, campaignId, {
+          phone: lead.phone,
+          name: lead.name,
+          fields: contactFields(lead.fields),
+        });
+        const body: LeadPushBody = {
+          id: contactId,
+          campaignId,
+          idempotencyKey: input.idempotencyKey,
+          phone: lead.phone,
+          name: lead.name,
+          fields: lead.fields,
+          status: contact.status,
+          attempts: contact.attempts,
+          resultId: null,
+          deduplicated: !created,
+          createdAt: contact.createdAt,
+        };
+        // Last: the key with its answer. Taken before → everything above is rolled back.
+        const claimed = await this.keys.claim({ campaignId, idempotencyKey: input.idempotencyKey, workspaceId, fingerprint, lead, leadId: contactId, response: body, createdAt: this.clock.now() });
+        if (!claimed) throw new KeyTaken();
+        return { result: created ? 'created' : 'deduplicated', body };
       });
-      if (!claimed) {
-        // Another push of this key committed while this one waited for it.
-        const winner = await this.keys.find(campaignId, input.idempotencyKey);
-        if (!winner) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
-        return replay(winner, fingerprint);
-      }
-
-      const { contactId, created } = await this.intake.admit(workspaceId, campaignId, {
-        phone: lead.phone,
-        name: lead.name,
-        fields: contactFields(lead.fields),
-      });
-      const contact = await this.intake.findContact(campaignId, contactId);
-      const body: LeadPushBody = {
-        id: contactId,
-        campaignId,
-        idempotencyKey: input.idempotencyKey,
-        phone: lead.phone,
-        name: lead.name,
-        fields: lead.fields,
-        status: contact?.status ?? 'PENDING',
-        attempts: contact?.attempts ?? 0,
-        resultId: null,
-        deduplicated: !created,
-        createdAt: contact?.createdAt ?? this.clock.now().toISOString(),
-      };
-      await this.keys.complete(campaignId, input.idempotencyKey, contactId, body);
-      return { result: created ? 'created' : 'deduplicated', body };
-    });
+    } catch (error) {
+      if (!(error instanceof KeyTaken)) throw error;
+    }
+    // The key was pushed before (or by a push that committed while this one waited for it).
+    const known = await this.keys.find(campaignId, input.idempotencyKey);
+    if (!known) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
+    return replay(known, fingerprint);
   }
 
   /**
@@ -134,3 +128,6 @@ function replay(known: LeadKeyRecord, fingerprint: string): LeadPushOutcome {
   if (!known.response) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
   return { result: 'replayed', body: known.response };
 }
+
+/** The key was taken by a push that committed: this push's transaction is rolled back, then it replays. */
+class KeyTaken extends Error {}

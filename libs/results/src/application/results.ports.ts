@@ -34,12 +34,12 @@ export interface LeadKeyRecord {
 export abstract class LeadKeyStore {
   abstract find(campaignId: string, key: string): Promise<LeadKeyRecord | null>;
   /**
-   * Claims the key inside the caller's transaction; false when another push holds it (the
-   * caller re-reads it). A push of the same key still in flight past a short lock wait → 409
-   * idempotency_in_progress with Retry-After: 1.
+   * Claims the key with its answer, as the LAST statement of the push's transaction (decisions.md
+   * 42.2): false when a push of this key committed before (the caller rolls back and replays it).
+   * A push of the same key still in flight past a short lock wait → 409 idempotency_in_progress
+   * with Retry-After: 1 (the wait's bound stays set to the transaction's end).
    */
-  abstract claim(record: Omit<LeadKeyRecord, 'leadId' | 'response'>): Promise<boolean>;
-  abstract complete(campaignId: string, key: string, leadId: string, response: LeadPushBody): Promise<void>;
+  abstract claim(record: LeadKeyRecord): Promise<boolean>;
   /** The first key that named the lead (the lead's own key), with its campaign and workspace. */
   abstract firstForLead(leadId: string): Promise<LeadKeyRecord | null>;
 }

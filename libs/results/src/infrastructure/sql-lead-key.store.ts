@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { QueryFailedError } from 'typeorm';
-import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from '../application/results.ports';
+import { LeadKeyRecord, LeadKeyStore } from '../application/results.ports';
 import { API_LEAD_KEYS } from './persistence/api-lead-key.table';
 
 const k = API_LEAD_KEYS.c;
@@ -27,17 +27,14 @@ export class SqlLeadKeyStore extends LeadKeyStore {
   /**
    * INSERT … ON CONFLICT DO NOTHING waits while another transaction holds the same key, then
    * inserts (that one rolled back) or skips (it committed). The wait is bounded by a local
-   * lock_timeout; running into it means the other push is still in flight.
+   * lock_timeout; running into it means the other push is still in flight. The claim is the
+   * transaction's last statement, so the bound is not set back (one round trip fewer).
    */
-  async claim(r: Omit<LeadKeyRecord, 'leadId' | 'response'>): Promise<boolean> {
+  async claim(r: LeadKeyRecord): Promise<boolean> {
     await this.tx.manager.query(`SET LOCAL lock_timeout = '${KEY_LOCK_TIMEOUT}'`);
     try {
-      const { sql, params } = API_LEAD_KEYS.insert(
-        { ...r, leadId: null, response: null },
-        `ON CONFLICT (${k.campaignId}, ${k.idempotencyKey}) DO NOTHING RETURNING 1`,
-      );
+      const { sql, params } = API_LEAD_KEYS.insert(r, `ON CONFLICT (${k.campaignId}, ${k.idempotencyKey}) DO NOTHING RETURNING 1`);
       const rows: unknown[] = await this.tx.manager.query(sql, params);
-      await this.tx.manager.query(`SET LOCAL lock_timeout TO DEFAULT`);
       return rows.length === 1;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '55P03') {
@@ -48,15 +45,6 @@ export class SqlLeadKeyStore extends LeadKeyStore {
       }
       throw error;
     }
-  }
-
-  async complete(campaignId: string, key: string, leadId: string, response: LeadPushBody): Promise<void> {
-    const { sql, params } = API_LEAD_KEYS.update(
-      { campaignId, idempotencyKey: key, leadId, response },
-      ['campaignId', 'idempotencyKey'],
-      ['leadId', 'response'],
-    );
-    await this.tx.manager.query(sql, params);
   }
 
   async firstForLead(leadId: string): Promise<LeadKeyRecord | null> {

@@ -14,7 +14,6 @@ import {
   HostResolver,
   LeadKeyRecord,
   LeadKeyStore,
-  LeadPushBody,
   ResultListQuery,
   ResultStore,
   StoredResult,
@@ -36,7 +35,7 @@ export class InMemoryLeadKeyStore extends LeadKeyStore {
    * Set to make the next claim lose to a concurrent push: the record it returns (if any) is stored
    * as the winner's, and the claim answers false, as the unique index would. Used once, then reset.
    */
-  concurrentWinner: ((record: Omit<LeadKeyRecord, 'leadId' | 'response'>) => LeadKeyRecord | null) | null = null;
+  concurrentWinner: ((record: LeadKeyRecord) => LeadKeyRecord | null) | null = null;
 
   /** A completed key naming `leadId` (what a finished push leaves behind). */
   seed(record: Partial<LeadKeyRecord> & Pick<LeadKeyRecord, 'campaignId' | 'idempotencyKey' | 'workspaceId' | 'leadId'>): LeadKeyRecord {
@@ -56,7 +55,7 @@ export class InMemoryLeadKeyStore extends LeadKeyStore {
     return record ? structuredClone(record) : null;
   }
 
-  async claim(record: Omit<LeadKeyRecord, 'leadId' | 'response'>): Promise<boolean> {
+  async claim(record: LeadKeyRecord): Promise<boolean> {
     const k = keyOf(record.campaignId, record.idempotencyKey);
     if (this.concurrentWinner) {
       const winner = this.concurrentWinner(structuredClone(record));
@@ -65,15 +64,8 @@ export class InMemoryLeadKeyStore extends LeadKeyStore {
       return false;
     }
     if (this.records.has(k)) return false;
-    this.records.set(k, structuredClone({ ...record, leadId: null, response: null }));
+    this.records.set(k, structuredClone(record));
     return true;
-  }
-
-  async complete(campaignId: string, key: string, leadId: string, response: LeadPushBody): Promise<void> {
-    const record = this.records.get(keyOf(campaignId, key));
-    if (!record) throw new Error(`no key ${key}`);
-    record.leadId = leadId;
-    record.response = structuredClone(response);
   }
 
   async firstForLead(leadId: string): Promise<LeadKeyRecord | null> {

@@ -96,7 +96,7 @@ export class ExecuteAttempt {
         return { state: 'do_not_call' as const };
       }
       const leg = currentLeg(campaign.channel, contact.leg);
-      if (isMessageLeg(leg)) return { state: 'message' as const };
+      if (isMessageLeg(leg)) return { state: 'message' as const, contact, campaign };
       if (await this.repliedToMessageLeg(campaign, contact)) return { state: 'replied' as const };
       const from = await this.pickFromNumber(campaign, contact);
       // A journey's call step names its own agent (decisions.md 37.12).
@@ -120,7 +120,10 @@ export class ExecuteAttempt {
       });
       return { state: 'started' as const, callId, from, contact, campaign, agent };
     });
-    if (started.state === 'message') return { state: 'message', report: await this.messages.execute(contactId, attemptSeq) };
+    if (started.state === 'message') {
+      // The leg starts from the contact and campaign this transaction read (no second read, decisions.md 44.7).
+      return { state: 'message', report: await this.messages.execute(contactId, attemptSeq, { read: { contact: started.contact, campaign: started.campaign } }) };
+    }
     if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
     if (started.state !== 'started') return started;
     return this.dial(started);

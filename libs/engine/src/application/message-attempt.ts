@@ -76,11 +76,18 @@ export class MessageAttempt {
   /**
    * Sends the leg's message (or finds it sent) and settles the contact when its outcome is known.
    * `final`: the report's patience is over (check job, reaper): a message still only SENT counts as sent.
+   * `read`: the contact (IN_PROGRESS on this attempt) and campaign the caller has just read in its
+   * own transaction (ExecuteAttempt), so they are not read again; the settlement re-checks the
+   * contact under its lock either way, and the message's key keeps a re-run from sending twice.
    */
-  async execute(contactId: string, attemptSeq: number, options: { final?: boolean } = {}): Promise<MessageAttemptReport> {
-    const contact = await this.execution.lockContact(contactId);
-    if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' };
-    const campaign = await this.execution.campaign(contact.campaignId);
+  async execute(
+    contactId: string,
+    attemptSeq: number,
+    options: { final?: boolean; read?: { contact: AttemptContact; campaign: ExecutionCampaign } } = {},
+  ): Promise<MessageAttemptReport> {
+    const contact = options.read?.contact ?? (await this.execution.lockContact(contactId));
+    if (!contact || contact.id !== contactId || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' };
+    const campaign = options.read?.campaign ?? (await this.execution.campaign(contact.campaignId));
     if (!campaign) return { state: 'stale' };
     const leg = currentLeg(campaign.channel, contact.leg);
     if (!isMessageLeg(leg)) return { state: 'stale' };

@@ -239,7 +239,8 @@ describe('ExecuteAttempt', () => {
   it('a provider that refuses the call (nothing dialled) is a carrier failure: the call FAILS and the contact is retried', async () => {
     const id = await claimed();
     bed.voice.accept = async () => {
-      throw new Error('provider 502');
+      // What a real adapter throws after its retries (provider-http.ts).
+      throw new AppError('provider_error', { message: 'twilio refused the request (502)', upstreamStatus: 502 });
     };
 
     const report = await bed.attempt.execute(id, 1);
@@ -247,6 +248,28 @@ describe('ExecuteAttempt', () => {
     expect(bed.polls.scheduled).toEqual([]);
     expect(report.state === 'settled' && report.settled.call).toMatchObject({ status: 'FAILED', providerDisposition: 'provider_error' });
     expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
+  });
+
+  it('placing fails for a reason of ours (the database unreachable during the cut): nothing ends, the job fails to run again; the re-run places the call once (decisions.md 16.29)', async () => {
+    const id = await claimed();
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    bed.voice.accept = async () => {
+      throw unreachable;
+    };
+
+    await expect(bed.attempt.execute(id, 1)).rejects.toBe(unreachable);
+    const [call] = [...bed.calls.rows.values()];
+    expect(call).toMatchObject({ status: 'QUEUED', outcome: null });
+    expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS', currentCallId: call.id });
+
+    bed.voice.accept = null;
+    const report = await bed.attempt.execute(id, 1);
+    expect(report.state).toBe('placed');
+    // Placed once (the scripted provider records what it accepted), with the call id of the first run.
+    expect(bed.voice.requests.map((r) => r.callId)).toEqual([call.id]);
+    await bed.voice.settled();
+    expect(bed.contacts.stored(id)!.status).toBe('COMPLETED');
+    expect(bed.calls.rows.size).toBe(1);
   });
 
   /** Makes every settlement fail as if the database were gone, until `restore()` is called. */

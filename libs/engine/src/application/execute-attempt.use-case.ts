@@ -192,10 +192,16 @@ export class ExecuteAttempt {
         variables,
       }));
     } catch (error) {
+      // Anything else (the database unreachable while the router looks up the caller id's carrier,
+      // the sandbox's Redis gone) is ours, not the provider's answer, and says nothing about whether
+      // the call was placed: the job runs again (waiting out a database outage, 2.7) and its re-run
+      // asks the provider (recover). Ending the call here failed a lead that was never tried
+      // (decisions.md 16.29).
+      if (!isAppError(error)) throw error;
       // A refusal with the contract's code (phone_number_released_upstream, phone_number_not_synced,
       // agent_not_provisioned, provider_error after its retries…) is the disposition (decisions.md 27.7).
-      this.logger.warn(`voice provider failed call ${callId}: ${(error as Error).message}`);
-      return this.finish(attempt, this.notPlaced(isAppError(error) ? error.code : 'provider_error'));
+      this.logger.warn(`voice provider failed call ${callId}: ${error.message}`);
+      return this.finish(attempt, this.notPlaced(error.code));
     }
     return this.accepted(callId, providerCallId);
   }

@@ -38,6 +38,7 @@ describe('CRM module (sandbox CRM)', () => {
       timezone: 'UTC',
       dailyWindowStart: '00:00',
       dailyWindowEnd: '00:00',
+      recipientHours: 'off', // the +1415 contacts' 08:00–21:00 would stop the dialling at night in California
     });
     await attachNumber(t, ws.key, ws.workspaceId, c.id);
     return c.id;
@@ -259,7 +260,7 @@ describe('CRM module (sandbox CRM)', () => {
         .send({ mappings: [{ source: 'plan', target: 'fields.plan' }, { source: 'city', target: 'fields.city' }] })
         .expect(200);
       const agent = await createActiveAgent(t, ws.key);
-      const campaign = await createCampaign(t, ws.key, { source: 'CRM_MANUAL', agentId: agent.id, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00' });
+      const campaign = await createCampaign(t, ws.key, { source: 'CRM_MANUAL', agentId: agent.id, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off' });
       await attachNumber(t, ws.key, ws.workspaceId, campaign.id);
       const res = await http().post(`/campaigns/${campaign.id}/crm-imports`).set(bearer(ws.key)).send({ connectionId: connection.id, segmentId: 'seg-5000' });
       expect(res.status).toBe(202);

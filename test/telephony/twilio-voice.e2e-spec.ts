@@ -195,7 +195,7 @@ describe('Twilio voice adapter (stub)', () => {
   });
 
   it('an API campaign whose caller id is on Twilio dials a pushed lead through it; the signed ending settles the contact, debits and writes the lead\'s result', async () => {
-    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00' });
+    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off' });
     const attached = await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(bearer(ws.key)).send({ phoneNumberId: numberId });
     expect(attached.status).toBe(200);
     await startCampaign(t, ws, campaign.id);
@@ -224,7 +224,7 @@ describe('Twilio voice adapter (stub)', () => {
   });
 
   it('a campaign attempt Twilio keeps failing (5xx after the retries) ends as a carrier failure with disposition provider_error, unbilled', async () => {
-    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', retryCount: 0 });
+    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off', retryCount: 0 });
     expect((await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(bearer(ws.key)).send({ phoneNumberId: numberId })).status).toBe(200);
     await startCampaign(t, ws, campaign.id);
     const fail = { status: 500, body: { ...twilioFixtures.errors.serviceUnavailable, status: 500 } };
@@ -240,7 +240,7 @@ describe('Twilio voice adapter (stub)', () => {
   });
 
   it('a campaign call whose callbacks never arrive is settled by the poll, from Twilio\'s record (GET Calls/{CallSid}.json)', async () => {
-    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00' });
+    const campaign = await createCampaign(t, ws.key, { source: 'API', agentId, timezone: 'UTC', dailyWindowStart: '00:00', dailyWindowEnd: '00:00', recipientHours: 'off' });
     expect((await t.http.post(`/campaigns/${campaign.id}/phone-numbers`).set(bearer(ws.key)).send({ phoneNumberId: numberId })).status).toBe(200);
     await startCampaign(t, ws, campaign.id);
     const to = '+14155550173';

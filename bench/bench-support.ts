@@ -115,12 +115,22 @@ export async function bullmqNoop(config: AppConfig, jobs: number, concurrency: n
 export function profileStatements(): { report(perItem: number, top?: number): string; reset(): void } {
   const stats = new Map<string, { n: number; ms: number }>();
   if (process.env.BENCH_PROFILE !== '1') return { report: () => '', reset: () => undefined };
+  // BENCH_PROFILE_CALLERS=<text>: also count, for statements containing that text, who sent them.
+  const callersOf = process.env.BENCH_PROFILE_CALLERS;
+  const callers = new Map<string, number>();
+  if (callersOf) Error.stackTraceLimit = 60;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pg = require('pg') as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0] as string | { text?: string };
     const text = (typeof first === 'string' ? first : (first?.text ?? '?')).replace(/\s+/g, ' ').replace(/\$\d+/g, '$').slice(0, 140);
+    if (callersOf && text.includes(callersOf)) {
+      // The service's frames (async ones included) that led to the statement.
+      const frames = (new Error().stack ?? '').split('\n').filter((l) => l.includes('/dist/libs/')).slice(0, 4);
+      const key = frames.map((l) => l.trim().replace(/\(.*\/dist\/libs\//, '(')).join(' < ');
+      callers.set(key, (callers.get(key) ?? 0) + 1);
+    }
     const started = process.hrtime.bigint();
     const result = original.apply(this, args);
     const done = () => {
@@ -134,12 +144,19 @@ export function profileStatements(): { report(perItem: number, top?: number): st
     return result;
   };
   return {
-    reset: () => stats.clear(),
+    reset: () => {
+      stats.clear();
+      callers.clear();
+    },
     report(perItem: number, top = 40) {
       const rows = [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms);
       const total = rows.reduce((t, [, s]) => t + s.n, 0);
       const lines = [`statements: ${total} (${(total / perItem).toFixed(1)} per item), by total time:`];
       for (const [text, s] of rows.slice(0, top)) lines.push(`${String(s.n).padStart(8)} ${(s.n / perItem).toFixed(2).padStart(6)}/item ${s.ms.toFixed(0).padStart(8)} ms  ${text}`);
+      if (callersOf) {
+        lines.push(`callers of statements containing ${JSON.stringify(callersOf)}:`);
+        for (const [key, n] of [...callers.entries()].sort((a, b) => b[1] - a[1])) lines.push(`${String(n).padStart(8)} ${(n / perItem).toFixed(2).padStart(6)}/item  ${key}`);
+      }
       return lines.join('\n');
     },
   };

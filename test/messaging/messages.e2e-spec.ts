@@ -98,6 +98,13 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect(again).toMatchObject({ outcome: 'sent', replayed: true, message: { id: first.message.id, status: 'READ' } });
     expect(await count(t, 'messages')).toBe(1);
     expect(await debits(first.message.id)).toHaveLength(1);
+
+    // A key sent before is a replay even when the checks would refuse a new send now (44.8): the
+    // contact opted out since, and a template that does not exist.
+    await t.get(OptOuts).record(ws.workspaceId, 'WHATSAPP', to, 'test');
+    expect(await send({ idempotencyKey: key, to, templateId: randomUUID() })).toMatchObject({ outcome: 'sent', replayed: true, message: { id: first.message.id, status: 'READ' } });
+    expect(await count(t, 'messages')).toBe(1);
+    expect(await debits(first.message.id)).toHaveLength(1);
   });
 
   it('template_not_approved (400), template_not_found (404), contact_opted_out (409), a missing value (400 invalid_request): nothing written', async () => {

@@ -13,7 +13,7 @@ import {
   numberToDial,
 } from '@outreach/campaigns';
 import { Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
-import { LegMessage, MessageLegs, SendMessage, SendOutcome } from '@outreach/messaging';
+import { LegMessage, MessageLegs, MessageView, SendMessage, SendOutcome } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
 import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from '../domain/message-legs';
 import { nextMessageStep } from '../domain/message-retry-policy';
@@ -99,8 +99,9 @@ export class MessageAttempt {
       return { state: 'released' };
     }
     let result: LegResult | 'in_flight' | 'waiting_for_analysis';
+    let answered: MessageView | null = null;
     try {
-      result = await this.sendOnce(contact, campaign, leg, key, existing);
+      ({ result, message: answered } = await this.sendOnce(contact, campaign, leg, key, existing));
     } catch (error) {
       // The checks refused (nothing written, nothing sent): the leg ends with the code as its reason.
       if (!isAppError(error)) throw error;
@@ -108,7 +109,11 @@ export class MessageAttempt {
     }
     if (result === 'in_flight') return { state: 'in_flight' };
     if (result === 'waiting_for_analysis') return this.postpone(contact, campaign);
-    const message = await this.legs.byKey(campaign.workspaceId, leg, key);
+    // SendMessage answered the message as it recorded it (reports applied before it included); only
+    // a reply needs one more read. Without an answer (the checks refused), the key says (44.8).
+    const message: LegMessage | null = answered
+      ? { messageId: answered.id, status: answered.status as LegMessage['status'], failureReason: answered.failureReason, createdAt: new Date(answered.createdAt), replied: await this.legs.replied(answered.id) }
+      : await this.legs.byKey(campaign.workspaceId, leg, key);
     const settled = result.kind === 'reached' && message ? this.fromStatus(message, options.final === true) : result;
     if (settled === null) {
       // Accepted, no report yet: the check job looks again when the provider's patience is over.
@@ -146,33 +151,34 @@ export class MessageAttempt {
     leg: 'WHATSAPP' | 'EMAIL',
     key: string,
     existing: LegMessage | null,
-  ): Promise<LegResult | 'in_flight' | 'waiting_for_analysis'> {
+  ): Promise<{ result: LegResult | 'in_flight' | 'waiting_for_analysis'; message: MessageView | null }> {
     const fields = { ...contact.fields, name: contact.name ?? contact.fields.name, phone: numberToDial(contact) };
     const variables = { contact: fields, campaign: this.campaignVariables(campaign, contact) };
     let outcome: SendOutcome;
+    let message: MessageView;
     if (leg === 'WHATSAPP') {
       const senderId = await this.whatsappSenders.get(campaign.workspaceId, () => this.legs.whatsappSender(campaign.workspaceId));
-      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_whatsapp_sender' };
+      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_whatsapp_sender' }, message: null };
       const template = existing ? campaign.settings.whatsappOutreachTemplateId : await this.whatsappTemplate(contact, campaign);
-      if (template === 'wait') return 'waiting_for_analysis';
-      if (!template) return { kind: 'not_sent', reason: 'no_outreach_template' };
-      ({ outcome } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'WHATSAPP', senderId: senderId ?? '', templateId: template, to: numberToDial(contact), variables, idempotencyKey: key }));
+      if (template === 'wait') return { result: 'waiting_for_analysis', message: null };
+      if (!template) return { result: { kind: 'not_sent', reason: 'no_outreach_template' }, message: null };
+      ({ outcome, message } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'WHATSAPP', senderId: senderId ?? '', templateId: template, to: numberToDial(contact), variables, idempotencyKey: key }));
     } else {
       const to = emailAddressOf(contact.fields);
-      if (!to) return { kind: 'not_sent', reason: 'no_email_address' };
+      if (!to) return { result: { kind: 'not_sent', reason: 'no_email_address' }, message: null };
       const defaults = await this.emailDefaults.get(campaign.workspaceId, () => this.legs.emailDefaults(campaign.workspaceId));
-      if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { kind: 'not_sent', reason: 'no_email_sender' };
-      ({ outcome } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key }));
+      if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_email_sender' }, message: null };
+      ({ outcome, message } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key }));
     }
     switch (outcome) {
       case 'sent':
-        return { kind: 'reached', outcome: 'sent' };
+        return { result: { kind: 'reached', outcome: 'sent' }, message };
       case 'failed':
-        return { kind: 'undelivered', reason: 'refused' };
+        return { result: { kind: 'undelivered', reason: 'refused' }, message };
       case 'retry_later':
-        return { kind: 'transient', reason: 'provider_unavailable' };
+        return { result: { kind: 'transient', reason: 'provider_unavailable' }, message };
       default:
-        return 'in_flight';
+        return { result: 'in_flight', message };
     }
   }
 

@@ -97,16 +97,23 @@ export class SendMessage {
     if (!KEY.test(input.idempotencyKey)) {
       throw new AppError('invalid_request', { message: 'idempotencyKey must be 1-200 printable ASCII characters' });
     }
-    let message = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
-    if (!message) {
-      const { message: fresh, via } = await this.prepare(input);
-      if (await this.messages.insertOutbound(fresh)) {
-        return this.deliver(fresh, via);
-      }
-      // Another caller wrote the key first: answer as a replay of its message.
-      message = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
-      if (!message) throw new Error(`message with key ${input.idempotencyKey} vanished`);
+    // A first send is the common case: the key is looked up only when the insert finds it taken or
+    // the checks refuse (a key sent before is answered as a replay even when its checks would refuse
+    // now), not before every send (decisions.md 44.8).
+    let prepared: { message: MessageProps; via: Via };
+    try {
+      prepared = await this.prepare(input);
+    } catch (error) {
+      const earlier = isAppError(error) ? await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey) : null;
+      if (earlier) return this.resume(earlier);
+      throw error;
     }
+    if (await this.messages.insertOutbound(prepared.message)) {
+      return this.deliver(prepared.message, prepared.via);
+    }
+    // The key was written before (a retry, a re-run, or another caller first): answer as a replay of its message.
+    const message = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
+    if (!message) throw new Error(`message with key ${input.idempotencyKey} vanished`);
     return this.resume(message);
   }
 

@@ -23,7 +23,7 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'optio
  */
 function reuseResponseValidators(): void {
   type Args = { responses: Record<string, object>; components?: object; errorTransformer?: unknown };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the instance openapi-validator itself loads
+  // The instance openapi-validator itself loads (a require: the module must be the same object).
   const validatorModule = require(require.resolve('openapi-response-validator', { paths: [require.resolve('openapi-validator')] })) as {
     default: new (args: Args) => object;
   };

@@ -104,7 +104,8 @@ export class SendMessage {
     try {
       prepared = await this.prepare(input);
     } catch (error) {
-      const earlier = isAppError(error) ? await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey) : null;
+      // Any refusal, coded or not (credentials that fail to open): a key sent before still answers its replay.
+      const earlier = await this.messages.findByKey(input.workspaceId, input.channel, input.idempotencyKey);
       if (earlier) return this.resume(earlier);
       throw error;
     }

@@ -55,6 +55,16 @@ describe('WalletDebits', () => {
     await expect(wallets.balance(W1)).resolves.toEqual({ balanceMinor: -5, currency: 'GBP' });
   });
 
+  it("reads a wallet's currency once: it never changes, even when the workspace's does (decisions.md 44.9)", async () => {
+    await wallets.credit({ workspaceId: W1, amountMinor: 100, currency: 'EUR', reference: null, description: null, at: T0 });
+    const balance = jest.spyOn(wallets, 'balance');
+    const first = await debits.debit(debit({ reference: 'call-1' }));
+    const second = await debits.debit(debit({ reference: 'call-2' }));
+    expect(balance).toHaveBeenCalledTimes(1);
+    expect(await wallets.findEntry(W1, first.entryId)).toMatchObject({ currency: 'EUR' });
+    expect(await wallets.findEntry(W1, second.entryId)).toMatchObject({ currency: 'EUR', balanceAfterMinor: 40 });
+  });
+
   it('a retried job debits nothing twice: same (kind, reference) returns the first entry', async () => {
     const first = await debits.debit(debit());
     const again = await debits.debit(debit({ amountMinor: 999 }));

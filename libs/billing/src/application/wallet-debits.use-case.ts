@@ -16,6 +16,9 @@ export interface DebitInput {
   campaignId?: string | null;
 }
 
+/** Workspaces whose wallet currency one process keeps; past this the map starts again. */
+const MAX_KEPT_CURRENCIES = 10_000;
+
 /**
  * Debits for the engine: call minutes, messages, test calls. Runs in the caller's UnitOfWork
  * transaction (so the debit commits with the outcome it pays for) or opens one. The wallet row
@@ -25,6 +28,12 @@ export interface DebitInput {
  */
 @Injectable()
 export class WalletDebits {
+  /**
+   * A wallet's currency, once it has one: set when the wallet is created and never changed, so it is
+   * read once per workspace and process instead of once per debit (decisions.md 44.9).
+   */
+  private readonly walletCurrencies = new Map<string, string>();
+
   constructor(
     private readonly wallets: WalletRepository,
     private readonly workspaces: WorkspaceAdministration,
@@ -37,8 +46,7 @@ export class WalletDebits {
     assertDebitKind(input.kind);
     assertDebitReference(input.reference);
     return this.uow.run(async () => {
-      const wallet = await this.wallets.balance(input.workspaceId);
-      const currency = wallet.currency ?? (await this.workspaces.get(input.workspaceId)).currency;
+      const currency = this.walletCurrencies.get(input.workspaceId) ?? (await this.currencyOf(input.workspaceId));
       const { entry, replayed, balanceMinor } = await this.wallets.debit({
         workspaceId: input.workspaceId,
         amountMinor: input.amountMinor,
@@ -51,5 +59,14 @@ export class WalletDebits {
       });
       return { balanceMinor, entryId: entry.id, replayed };
     });
+  }
+
+  /** The wallet's currency; a workspace without a wallet yet debits in its own currency. */
+  private async currencyOf(workspaceId: string): Promise<string> {
+    const wallet = await this.wallets.balance(workspaceId);
+    if (wallet.currency === null) return (await this.workspaces.get(workspaceId)).currency;
+    if (this.walletCurrencies.size >= MAX_KEPT_CURRENCIES) this.walletCurrencies.clear();
+    this.walletCurrencies.set(workspaceId, wallet.currency);
+    return wallet.currency;
   }
 }

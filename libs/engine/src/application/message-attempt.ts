@@ -120,28 +120,25 @@ export class MessageAttempt {
       await this.checks.schedule(contactId, attemptSeq, MESSAGE_REPORT_PATIENCE_MS);
       return { state: 'waiting_for_report' };
     }
-    return this.settle(contact, campaign, leg, settled, message);
+    return this.settle({ contactId, campaign, current: (locked) => locked.attemptSeq === attemptSeq }, settled, message);
   }
 
   /**
    * A provider's report about a message of a leg (through MessageEvents; messaging's intake applied
    * it first): the leg settles from the message as it now stands. The message was written, so
    * nothing is sent again and SendMessage is not asked (decisions.md 44.6); a message not yet
-   * reached (still QUEUED: its sender is recording it) is left to that sender's execute.
+   * reached (still QUEUED: its sender is recording it) is left to that sender's execute. The
+   * contact and its campaign are read once, in the settlement's transaction, where the contact's
+   * lock shows whether this message is still its leg's (decisions.md 44.9).
    */
   async reported(messageId: string): Promise<MessageAttemptReport | null> {
-    const owner = await this.legs.keyOf(messageId);
-    const parsed = owner ? parseLegKey(owner.idempotencyKey) : null;
-    if (!owner || !parsed) return null;
-    const contact = await this.execution.lockContact(parsed.contactId);
-    if (!contact || contact.status !== 'IN_PROGRESS' || legMessageKey(contact) !== owner.idempotencyKey) return { state: 'stale' };
-    const campaign = await this.execution.campaign(contact.campaignId);
-    const leg = campaign ? currentLeg(campaign.channel, contact.leg) : null;
-    if (!campaign || !leg || !isMessageLeg(leg)) return { state: 'stale' };
-    const message: LegMessage = { ...owner, replied: await this.legs.replied(messageId) };
+    const message = await this.legs.keyOf(messageId);
+    const parsed = message ? parseLegKey(message.idempotencyKey) : null;
+    if (!message || !parsed) return null;
     const settled = this.fromStatus(message, false);
     if (settled === null) return { state: 'waiting_for_report' };
-    return this.settle(contact, campaign, leg, settled, message);
+    const key = message.idempotencyKey;
+    return this.settle({ contactId: parsed.contactId, current: (locked) => legMessageKey(locked) === key }, settled, message);
   }
 
   /** Sends (or replays) the leg's message; `existing`: the message of this key, when written before. */
@@ -250,18 +247,17 @@ export class MessageAttempt {
    * Where the contact goes after its leg's message, in one transaction with its timeline and (an API
    * lead that ended) its result job. Only the current attempt moves the contact.
    */
-  private async settle(
-    contact: AttemptContact,
-    campaign: ExecutionCampaign,
-    leg: ContactLeg,
-    result: LegResult,
-    message: LegMessage | null,
-  ): Promise<MessageAttemptReport> {
+  private async settle(target: SettleTarget, result: LegResult, message: LegMessage | null): Promise<MessageAttemptReport> {
     const messageId = message?.messageId ?? null;
+    let woken: ExecutionCampaign | null = null;
     const report = await this.uow.run(async (): Promise<MessageAttemptReport> => {
       const now = this.clock.now();
-      const locked = await this.execution.lockContact(contact.id);
-      if (!locked || locked.status !== 'IN_PROGRESS' || locked.attemptSeq !== contact.attemptSeq) return { state: 'stale' };
+      const locked = await this.execution.lockContact(target.contactId);
+      if (!locked || locked.status !== 'IN_PROGRESS' || !target.current(locked)) return { state: 'stale' };
+      const campaign = target.campaign ?? (await this.execution.campaign(locked.campaignId));
+      const leg = campaign ? currentLeg(campaign.channel, locked.leg) : null;
+      if (!campaign || !leg || !isMessageLeg(leg)) return { state: 'stale' };
+      const contact = locked;
       // The leg's windows count from its first message's creation (before the provider was asked).
       const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
       const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
@@ -320,15 +316,24 @@ export class MessageAttempt {
       );
       const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(contact.id)] : [];
       await this.outbox.enqueue(...jobs);
+      woken = campaign;
       return { state: 'settled', status, outcome };
     });
-    if (report.state === 'settled') await this.wake(campaign);
+    if (report.state === 'settled' && woken) await this.wake(woken);
     return report;
   }
 
   private async wake(campaign: ExecutionCampaign): Promise<void> {
     await this.scheduler.wakeNow(campaign.id).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
   }
+}
+
+/** The contact a settlement moves: it must still be IN_PROGRESS on the same attempt (`current`). */
+interface SettleTarget {
+  contactId: string;
+  /** The campaign as the caller read it; read in the settlement's transaction otherwise. */
+  campaign?: ExecutionCampaign;
+  current: (locked: AttemptContact) => boolean;
 }
 
 /** The contact a leg's message key names (`legMessageKey`), or null for a key the engine did not write. */

@@ -43,9 +43,8 @@ export class MessageEventIntake implements OnModuleInit {
   /** One event about one of our outbound messages; an event id applied before changes nothing. */
   async apply(event: MessageEvent): Promise<void> {
     await this.uow.run(async () => {
-      if (!(await this.messages.markEventApplied(event.provider, event.eventId, this.clock.now()))) return;
-      const message = await this.messages.findById(event.messageId, { lock: true });
-      if (!message) return;
+      const { first, message } = await this.messages.applyEvent(event.provider, event.eventId, this.clock.now(), event.messageId);
+      if (!first || !message) return;
       switch (event.type) {
         case 'delivered':
         case 'read':

@@ -62,11 +62,12 @@ export class MessageLegs {
 
   /**
    * The key an outbound message was sent under (null for inbound messages and sends without one),
-   * with where the message stands but for `replied` (ask `replied` when it matters: one more read).
+   * with where the message stands, its reply included (one read).
    */
-  async keyOf(messageId: string): Promise<({ workspaceId: string; channel: MessageChannel; idempotencyKey: string } & Omit<LegMessage, 'replied'>) | null> {
-    const message = await this.messages.findById(messageId);
-    if (!message || message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
+  async keyOf(messageId: string): Promise<({ workspaceId: string; channel: MessageChannel; idempotencyKey: string } & LegMessage) | null> {
+    const found = await this.messages.findWithReply(messageId);
+    const message = found?.message;
+    if (!found || !message || message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
     return {
       workspaceId: message.workspaceId,
       channel: message.channel,
@@ -74,6 +75,7 @@ export class MessageLegs {
       messageId: message.id,
       status: message.status,
       failureReason: message.failureReason,
+      replied: found.replied,
       createdAt: message.createdAt,
     };
   }

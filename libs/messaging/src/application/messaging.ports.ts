@@ -30,6 +30,11 @@ export abstract class WhatsappSenderRepository {
   abstract lockWorkspace(workspaceId: string): Promise<void>;
   /** Decrypted credentials, for the provider call; never for responses. */
   abstract revealCredentials(sender: WhatsappSender): Promise<WhatsappCredentials | null>;
+  /**
+   * findById and the sender's sealed credentials in one read (a send needs both, decisions.md
+   * 44.9); `reveal` opens them (and throws as revealCredentials does) only when called.
+   */
+  abstract findForSend(workspaceId: string, id: string): Promise<{ sender: WhatsappSender; reveal: () => WhatsappCredentials | null } | null>;
 }
 
 export abstract class WhatsappTemplateRepository {
@@ -85,6 +90,8 @@ export abstract class MessageRepository {
   abstract insertInbound(message: MessageProps): Promise<boolean>;
   abstract findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null>;
   abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
+  /** findById and hasReply in one read (decisions.md 44.9). */
+  abstract findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null>;
   /** True when an inbound message answers outbound message `id` (messages_in_reply_to_idx). */
   abstract hasReply(id: string): Promise<boolean>;
   /** True when `address` wrote to the workspace on `channel` at or after `since` (an inbound message). */
@@ -113,4 +120,10 @@ export abstract class MessageRepository {
   abstract repliesTo(ids: readonly string[]): Promise<MessageProps[]>;
   /** Records that a provider event was applied; false when it was before (skip it). */
   abstract markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean>;
+  /**
+   * markEventApplied and, in the same statement, message `messageId` locked for the caller's
+   * transaction (one round trip per report, decisions.md 44.9): `first` false when the event was
+   * applied before (skip it); `message` null when there is no such message.
+   */
+  abstract applyEvent(provider: string, eventId: string, at: Date, messageId: string): Promise<{ first: boolean; message: MessageProps | null }>;
 }

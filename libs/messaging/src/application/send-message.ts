@@ -167,8 +167,9 @@ export class SendMessage {
       updatedAt: now,
     };
     if (input.channel === 'WHATSAPP') {
-      const sender = await this.whatsappSenders.findById(input.workspaceId, input.senderId);
-      if (!sender) throw new AppError('not_found', { message: `no WhatsApp sender ${input.senderId}` });
+      const found = await this.whatsappSenders.findForSend(input.workspaceId, input.senderId);
+      if (!found) throw new AppError('not_found', { message: `no WhatsApp sender ${input.senderId}` });
+      const sender = found.sender;
       if (sender.status !== 'CONNECTED') throw new AppError('invalid_request', { message: `WhatsApp sender ${input.senderId} is ${sender.status}, not CONNECTED` });
       const template = await this.whatsappTemplates.findById(input.workspaceId, input.templateId);
       if (!template) throw new AppError('template_not_found', { message: `no WhatsApp template ${input.templateId}` });
@@ -177,7 +178,7 @@ export class SendMessage {
       const fields = template.fields();
       const parameters = bindingValues(fields.bindings, input.variables);
       const content: MessageContent = { kind: 'whatsapp_template', templateName: fields.name, language: fields.language, parameters };
-      const credentials = await this.whatsappSenders.revealCredentials(sender);
+      const credentials = found.reveal();
       const message = { ...base, provider: whatsappProviderName(credentials), body: renderPlaceholders(fields.body, parameters), subject: null, content };
       return { message, via: { channel: 'WHATSAPP', sender, credentials } };
     }

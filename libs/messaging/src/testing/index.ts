@@ -76,6 +76,13 @@ export class InMemoryWhatsappSenderRepository extends WhatsappSenderRepository {
     const sealed = this.credentials.get(sender.id);
     return sealed ? (JSON.parse(sealed) as WhatsappCredentials) : null;
   }
+
+  async findForSend(workspaceId: string, id: string): Promise<{ sender: WhatsappSender; reveal: () => WhatsappCredentials | null } | null> {
+    const sender = await this.findById(workspaceId, id);
+    if (!sender) return null;
+    const sealed = this.credentials.get(sender.id);
+    return { sender, reveal: () => (sealed ? (JSON.parse(sealed) as WhatsappCredentials) : null) };
+  }
 }
 
 export class InMemoryWhatsappTemplateRepository extends WhatsappTemplateRepository {

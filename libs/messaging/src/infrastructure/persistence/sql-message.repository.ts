@@ -61,6 +61,17 @@ export class SqlMessageRepository extends MessageRepository {
     return row ? MESSAGES.fromRow(row) : null;
   }
 
+  async findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null> {
+    if (!isUuid(id)) return null;
+    const [row]: Array<Row & { replied: boolean }> = await this.tx.manager.query(
+      `SELECT ${MESSAGES.select('m')},
+              EXISTS (SELECT 1 FROM ${MESSAGES.name} r WHERE r.${M.inReplyToId} = m.${M.id} AND r.${M.direction} = 'INBOUND') AS replied
+         FROM ${MESSAGES.name} m WHERE m.${M.id} = $1`,
+      [id],
+    );
+    return row ? { message: MESSAGES.fromRow(row), replied: row.replied } : null;
+  }
+
   async findByProviderMessageId(
     channel: MessageChannel,
     provider: string,
@@ -152,6 +163,22 @@ export class SqlMessageRepository extends MessageRepository {
     );
     const rows: unknown[] = await this.tx.manager.query(sql, params);
     return rows.length > 0;
+  }
+
+  async applyEvent(provider: string, eventId: string, at: Date, messageId: string): Promise<{ first: boolean; message: MessageProps | null }> {
+    if (!isUuid(messageId)) return { first: await this.markEventApplied(provider, eventId, at), message: null };
+    const insert = MESSAGE_EVENTS.insert(
+      { provider, eventId, appliedAt: at },
+      `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
+    );
+    const id = insert.params.length + 1;
+    const [row]: Array<Row & { first: number }> = await this.tx.manager.query(
+      `WITH applied AS (${insert.sql}),
+            m AS (${SELECT} WHERE ${M.id} = $${id}${this.forUpdate({ lock: true })})
+       SELECT (SELECT count(*) FROM applied)::int AS first, m.* FROM (VALUES (1)) AS one LEFT JOIN m ON true`,
+      [...insert.params, messageId],
+    );
+    return { first: row.first > 0, message: row[M.id] ? MESSAGES.fromRow(row) : null };
   }
 
   private forUpdate(options: { lock?: boolean }): string {

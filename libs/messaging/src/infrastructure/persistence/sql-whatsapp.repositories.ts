@@ -118,7 +118,23 @@ export class SqlWhatsappSenderRepository extends WhatsappSenderRepository {
       `SELECT ${WHATSAPP_SENDERS.select(undefined, ['credentialsSealed'])} FROM ${WHATSAPP_SENDERS.name} WHERE ${S.id} = $1`,
       [sender.id],
     );
-    const sealed = row ? WHATSAPP_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed : null;
+    return this.open(sender, row ? WHATSAPP_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed : null);
+  }
+
+  async findForSend(workspaceId: string, id: string): Promise<{ sender: WhatsappSender; reveal: () => WhatsappCredentials | null } | null> {
+    if (!isUuid(id) || !isUuid(workspaceId)) return null;
+    const [row]: Row[] = await this.tx.manager.query(
+      `SELECT ${WHATSAPP_SENDERS.select(undefined, [...WHATSAPP_SENDER_COLUMNS, 'credentialsSealed'])} FROM ${WHATSAPP_SENDERS.name}
+        WHERE ${S.id} = $1 AND ${S.workspaceId} = $2`,
+      [id, workspaceId],
+    );
+    if (!row) return null;
+    const sender = toSender(row);
+    const sealed = WHATSAPP_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed;
+    return { sender, reveal: () => this.open(sender, sealed) };
+  }
+
+  private open(sender: WhatsappSender, sealed: string | null): WhatsappCredentials | null {
     if (!sealed) return null;
     return JSON.parse(this.sealer.open(sealed, senderSealContext(sender.workspaceId, sender.id))) as WhatsappCredentials;
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { CallAnalysed, CallAnalysedEvent, CallLog } from '@outreach/calls';
 import { CampaignJob, CampaignQueue, JourneyContact, JourneyContacts } from '@outreach/campaigns';
-import { AppError, Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import type { JourneyCallEnded, JourneySteps } from '@outreach/engine';
 import { MessageEvent, MessageLegs, SendMessage } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
@@ -27,8 +27,6 @@ import { WorkflowJob, WorkflowQueue } from './workflow-jobs';
 const ADMIT_BATCH = 500;
 /** Immediate steps (start, tag, branch) one job runs at most before it hands on to a job of its own (a guard against runaway graphs). */
 const MAX_STEPS_PER_JOB = 50;
-/** A RUNNING run (not at a call) unchanged this long lost its job: the sweep adds it again (the default of WORKFLOW_RUN_IDLE_MS). */
-export const RUN_IDLE_MS = 60_000;
 /** A run at a call step unchanged this long: the sweep asks whether its contact can still be called. */
 export const CALL_IDLE_MS = 3_600_000;
 
@@ -82,6 +80,7 @@ export class JourneyRuns extends CallAnalysed implements JourneySteps {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly calls: CallLog,
+    private readonly config: AppConfig,
   ) {
     super();
   }
@@ -216,7 +215,7 @@ export class JourneyRuns extends CallAnalysed implements JourneySteps {
    * killed worker lost it; ends the runs whose call step can no longer happen (the contact became
    * final without a call: do-not-call). Returns how many jobs it added.
    */
-  async sweep(idleMs = RUN_IDLE_MS, limit = 1000): Promise<number> {
+  async sweep(idleMs = this.config.workflowRunIdleMs, limit = 1000): Promise<number> {
     const now = this.clock.now();
     const stuck = await this.runs.stuck(now, new Date(now.getTime() - idleMs), ['start', 'tag', 'branch', 'whatsapp', 'email', 'webhook', 'end'], limit);
     if (stuck.length > 0) await this.queue.readd(stuck.map((s) => ({ runId: s.id, visit: s.visit })));

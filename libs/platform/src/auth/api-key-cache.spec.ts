@@ -46,6 +46,24 @@ describe('ApiKeyCache (decisions.md 41.1)', () => {
     expect(db.loads).toHaveLength(2);
   });
 
+  it('a kept entry is frozen: one request cannot change what the next ones see', async () => {
+    const db = table(key(1));
+    const cache = new ApiKeyCache(5000, clock);
+    const h = Buffer.from('hash-1');
+    const first = await cache.resolve(h, db.load(h));
+    expect(() => {
+      (first!.workspace as { features: string[] }).features.push('whatsapp');
+    }).toThrow(/not extensible/);
+    expect(() => {
+      (first!.member as { role: string }).role = 'viewer';
+    }).toThrow(/read.only/);
+    const again = await cache.resolve(h, db.load(h));
+    expect(again).toBe(first);
+    expect(again!.workspace.features).toEqual([]);
+    expect(again!.member.role).toBe('owner');
+    expect(db.loads).toHaveLength(1);
+  });
+
   it('never remembers an unknown key: a key issued a moment later works at once', async () => {
     const db = table();
     const cache = new ApiKeyCache(5000, clock);

@@ -80,6 +80,18 @@ export class ApiKeyCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(id, { value, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(id, { value: deepFreeze(value), expiresAt: this.now() + this.ttlMs });
   }
+}
+
+/**
+ * A kept entry is shared by every request that presents its key (the guard's principal refers to
+ * its workspace, member and scopes), so it is frozen: code that would change one request's view of
+ * them throws instead of changing what the next requests see. Buffers (the key's hash) cannot be
+ * frozen and are left as they are.
+ */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
 }

@@ -257,7 +257,6 @@ export class MessageAttempt {
       const campaign = target.campaign ?? (await this.execution.campaign(locked.campaignId));
       const leg = campaign ? currentLeg(campaign.channel, locked.leg) : null;
       if (!campaign || !leg || !isMessageLeg(leg)) return { state: 'stale' };
-      const contact = locked;
       // The leg's windows count from its first message's creation (before the provider was asked).
       const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
       const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
@@ -299,7 +298,7 @@ export class MessageAttempt {
           legState = { ...legState, messageOutcome: step.reason };
         }
       }
-      const moved = await this.execution.recordOutcome(contact.id, contact.attemptSeq, {
+      const moved = await this.execution.recordOutcome(locked.id, locked.attemptSeq, {
         status,
         nextAttemptAt,
         lastOutcome: outcome,
@@ -311,10 +310,10 @@ export class MessageAttempt {
       });
       if (!moved) return { state: 'stale' };
       await this.timeline.record(
-        { contactId: contact.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } },
-        ...(nextAttemptAt ? [{ contactId: contact.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } }] : []),
+        { contactId: locked.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } },
+        ...(nextAttemptAt ? [{ contactId: locked.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } }] : []),
       );
-      const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(contact.id)] : [];
+      const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(locked.id)] : [];
       await this.outbox.enqueue(...jobs);
       woken = campaign;
       return { state: 'settled', status, outcome };

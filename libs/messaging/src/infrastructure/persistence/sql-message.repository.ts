@@ -157,20 +157,14 @@ export class SqlMessageRepository extends MessageRepository {
   }
 
   async markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean> {
-    const { sql, params } = MESSAGE_EVENTS.insert(
-      { provider, eventId, appliedAt: at },
-      `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
-    );
+    const { sql, params } = eventInsert(provider, eventId, at);
     const rows: unknown[] = await this.tx.manager.query(sql, params);
     return rows.length > 0;
   }
 
   async applyEvent(provider: string, eventId: string, at: Date, messageId: string): Promise<{ first: boolean; message: MessageProps | null }> {
     if (!isUuid(messageId)) return { first: await this.markEventApplied(provider, eventId, at), message: null };
-    const insert = MESSAGE_EVENTS.insert(
-      { provider, eventId, appliedAt: at },
-      `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
-    );
+    const insert = eventInsert(provider, eventId, at);
     const id = insert.params.length + 1;
     const [row]: Array<Row & { first: number }> = await this.tx.manager.query(
       `WITH applied AS (${insert.sql}),
@@ -184,4 +178,12 @@ export class SqlMessageRepository extends MessageRepository {
   private forUpdate(options: { lock?: boolean }): string {
     return options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
   }
+}
+
+/** The event's row, written once per (provider, event id): RETURNING a row only when it is new. */
+function eventInsert(provider: string, eventId: string, at: Date): { sql: string; params: unknown[] } {
+  return MESSAGE_EVENTS.insert(
+    { provider, eventId, appliedAt: at },
+    `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
+  );
 }

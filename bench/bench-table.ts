@@ -22,7 +22,7 @@ export const EXPECTED: ExpectedBench[] = [
   { bench: 'bench:import', what: '100k-row import vs raw COPY', goal: 0.25 },
   { bench: 'bench:latency', what: 'lead → first dial, LISTEN/NOTIFY vs polling', goal: null },
   { bench: 'bench:scale', what: '2 processes / 1 process', goal: 1.6 },
-  { bench: 'bench:exports', what: 'streaming export', goal: null },
+  { bench: 'bench:exports', what: 'streaming export vs raw COPY TO STDOUT', goal: 0.3 },
   { bench: 'bench:cli', what: 'operator CLI start-up', goal: null },
 ];
 

@@ -83,6 +83,11 @@ function main(): void {
     const ms = timings.get(c.name)!;
     console.log(c.name.padEnd(30), median(ms).toFixed(0).padStart(10), Math.max(...ms).toFixed(0).padStart(8), (median(ms) / baseline).toFixed(2).padStart(11));
   }
+  // For `npm run bench`'s table (run-all.ts). Lower is better here, as for bench:latency: the ratio
+  // is the CLI's start-up over the raw pg client's.
+  const keyList = median(timings.get('key:list')!);
+  const row = { bench: 'bench:cli', path: 'operator CLI key:list, median ms (lower is better)', unit: 'ms', service: Math.round(keyList), raw: Math.round(baseline), rawName: 'node + pg key list', ratio: Number((keyList / baseline).toFixed(2)), goal: null, p99ms: null };
+  console.log(`BENCH_JSON ${JSON.stringify(row)}`);
 }
 
 main();

@@ -318,7 +318,7 @@ export class MessageAttempt {
       woken = campaign;
       return { state: 'settled', status, outcome };
     });
-    if (report.state === 'settled' && woken) await this.wake(woken);
+    if (woken) await this.wake(woken); // set only when the contact was settled
     return report;
   }
 

@@ -66,8 +66,9 @@ export class MessageLegs {
    */
   async keyOf(messageId: string): Promise<({ workspaceId: string; channel: MessageChannel; idempotencyKey: string } & LegMessage) | null> {
     const found = await this.messages.findWithReply(messageId);
-    const message = found?.message;
-    if (!found || !message || message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
+    if (!found) return null;
+    const { message } = found;
+    if (message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
     return {
       workspaceId: message.workspaceId,
       channel: message.channel,

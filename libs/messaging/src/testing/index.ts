@@ -80,8 +80,8 @@ export class InMemoryWhatsappSenderRepository extends WhatsappSenderRepository {
   async findForSend(workspaceId: string, id: string): Promise<{ sender: WhatsappSender; reveal: () => WhatsappCredentials | null } | null> {
     const sender = await this.findById(workspaceId, id);
     if (!sender) return null;
-    const sealed = this.credentials.get(sender.id);
-    return { sender, reveal: () => (sealed ? (JSON.parse(sealed) as WhatsappCredentials) : null) };
+    const credentials = await this.revealCredentials(sender);
+    return { sender, reveal: () => credentials };
   }
 }
 

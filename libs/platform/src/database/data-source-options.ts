@@ -1,6 +1,7 @@
 import { DataSourceOptions, MixedList } from 'typeorm';
 import { AppConfig } from '@outreach/core';
 import { TimeoutSafeClient } from './pg-client';
+import { SERVICE_PG_TYPES } from './pg-types';
 
 export type MigrationList = MixedList<Function>;
 
@@ -27,6 +28,7 @@ export function postgresOptions(
       // statement at the same bound, so an abandoned slow query does not keep running there.
       ...(queryTimeout === null ? {} : { query_timeout: queryTimeout, statement_timeout: queryTimeout }),
       Client: TimeoutSafeClient,
+      types: SERVICE_PG_TYPES,
       idleTimeoutMillis: 10000,
       keepAlive: true,
     },

@@ -5,6 +5,9 @@ import { LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebi
 import { LEDGER_ENTRIES, LedgerEntryRecord } from './persistence/ledger-entry.table';
 import { WALLETS } from './persistence/wallet.table';
 
+const BALANCE_AND_CURRENCY = ['balanceMinor', 'currency'] as const;
+const BALANCE_ONLY = ['balanceMinor'] as const;
+
 const l = LEDGER_ENTRIES.c;
 const w = WALLETS.c;
 const ENTRY = LEDGER_ENTRIES.select();
@@ -119,7 +122,7 @@ export class SqlWalletRepository extends WalletRepository {
       `SELECT ${WALLETS.select(undefined, ['balanceMinor', 'currency'])} FROM ${WALLETS.name} WHERE ${w.workspaceId} = $1`,
       [workspaceId],
     );
-    return rows[0] ? WALLETS.fromRow(rows[0], ['balanceMinor', 'currency']) : { balanceMinor: 0, currency: null };
+    return rows[0] ? WALLETS.fromRow(rows[0], BALANCE_AND_CURRENCY) : { balanceMinor: 0, currency: null };
   }
 
   async ledgerPage(query: LedgerQuery): Promise<LedgerPageEntry[]> {
@@ -179,7 +182,7 @@ export class SqlWalletRepository extends WalletRepository {
       `SELECT ${w.balanceMinor} FROM ${WALLETS.name} WHERE ${w.workspaceId} = $1 FOR UPDATE`,
       [workspaceId],
     );
-    return WALLETS.fromRow(row, ['balanceMinor']).balanceMinor;
+    return WALLETS.fromRow(row, BALANCE_ONLY).balanceMinor;
   }
 
   private async addToBalance(workspaceId: string, deltaMinor: number): Promise<number> {
@@ -189,6 +192,6 @@ export class SqlWalletRepository extends WalletRepository {
         WHERE ${w.workspaceId} = $1 RETURNING ${w.balanceMinor}`,
       [workspaceId, deltaMinor],
     );
-    return WALLETS.fromRow(wallet, ['balanceMinor']).balanceMinor;
+    return WALLETS.fromRow(wallet, BALANCE_ONLY).balanceMinor;
   }
 }

@@ -4,7 +4,6 @@ export interface ContactFinalCall {
   contactId: string;
   outcome: string | null;
   startedAt: Date;
-  endedAt: Date | null;
   durationMs: number | null;
   /** Extracted values by key (null when the call was not analysed). */
   extraction: Record<string, unknown> | null;

@@ -44,7 +44,11 @@ export abstract class LeadSource {
 
 /** Writes one sheet of rows to a stream in a format. */
 export interface SheetWriter {
-  row(values: readonly CellValue[]): Promise<void>;
+  /**
+   * Appends rows, a page at a time (one await per page, not per row), taking each row from the
+   * iterable as it writes it, so a row's cells are garbage before the next is made.
+   */
+  rows(rows: Iterable<readonly CellValue[]>): Promise<void>;
   /** Flushes and ends the stream. */
   close(): Promise<void>;
 }

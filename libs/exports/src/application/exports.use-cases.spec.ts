@@ -27,7 +27,7 @@ function setup() {
   const counter = new LeadCounter(leads);
   campaigns.campaigns.set(CAMPAIGN, { workspaceId: WS, name: 'Winter renewals!', extractionKeys: ['budget'], metricKeys: ['qualified'] });
   leads.leads.set(CAMPAIGN, [
-    aLead({ phone: '+14155550101', name: '=cmd()', fields: { plan: 'gold' }, finalCall: { callId: 'k1', outcome: 'completed', startedAt: clock.now(), endedAt: clock.now(), durationMs: 30_000, extraction: { budget: 100, interested: true }, evaluation: { qualified: 'yes' } } }),
+    aLead({ phone: '+14155550101', name: '=cmd()', fields: { plan: 'gold' }, finalCall: { callId: 'k1', outcome: 'completed', startedAt: clock.now(), durationMs: 30_000, extraction: { budget: 100, interested: true }, evaluation: { qualified: 'yes' } } }),
     aLead({ phone: '+14155550102', status: 'FAILED', lastOutcome: 'no_answer' }),
     aLead({ phone: '+14155550103', status: 'PENDING', lastOutcome: null, attempts: 0, lastAttemptAt: null }),
   ]);

@@ -52,16 +52,20 @@ export class RunExport {
 
       upload = await this.store.begin(key);
       const sheet = this.writers.open(job.format, upload.stream, 'Leads');
-      await sheet.row(columns.map((c) => c.header));
+      await sheet.rows([columns.map((c) => c.header)]);
       const throttle = new ProgressThrottle();
       throttle.due(Date.now()); // progress 0 was just written
       let written = 0;
       for await (const page of this.leads.pages(job.workspaceId, job.campaignId, contactCriteria(filter, range))) {
-        for (const lead of page) {
-          if (!matchesLead(filter, lead)) continue;
-          await sheet.row(columns.map((c) => c.value(lead)));
-          written += 1;
-        }
+        await sheet.rows(
+          (function* () {
+            for (const lead of page) {
+              if (!matchesLead(filter, lead)) continue;
+              written += 1;
+              yield columns.map((c) => c.value(lead));
+            }
+          })(),
+        );
         if (throttle.due(Date.now())) await this.jobs.setProgress(job.id, progressOf(written, job.expectedRows));
       }
       await sheet.close();

@@ -18,5 +18,7 @@ export function csvCell(value: CellValue): string {
 
 /** One CSV line, CRLF-terminated. */
 export function csvLine(values: readonly CellValue[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`;
+  let line = '';
+  for (let i = 0; i < values.length; i++) line += i === 0 ? csvCell(values[i]) : `,${csvCell(values[i])}`;
+  return `${line}\r\n`;
 }

@@ -15,7 +15,6 @@ export interface ExportLead {
     callId: string;
     outcome: string | null;
     startedAt: Date;
-    endedAt: Date | null;
     durationMs: number | null;
     extraction: Record<string, unknown> | null;
     evaluation: Record<string, unknown> | null;

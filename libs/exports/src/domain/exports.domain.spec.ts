@@ -115,7 +115,6 @@ const call = (extraction: Record<string, unknown> | null, evaluation: Record<str
   callId: 'k',
   outcome: 'completed',
   startedAt: NOW,
-  endedAt: NOW,
   durationMs: 61_500,
   extraction,
   evaluation,

@@ -60,7 +60,7 @@ export class CampaignLeadSource extends LeadSource {
           connectedPhone: c.connectedPhone,
           createdAt: c.createdAt,
           finalCall: call
-            ? { callId: call.callId, outcome: call.outcome, startedAt: call.startedAt, endedAt: call.endedAt, durationMs: call.durationMs, extraction: call.extraction, evaluation: call.evaluation }
+            ? { callId: call.callId, outcome: call.outcome, startedAt: call.startedAt, durationMs: call.durationMs, extraction: call.extraction, evaluation: call.evaluation }
             : null,
         };
       });

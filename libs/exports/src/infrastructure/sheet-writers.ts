@@ -25,9 +25,11 @@ export class CsvSheetWriter implements SheetWriter {
 
   constructor(private readonly stream: Writable) {}
 
-  async row(values: readonly CellValue[]): Promise<void> {
-    this.buffer += csvLine(values);
-    if (this.buffer.length >= FLUSH_AT) await this.flush();
+  async rows(rows: Iterable<readonly CellValue[]>): Promise<void> {
+    for (const values of rows) {
+      this.buffer += csvLine(values);
+      if (this.buffer.length >= FLUSH_AT) await this.flush();
+    }
   }
 
   async close(): Promise<void> {
@@ -64,11 +66,13 @@ export class XlsxSheetWriter implements SheetWriter {
     this.zip.addReadStream(this.sheet, 'xl/worksheets/sheet1.xml');
   }
 
-  async row(values: readonly CellValue[]): Promise<void> {
-    while (this.letters.length < values.length) this.letters.push(columnLetters(this.letters.length));
-    this.rowNumber += 1;
-    this.buffer += rowXml(this.rowNumber, values, this.letters);
-    if (this.buffer.length >= FLUSH_AT) await this.flush();
+  async rows(rows: Iterable<readonly CellValue[]>): Promise<void> {
+    for (const values of rows) {
+      while (this.letters.length < values.length) this.letters.push(columnLetters(this.letters.length));
+      this.rowNumber += 1;
+      this.buffer += rowXml(this.rowNumber, values, this.letters);
+      if (this.buffer.length >= FLUSH_AT) await this.flush();
+    }
   }
 
   async close(): Promise<void> {

@@ -124,8 +124,8 @@ export function aLead(overrides: Partial<ExportLead> = {}): ExportLead {
 export class CsvLinesSheetWriters extends SheetWriters {
   open(_format: string, stream: Writable): SheetWriter {
     return {
-      row: async (values) => {
-        stream.write(csvLine(values));
+      rows: async (rows) => {
+        for (const values of rows) stream.write(csvLine(values));
       },
       close: async () => {
         stream.end();

@@ -77,4 +77,21 @@ describe('defineTable', () => {
     expect(THINGS.select('t', ['id', 'count'], 't_')).toBe('t.id AS t_id, t.count AS t_count');
     expect(THINGS.fromRow({ t_id: 'i', t_count: '7', id: 'other' }, ['id', 'count'], 't_')).toEqual({ id: 'i', count: 7 });
   });
+
+  it('reads through one compiled mapper per property list and prefix, whichever array object names it', () => {
+    const list = ['count', 'id'] as const;
+    const row = { id: 'i', count: '5', t_id: 'p', t_count: '6' };
+    expect(THINGS.fromRow(row, list)).toEqual({ count: 5, id: 'i' });
+    expect(THINGS.fromRow(row, list, 't_')).toEqual({ count: 6, id: 'p' });
+    // A fresh array with the same contents, and a list in another order: each still maps its own way.
+    expect(THINGS.fromRow({ ...row, count: '8' }, ['count', 'id'])).toEqual({ count: 8, id: 'i' });
+    expect(Object.keys(THINGS.fromRow(row, ['id', 'count']))).toEqual(['id', 'count']);
+    // A column absent from the row reads as undefined, as before.
+    expect(THINGS.fromRow({ id: 'i' }, ['id', 'settings'])).toEqual({ id: 'i', settings: undefined });
+  });
+
+  it('quotes odd property and column names instead of running them', () => {
+    const ODD = defineTable<{ 'a"b': string; c: number }>('odd', { 'a"b': column.text('x"); throw 1; ("'), c: column.int('c') });
+    expect(ODD.fromRow({ 'x"); throw 1; ("': 'v', c: 3 })).toEqual({ 'a"b': 'v', c: 3 });
+  });
 });

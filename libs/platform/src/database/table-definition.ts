@@ -30,12 +30,33 @@ export interface ColumnCodec<T> {
   write(value: T): unknown;
 }
 
+/** The read of a column the driver already parses: compiled row mappers copy such a value directly. */
+const asIs = <T>(value: unknown): T => value as T;
+
 const same = <T>(name: string, cast?: string): ColumnCodec<T> => ({
   name,
   cast,
-  read: (value) => value as T,
+  read: asIs<T>,
   write: (value) => value,
 });
+
+type RowReader<R> = (row: Record<string, unknown>) => R;
+
+/**
+ * A row mapper for one property list and prefix, compiled to a single object literal (decisions.md
+ * 46.2): every record it returns has the same shape, where assigning the properties one by one in a
+ * loop left V8 a keyed store per property (a 300,000-row export spent 4.5 % of its time there).
+ * Property and column names come from the table's declaration in code, never from input; they are
+ * quoted as JSON string literals all the same.
+ */
+function compileReader<R>(columns: Columns<R>, only: readonly (keyof R)[], prefix: string): RowReader<R> {
+  const reads = only.map((k) => columns[k].read);
+  const fields = only.map((k, i) => {
+    const value = `row[${JSON.stringify(prefix + columns[k].name)}]`;
+    return `${JSON.stringify(String(k))}: ${reads[i] === asIs ? value : `read[${i}](${value})`}`;
+  });
+  return new Function('read', `return function fromRow(row) { return { ${fields.join(', ')} }; };`)(reads) as RowReader<R>;
+}
 
 /** The column codecs a table definition is made of. */
 export const column = {
@@ -141,10 +162,22 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
   const values = (record: Partial<R>, props: readonly (keyof R)[]): unknown[] => props.map((k) => columns[k].write(record[k] as R[keyof R]));
   const ending = (suffix: string): string => (suffix ? ' ' + suffix : '');
 
+  // Compiled readers by the property list's identity (callers pass constant arrays), then by
+  // prefix; a list seen for the first time is looked up by its contents, so a caller passing a
+  // fresh array each time reuses one compiled reader.
+  const readers = new WeakMap<readonly (keyof R)[], Map<string, RowReader<R>>>();
+  const byContents = new Map<string, RowReader<R>>();
   function fromRow(row: Record<string, unknown>, only: readonly (keyof R)[] = keys, prefix = ''): R {
-    const record = {} as R;
-    for (const k of only) record[k] = columns[k].read(row[prefix + columns[k].name]);
-    return record;
+    let byPrefix = readers.get(only);
+    if (!byPrefix) readers.set(only, (byPrefix = new Map()));
+    let reader = byPrefix.get(prefix);
+    if (!reader) {
+      const contents = `${prefix}|${only.join(',')}`;
+      reader = byContents.get(contents);
+      if (!reader) byContents.set(contents, (reader = compileReader(columns, only, prefix)));
+      byPrefix.set(prefix, reader);
+    }
+    return reader(row);
   }
 
   function insert(record: Partial<R>, suffix = '', props: readonly (keyof R)[] = keys): Statement {

@@ -6,6 +6,8 @@ import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from './idempotency-key';
 import { IDEMPOTENCY_KEYS } from './idempotency-key.table';
 import { IdempotencyClaim, IdempotencyScope, IdempotencyStore } from './idempotency.store';
 
+const OWNER_TOKEN = ['ownerToken'] as const;
+
 const k = IDEMPOTENCY_KEYS.c;
 const PRIMARY_KEY = ['workspaceId', 'route', 'key'] as const;
 /** What a request that did not get the key needs to know about the one holding it. */
@@ -61,7 +63,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
         `${TAKE_OVER} RETURNING ${k.ownerToken}`,
       );
       const claimed: Array<Record<string, unknown>> = await this.dataSource.query(claim.sql, claim.params);
-      if (claimed[0] && IDEMPOTENCY_KEYS.fromRow(claimed[0], ['ownerToken']).ownerToken === token) return { outcome: 'acquired', token };
+      if (claimed[0] && IDEMPOTENCY_KEYS.fromRow(claimed[0], OWNER_TOKEN).ownerToken === token) return { outcome: 'acquired', token };
 
       const rows: Array<Record<string, unknown>> = await this.dataSource.query(
         `SELECT ${IDEMPOTENCY_KEYS.select(undefined, HOLDER)} FROM ${IDEMPOTENCY_KEYS.name} WHERE ${KEY_MATCH}`,

@@ -4,6 +4,8 @@ import { withTraceContext } from '@outreach/telemetry';
 import { TransactionHost } from '../database/transaction-host';
 import { OUTBOX } from './outbox-message.table';
 
+const ID_ONLY = ['id'] as const;
+
 /**
  * Writes jobs into the outbox table inside the caller's transaction (UnitOfWork.run). The
  * worker's relay moves them to BullMQ after commit with jobId `outbox-<id>`, so a job exists if
@@ -30,7 +32,7 @@ export class SqlOutbox extends Outbox {
       `WITH ins AS (${sql}) SELECT ins.${OUTBOX.c.id} FROM ins CROSS JOIN (SELECT pg_notify('outbox', '')) AS wake`,
       params,
     );
-    return rows.map((r) => OUTBOX.fromRow(r, ['id']).id);
+    return rows.map((r) => OUTBOX.fromRow(r, ID_ONLY).id);
   }
 }
 

@@ -4,6 +4,8 @@ import { ResultListQuery, ResultStore, StoredResult } from '../application/resul
 import { LeadResultEnvelope } from '../domain/lead-result';
 import { LEAD_RESULTS } from './persistence/lead-result.table';
 
+const ID_ONLY = ['id'] as const;
+
 const r = LEAD_RESULTS.c;
 const STORED = ['id', 'seq', 'workspaceId', 'campaignId', 'leadId', 'envelope', 'createdAt', 'expiresAt'] as const satisfies readonly (keyof StoredResult)[];
 /** What an insert writes: seq comes from its sequence, expired_at stays null. */
@@ -48,7 +50,7 @@ export class SqlResultStore extends ResultStore {
   async idForLead(leadId: string): Promise<string | null> {
     if (!isUuid(leadId)) return null;
     const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`SELECT ${r.id} FROM ${LEAD_RESULTS.name} WHERE ${r.leadId} = $1`, [leadId]);
-    return rows[0] ? LEAD_RESULTS.fromRow(rows[0], ['id']).id : null;
+    return rows[0] ? LEAD_RESULTS.fromRow(rows[0], ID_ONLY).id : null;
   }
 
   async list(workspaceId: string, q: ResultListQuery): Promise<Array<{ seq: string; envelope: LeadResultEnvelope }>> {

@@ -4,7 +4,7 @@ import { ContactCallReader, ContactFinalCall } from '../../application/contact-c
 import { CALLS } from '../persistence/call.table';
 
 const c = CALLS.c;
-const FIELDS = ['id', 'contactId', 'outcome', 'startedAt', 'endedAt', 'durationMs', 'extraction', 'evaluation', 'metricOverrides'] as const;
+const FIELDS = ['id', 'contactId', 'outcome', 'startedAt', 'durationMs', 'extraction', 'evaluation', 'metricOverrides'] as const;
 
 /** DISTINCT ON over calls_contact_idx: the newest campaign call of each contact in the page. */
 @Injectable()
@@ -32,7 +32,6 @@ export class SqlContactCallReader extends ContactCallReader {
         contactId: call.contactId!,
         outcome: call.outcome,
         startedAt: call.startedAt,
-        endedAt: call.endedAt,
         durationMs: call.durationMs,
         extraction: call.extraction,
         evaluation,

@@ -4,6 +4,8 @@ import type { DncEntry } from '../../domain/dnc-entry';
 import { DncRepository } from '../../application/dnc.ports';
 import { DNC_ENTRIES } from './dnc-entry.table';
 
+const PHONE_ONLY = ['phone'] as const;
+
 type Row = Record<string, unknown>;
 
 const D = DNC_ENTRIES.c;
@@ -65,6 +67,6 @@ export class SqlDncRepository extends DncRepository {
       `SELECT ${DNC_ENTRIES.select(undefined, ['phone'])} FROM ${DNC_ENTRIES.name} WHERE ${D.workspaceId} = $1 AND ${D.phone} = ANY($2::text[])`,
       [workspaceId, phones],
     );
-    return rows.map((row) => DNC_ENTRIES.fromRow(row, ['phone']).phone);
+    return rows.map((row) => DNC_ENTRIES.fromRow(row, PHONE_ONLY).phone);
   }
 }

@@ -8,6 +8,8 @@ import { EmailTemplate } from '../../domain/email-template';
 import { EMAIL_SENDER_COLUMNS, EMAIL_SENDERS, EMAIL_SENDERS_ADDRESS_INDEX, EMAIL_TEMPLATES, EMAIL_TEMPLATES_NAME_INDEX } from './messaging.tables';
 import { workspaceLock } from './workspace-lock';
 
+const SEALED_ONLY = ['credentialsSealed'] as const;
+
 type Row = Record<string, unknown>;
 
 const S = EMAIL_SENDERS.c;
@@ -99,7 +101,7 @@ export class SqlEmailSenderRepository extends EmailSenderRepository {
       `SELECT ${EMAIL_SENDERS.select(undefined, ['credentialsSealed'])} FROM ${EMAIL_SENDERS.name} WHERE ${S.id} = $1 AND ${S.workspaceId} = $2`,
       [id, workspaceId],
     );
-    const sealed = row ? EMAIL_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed : null;
+    const sealed = row ? EMAIL_SENDERS.fromRow(row, SEALED_ONLY).credentialsSealed : null;
     if (!sealed) return null;
     return JSON.parse(this.sealer.open(sealed, emailSenderSealContext(workspaceId, id))) as SmtpCredentials;
   }

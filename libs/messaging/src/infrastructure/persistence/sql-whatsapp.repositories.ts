@@ -14,6 +14,8 @@ import {
   WHATSAPP_TEMPLATES_NAME_INDEX,
 } from './messaging.tables';
 
+const SEALED_ONLY = ['credentialsSealed'] as const;
+
 type Row = Record<string, unknown>;
 
 const S = WHATSAPP_SENDERS.c;
@@ -118,7 +120,7 @@ export class SqlWhatsappSenderRepository extends WhatsappSenderRepository {
       `SELECT ${WHATSAPP_SENDERS.select(undefined, ['credentialsSealed'])} FROM ${WHATSAPP_SENDERS.name} WHERE ${S.id} = $1`,
       [sender.id],
     );
-    return this.open(sender, row ? WHATSAPP_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed : null);
+    return this.open(sender, row ? WHATSAPP_SENDERS.fromRow(row, SEALED_ONLY).credentialsSealed : null);
   }
 
   async findForSend(workspaceId: string, id: string): Promise<{ sender: WhatsappSender; reveal: () => WhatsappCredentials | null } | null> {
@@ -130,7 +132,7 @@ export class SqlWhatsappSenderRepository extends WhatsappSenderRepository {
     );
     if (!row) return null;
     const sender = toSender(row);
-    const sealed = WHATSAPP_SENDERS.fromRow(row, ['credentialsSealed']).credentialsSealed;
+    const sealed = WHATSAPP_SENDERS.fromRow(row, SEALED_ONLY).credentialsSealed;
     return { sender, reveal: () => this.open(sender, sealed) };
   }
 

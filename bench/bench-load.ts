@@ -99,7 +99,7 @@ export function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 /** A baseline server in its own process (serve.js raw | same-sql). */
-export async function spawnBaseline(kind: 'raw' | 'same-sql', env: Record<string, string>): Promise<{ child: ChildProcess; url: string; resultId?: string; campaignId?: string }> {
+export async function spawnBaseline(kind: 'raw' | 'same-sql' | 'nest', env: Record<string, string>): Promise<{ child: ChildProcess; url: string; resultId?: string; campaignId?: string }> {
   const { child, match } = await spawnReady('dist/bench/baselines/serve.js', [kind], env, /READY (\{.*\})\n/);
   return { child, ...(JSON.parse(match[1]) as { url: string; resultId?: string; campaignId?: string }) };
 }
@@ -137,6 +137,8 @@ export interface BenchJson {
   p99ms: number | null;
   /** Optional: the same-SQL baseline's figure (the second column). */
   sameSql?: number | null;
+  /** Optional: the Nest minimum's figure (the raw baseline's work served by Nest + Express: the framework's ceiling). */
+  nestMinimum?: number | null;
   /** Optional: the goal on p99 (ms), where the issue sets one. */
   p99GoalMs?: number | null;
 }

@@ -51,6 +51,7 @@ export function parseBenchJson(stdout: string): { rows: BenchJson[]; malformed: 
         goal: num(row.goal),
         p99ms: num(row.p99ms),
         sameSql: num(row.sameSql),
+        nestMinimum: num(row.nestMinimum),
         p99GoalMs: num(row.p99GoalMs),
       });
     } catch {
@@ -76,6 +77,7 @@ export interface TableLine {
   raw: string;
   ratio: string;
   sameSql: string;
+  nestMinimum: string;
   goal: string;
   p99: string;
   verdict: string;
@@ -97,6 +99,7 @@ export function buildTable(rows: BenchJson[], expected: ExpectedBench[], failed:
     raw: row.raw === null ? '—' : `${num(row.raw)} (${row.rawName})`,
     ratio: num(row.ratio),
     sameSql: row.sameSql === null || row.sameSql === undefined ? '—' : `${num(row.sameSql)} (×${num(row.service !== null && row.sameSql ? row.service / row.sameSql : null)})`,
+    nestMinimum: row.nestMinimum === null || row.nestMinimum === undefined ? '—' : `${num(row.nestMinimum)} (×${num(row.service !== null && row.nestMinimum ? row.service / row.nestMinimum : null)}; ceiling ${num(row.raw ? row.nestMinimum / row.raw : null)})`,
     goal: row.goal === null ? ((row.p99GoalMs ?? null) === null ? '—' : '') : `≥ ${row.goal}`,
     p99: row.p99ms === null ? '—' : `${num(row.p99ms)} ms${(row.p99GoalMs ?? null) === null ? '' : ` (≤ ${row.p99GoalMs})`}`,
     verdict: verdict(row),
@@ -112,6 +115,7 @@ export function buildTable(rows: BenchJson[], expected: ExpectedBench[], failed:
         raw: '—',
         ratio: '—',
         sameSql: '—',
+        nestMinimum: '—',
         goal: e.goal === null ? '—' : `≥ ${e.goal}`,
         p99: '—',
         verdict: 'no data',
@@ -124,7 +128,7 @@ export function buildTable(rows: BenchJson[], expected: ExpectedBench[], failed:
 
 /** The table as text, columns padded to their widest cell. */
 export function renderTable(lines: TableLine[]): string {
-  const header: TableLine = { bench: 'bench', path: 'path', service: 'service', raw: 'raw minimum', ratio: 'ratio', sameSql: 'same SQL (service ×)', goal: 'goal', p99: 'p99', verdict: 'verdict' };
+  const header: TableLine = { bench: 'bench', path: 'path', service: 'service', raw: 'raw minimum', ratio: 'ratio', sameSql: 'same SQL (service ×)', nestMinimum: 'Nest minimum (service ×; ÷ raw)', goal: 'goal', p99: 'p99', verdict: 'verdict' };
   const keys = Object.keys(header) as Array<keyof TableLine>;
   const all = [header, ...lines];
   const width = Object.fromEntries(keys.map((k) => [k, Math.max(...all.map((l) => l[k].length))])) as Record<keyof TableLine, number>;

@@ -6,7 +6,9 @@
  *   - the minimal raw baseline (bench/baselines/raw-server.ts): node:http + pg, one statement
  *     writing the idempotency row with its response, the lead and the outbox row; a primary-key read;
  *   - the same-SQL baseline (bench/baselines/same-sql-server.ts): node:http + pg running the SQL
- *     the service ran when issue 19 was filed (key lookup, push transaction, API-log insert).
+ *     the service ran when issue 19 was filed (key lookup, push transaction, API-log insert);
+ *   - the Nest minimum (bench/baselines/nest-minimum.ts): the raw baseline's statements served by
+ *     NestJS on Express and nothing else, the ceiling of the service's stack (decisions.md 45.10).
  * Ratios are service / raw minimum (goals: push ≥ 0.6 with p99 ≤ 100 ms, result GET ≥ 0.5).
  *
  *   npm run bench:results                        # 10 s per phase, 2 rounds
@@ -42,8 +44,8 @@ const POOL_SIZE = Number(process.env.DB_POOL_SIZE ?? '10');
 
 // ---- the run -----------------------------------------------------------------------------
 
-type Target = 'service' | 'raw' | 'same SQL';
-const TARGETS: Target[] = ['service', 'raw', 'same SQL'];
+type Target = 'service' | 'raw' | 'same SQL' | 'Nest minimum';
+const TARGETS: Target[] = ['service', 'raw', 'same SQL', 'Nest minimum'];
 
 async function main(): Promise<void> {
   const s = await seedApi();
@@ -63,8 +65,10 @@ async function main(): Promise<void> {
     children.push(raw.child);
     const same = await spawnBaseline('same-sql', env);
     children.push(same.child);
+    const nest = await spawnBaseline('nest', { ...env, BENCH_RAW_ENVELOPE: JSON.stringify(s.envelope) });
+    children.push(nest.child);
     console.log(
-      `results bench: ${CONNECTIONS} connections, ${SECONDS} s per phase, ${ROUNDS} round(s) alternating service / raw / same SQL, ` +
+      `results bench: ${CONNECTIONS} connections, ${SECONDS} s per phase, ${ROUNDS} round(s) alternating service / raw / same SQL / Nest minimum, ` +
         `each server its own process with a pool of ${POOL_SIZE}, database ${new URL(process.env.DATABASE_URL!).pathname.slice(1)}, node ${process.version}`,
     );
     const auth = { authorization: `Bearer ${s.key}` };
@@ -73,15 +77,17 @@ async function main(): Promise<void> {
       service: (seconds = SECONDS) => load({ url: api.url, connections: CONNECTIONS, seconds, headers: auth, method: 'POST', path: `/v1/campaigns/${s.apiCampaign}/leads`, body: lead('api', 415) }),
       raw: (seconds = SECONDS) => load({ url: raw.url, connections: CONNECTIONS, seconds, method: 'POST', path: '/leads', body: () => ({ campaignId: raw.campaignId, ...lead('raw', 510)() }) }),
       'same SQL': (seconds = SECONDS) => load({ url: same.url, connections: CONNECTIONS, seconds, headers: auth, method: 'POST', path: `/v1/campaigns/${s.rawCampaign}/leads`, body: lead('same', 628) }),
+      'Nest minimum': (seconds = SECONDS) => load({ url: nest.url, connections: CONNECTIONS, seconds, method: 'POST', path: '/leads', body: () => ({ campaignId: nest.campaignId, ...lead('nest', 718)() }) }),
     };
     const read: Record<Target, (seconds?: number) => Promise<LoadResult>> = {
       service: (seconds = SECONDS) => load({ url: api.url, connections: CONNECTIONS, seconds, headers: auth, method: 'GET', path: `/v1/results/${s.resultId}` }),
       raw: (seconds = SECONDS) => load({ url: raw.url, connections: CONNECTIONS, seconds, method: 'GET', path: `/results/${raw.resultId}` }),
       'same SQL': (seconds = SECONDS) => load({ url: same.url, connections: CONNECTIONS, seconds, headers: auth, method: 'GET', path: `/v1/results/${s.resultId}` }),
+      'Nest minimum': (seconds = SECONDS) => load({ url: nest.url, connections: CONNECTIONS, seconds, method: 'GET', path: `/results/${nest.resultId}` }),
     };
     const measured: Record<'push' | 'read', Record<Target, LoadResult[]>> = {
-      push: { service: [], raw: [], 'same SQL': [] },
-      read: { service: [], raw: [], 'same SQL': [] },
+      push: { service: [], raw: [], 'same SQL': [], 'Nest minimum': [] },
+      read: { service: [], raw: [], 'same SQL': [], 'Nest minimum': [] },
     };
     // Warm-up (not counted): the first requests of a fresh process pay for JIT and lazy set-up.
     for (const target of TARGETS) {
@@ -116,6 +122,9 @@ async function main(): Promise<void> {
       const sameRow = m('same SQL');
       console.log(`${'  service / raw minimum'.padEnd(44)}${f(service.rps / rawRow.rps, 2)}${f(service.p50 / Math.max(rawRow.p50, 0.01), 2)}${f(service.p99 / Math.max(rawRow.p99, 0.01), 2)}`);
       console.log(`${'  service / same SQL'.padEnd(44)}${f(service.rps / sameRow.rps, 2)}${f(service.p50 / Math.max(sameRow.p50, 0.01), 2)}${f(service.p99 / Math.max(sameRow.p99, 0.01), 2)}`);
+      const nestRow = m('Nest minimum');
+      console.log(`${'  service / Nest minimum'.padEnd(44)}${f(service.rps / nestRow.rps, 2)}${f(service.p50 / Math.max(nestRow.p50, 0.01), 2)}${f(service.p99 / Math.max(nestRow.p99, 0.01), 2)}`);
+      console.log(`${'  Nest minimum / raw minimum (the ceiling)'.padEnd(44)}${f(nestRow.rps / rawRow.rps, 2)}${f(nestRow.p50 / Math.max(rawRow.p50, 0.01), 2)}${f(nestRow.p99 / Math.max(rawRow.p99, 0.01), 2)}`);
       if (service.bad > 0) console.log(`  WARNING: the service answered ${service.bad} requests with non-2xx, errors or timeouts`);
       printBenchJson({
         bench: 'bench:results',
@@ -129,6 +138,7 @@ async function main(): Promise<void> {
         p99ms: service.p99,
         p99GoalMs: p99Goal,
         sameSql: sameRow.rps,
+        nestMinimum: nestRow.rps,
       });
     }
   } finally {

@@ -16,7 +16,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 
-const SCHEMA = `
+export const SCHEMA = `
 CREATE SCHEMA IF NOT EXISTS bench_raw;
 CREATE TABLE IF NOT EXISTS bench_raw.idempotency (campaign_id uuid NOT NULL, key text NOT NULL, response jsonb NOT NULL, PRIMARY KEY (campaign_id, key));
 CREATE TABLE IF NOT EXISTS bench_raw.leads (id uuid PRIMARY KEY, campaign_id uuid NOT NULL, phone text NOT NULL, name text, fields jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (campaign_id, phone));
@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS bench_raw.outbox (id bigserial PRIMARY KEY, payload j
 CREATE TABLE IF NOT EXISTS bench_raw.results (id uuid PRIMARY KEY, envelope jsonb NOT NULL);`;
 
 // $1 campaign, $2 key, $3 new lead id, $4 phone, $5 name, $6 fields.
-const PUSH = `
+export const PUSH = `
 WITH k AS (
   INSERT INTO bench_raw.idempotency (campaign_id, key, response)
   VALUES ($1, $2, jsonb_build_object('id', $3::uuid, 'campaignId', $1::uuid, 'idempotencyKey', $2::text, 'phone', $4::text,

@@ -2,11 +2,13 @@
  * Child-process entry for a baseline server, so the load generator never shares its event loop:
  *   node dist/bench/baselines/serve.js raw        # the minimal raw baseline (raw-server.ts)
  *   node dist/bench/baselines/serve.js same-sql   # the same-SQL baseline (same-sql-server.ts)
+ *   node dist/bench/baselines/serve.js nest       # the raw baseline's work served by Nest + Express (nest-minimum.ts)
  * Env: DATABASE_URL (else BENCH_DATABASE_URL, else outreach_bench on 127.0.0.1), DB_POOL_SIZE (10), BENCH_RAW_ENVELOPE (JSON the raw GET returns).
  * Prints one line `READY {"url":…,"resultId":…,"campaignId":…}`; SIGTERM closes it.
  */
 import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
+import { startNestMinimum } from './nest-minimum';
 import { startRawBaseline } from './raw-server';
 import { sameSqlServer } from './same-sql-server';
 
@@ -19,6 +21,11 @@ async function main(): Promise<void> {
     const raw = await startRawBaseline(databaseUrl, { poolSize, envelope });
     process.stdout.write(`READY ${JSON.stringify({ url: raw.url, resultId: raw.resultId, campaignId: raw.campaignId })}\n`);
     close = raw.close;
+  } else if (process.argv[2] === 'nest') {
+    const envelope = process.env.BENCH_RAW_ENVELOPE ? (JSON.parse(process.env.BENCH_RAW_ENVELOPE) as unknown) : undefined;
+    const nest = await startNestMinimum(databaseUrl, { poolSize, envelope });
+    process.stdout.write(`READY ${JSON.stringify({ url: nest.url, resultId: nest.resultId, campaignId: nest.campaignId })}\n`);
+    close = nest.close;
   } else if (process.argv[2] === 'same-sql') {
     const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
     const server = sameSqlServer(pool);
@@ -30,7 +37,7 @@ async function main(): Promise<void> {
       await pool.end();
     };
   } else {
-    throw new Error('usage: serve.js raw|same-sql');
+    throw new Error('usage: serve.js raw|same-sql|nest');
   }
   process.once('SIGTERM', () => void close().finally(() => process.exit(0)));
 }

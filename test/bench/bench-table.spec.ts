@@ -4,7 +4,7 @@ import { buildTable, EXPECTED, parseBenchJson, renderTable, verdict } from '../.
 
 const RESULTS_OUTPUT = `results bench: 50 connections, 10 s per phase
 POST /v1/campaigns/{id}/leads (service)        410.0
-BENCH_JSON {"bench":"bench:results","path":"POST /v1/campaigns/{id}/leads","unit":"req/s","service":1200,"raw":1800,"rawName":"node:http + pg, one-statement push","ratio":0.6667,"goal":0.6,"p99ms":140,"p99GoalMs":100,"sameSql":600}
+BENCH_JSON {"bench":"bench:results","path":"POST /v1/campaigns/{id}/leads","unit":"req/s","service":1200,"raw":1800,"rawName":"node:http + pg, one-statement push","ratio":0.6667,"goal":0.6,"p99ms":140,"p99GoalMs":100,"sameSql":600,"nestMinimum":900}
 BENCH_JSON {"bench":"bench:results","path":"GET /v1/results/{id}","unit":"req/s","service":6000,"raw":11000,"rawName":"node:http + pg, primary-key read","ratio":0.5454,"goal":0.5,"p99ms":12,"sameSql":7000}
 `;
 const ENGINE_OUTPUT = `engine benchmark
@@ -22,6 +22,8 @@ describe('npm run bench: the table', () => {
     ]);
     expect(rows[1].p99GoalMs).toBeNull();
     expect(rows[0].sameSql).toBe(600);
+    expect(rows[0].nestMinimum).toBe(900);
+    expect(rows[1].nestMinimum).toBeNull();
     expect(malformed).toEqual(['{not json']);
   });
 
@@ -37,9 +39,9 @@ describe('npm run bench: the table', () => {
     const { rows } = parseBenchJson(RESULTS_OUTPUT + ENGINE_OUTPUT + 'BENCH_JSON {"bench":"bench:other","path":"x","unit":"rows/s","service":5,"raw":10,"rawName":"y","goal":null,"p99ms":null}\n');
     const lines = buildTable(rows, EXPECTED, { 'bench:import': 'exited with 1', 'bench:journeys': 'not in package.json' });
     const byBench = (b: string) => lines.filter((l) => l.bench === b);
-    expect(byBench('bench:results').map((l) => [l.ratio, l.sameSql, l.goal, l.verdict])).toEqual([
-      ['0.67', '600 (×2.00)', '≥ 0.6', 'FAIL'],
-      ['0.55', '7,000 (×0.86)', '≥ 0.5', 'pass'],
+    expect(byBench('bench:results').map((l) => [l.ratio, l.sameSql, l.nestMinimum, l.goal, l.verdict])).toEqual([
+      ['0.67', '600 (×2.00)', '900 (×1.33; ceiling 0.50)', '≥ 0.6', 'FAIL'],
+      ['0.55', '7,000 (×0.86)', '—', '≥ 0.5', 'pass'],
     ]);
     expect(byBench('bench:engine')[0]).toMatchObject({ service: '2,500 contacts/s', raw: '10,000 (BullMQ no-op)', ratio: '0.25', verdict: 'pass' });
     expect(byBench('bench:import')).toEqual([expect.objectContaining({ verdict: 'no data', goal: '≥ 0.25', path: expect.stringContaining('exited with 1') })]);

@@ -3,6 +3,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@outreach/core';
+import { requestLogging, rootLogger } from '../observability/logging';
 import { MetricsService } from '../observability/metrics';
 import { jsonBodyMiddleware } from './json-body.middleware';
 import { openApiDocument } from './openapi/openapi-document';
@@ -11,13 +12,14 @@ import { AppValidationPipe } from './validation.pipe';
 
 /**
  * The HTTP pipeline of the API, shared by main.ts and the e2e tests so both run the same stack:
- * request id → metrics → security headers → JSON body (1 MB) → routes (guards, pipe, filter).
+ * request id → request logging → metrics → security headers → JSON body (1 MB) → routes (guards, pipe, filter).
  * Create the app with `{ bodyParser: false }`: the body parser here renders its own errors.
  */
 export function configureApiApp(app: INestApplication): void {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.use(requestIdMiddleware);
+  app.use(requestLogging(rootLogger(config)));
   app.use(app.get(MetricsService).middleware());
   app.use(
     helmet({

@@ -1,6 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { AppConfig } from '@outreach/core';
 import { activeTraceFields } from '@outreach/telemetry';
@@ -39,16 +40,28 @@ function logDestination(format: LogFormat): DestinationStream | undefined {
   return pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: false });
 }
 
-/** pino(-http) options of the API and the worker: level, trace ids, request ids, redaction. */
+/** What every log line written while a request is handled carries (decisions.md 6.1, 46.4). */
+interface RequestLogFields {
+  requestId: string;
+  req: { id: string; method: string | undefined; url: string | undefined };
+}
+
+const requestFields = new AsyncLocalStorage<RequestLogFields>();
+
+/** The fields pino adds to every line: the active span's trace ids, and the request's id while one is handled. */
+function logMixin(): object {
+  const request = requestFields.getStore();
+  const trace = activeTraceFields();
+  return request ? { ...trace, requestId: request.requestId, req: request.req } : trace;
+}
+
+/** pino options of the API and the worker: level, trace and request ids, redaction. */
 export function pinoOptions(config: Pick<AppConfig, 'logLevel'>) {
   return {
     level: config.logLevel,
-    // traceId / spanId of the active span (a request's or a job's) when tracing is on.
-    mixin: activeTraceFields,
-    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? '',
+    // traceId / spanId of the active span (a request's or a job's) when tracing is on; requestId and req in a request.
+    mixin: logMixin,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-    customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
@@ -56,13 +69,55 @@ export function pinoOptions(config: Pick<AppConfig, 'logLevel'>) {
   };
 }
 
+let root: Logger | undefined;
+
+/**
+ * The process's one root logger. nestjs-pino keeps one per process too (the first options win);
+ * this is that logger, made here so the request logging below and Nest's logger share it.
+ */
+export function rootLogger(config: Pick<AppConfig, 'logLevel' | 'nodeEnv'>): Logger {
+  if (!root) {
+    const destination = logDestination(logFormat(Boolean(process.stdout.isTTY), config.nodeEnv));
+    root = destination ? pino(pinoOptions(config), destination) : pino(pinoOptions(config));
+  }
+  return root;
+}
+
+/**
+ * Request logging (decisions.md 46.4), in place of pino-http: one line when the answer is sent
+ * ("request completed"; "request errored" at error level for a 5xx; "request aborted" when the
+ * client went away first), except for /health, and the request's id and method and URL on every
+ * line written while the request is handled (through the logger's mixin, from this middleware's
+ * AsyncLocalStorage). pino-http made two child loggers per request, serialising and redacting
+ * their bindings each time, whether or not anything was then written: a third of the API's
+ * per-request CPU on a result GET.
+ */
+export function requestLogging(logger: Logger) {
+  return (req: IncomingMessage & { id?: string; originalUrl?: string }, res: ServerResponse, next: () => void): void => {
+    const id = req.id ?? '';
+    const fields: RequestLogFields = { requestId: id, req: { id, method: req.method, url: req.originalUrl ?? req.url } };
+    if (!(req.url ?? '').startsWith('/health') && logger.isLevelEnabled('info')) {
+      const started = Date.now();
+      const complete = () => {
+        res.removeListener('finish', complete);
+        res.removeListener('close', complete);
+        const line = { ...fields, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
+        if (!res.writableFinished) logger.info(line, 'request aborted');
+        else if (res.statusCode >= 500) logger.error(line, 'request errored');
+        else logger.info(line, 'request completed');
+      };
+      res.once('finish', complete);
+      res.once('close', complete);
+    }
+    requestFields.run(fields, next);
+  };
+}
+
 export function loggerModule() {
   return LoggerModule.forRootAsync({
     inject: [AppConfig],
-    useFactory: (config: AppConfig) => {
-      const options = pinoOptions(config);
-      const destination = logDestination(logFormat(Boolean(process.stdout.isTTY), config.nodeEnv));
-      return { pinoHttp: destination ? ([options, destination] as const) : options };
-    },
+    // Nest's logger writes through the same root; nestjs-pino's own request middleware (pino-http
+    // and its per-request context) is not mounted: requestLogging() does that job.
+    useFactory: (config: AppConfig) => ({ pinoHttp: { logger: rootLogger(config) }, useExisting: true, forRoutes: [] }),
   });
 }

@@ -1,6 +1,5 @@
 import { INestApplication } from '@nestjs/common';
 import { SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@outreach/core';
 import { requestLogging, rootLogger } from '../observability/logging';
@@ -8,7 +7,15 @@ import { MetricsService } from '../observability/metrics';
 import { jsonBodyMiddleware } from './json-body.middleware';
 import { openApiDocument } from './openapi/openapi-document';
 import { requestIdMiddleware } from './request-id.middleware';
+import { fixedSecurityHeaders } from './security-headers.middleware';
 import { AppValidationPipe } from './validation.pipe';
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+};
 
 /**
  * The HTTP pipeline of the API, shared by main.ts and the e2e tests so both run the same stack:
@@ -21,18 +28,7 @@ export function configureApiApp(app: INestApplication): void {
   app.use(requestIdMiddleware);
   app.use(requestLogging(rootLogger(config)));
   app.use(app.get(MetricsService).middleware());
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-        },
-      },
-    }),
-  );
+  app.use(fixedSecurityHeaders({ contentSecurityPolicy: { directives: CSP_DIRECTIVES } }));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
   app.useGlobalPipes(new AppValidationPipe());
   app.enableShutdownHooks();

@@ -11,9 +11,10 @@ function setup(status: CampaignStatus = 'RUNNING', draft: Partial<CampaignDraft>
   const contacts = new InMemoryContactRepository();
   const campaigns = new InMemoryCampaignRepository(contacts);
   const outbox = new RecordingOutbox();
-  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox, inMemoryTimeline());
+  const timeline = inMemoryTimeline();
+  const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts, timeline.recorded), outbox, timeline);
   campaigns.seed(aCampaign({ workspaceId: WS, id: CID, status, draft }));
-  return { contacts, campaigns, outbox, intake };
+  return { contacts, campaigns, outbox, intake, timeline };
 }
 
 describe('ApiLeadIntake (use case, ports faked)', () => {
@@ -48,7 +49,7 @@ describe('ApiLeadIntake (use case, ports faked)', () => {
   });
 
   describe('admit', () => {
-    it('inserts a PENDING contact and writes a dispatch job', async () => {
+    it('inserts a PENDING contact with its created event and writes a dispatch job', async () => {
       const s = setup();
       const admitted = await s.intake.admit(WS, CID, { phone: '+14155550100', name: 'Ann', fields: { plan: 'gold' } });
       expect(admitted.created).toBe(true);
@@ -56,6 +57,7 @@ describe('ApiLeadIntake (use case, ports faked)', () => {
         { id: admitted.contactId, phone: '+14155550100', name: 'Ann', fields: { plan: 'gold' }, status: 'PENDING', attempts: 0 },
       ]);
       expect(s.outbox.jobs).toEqual([{ queue: 'campaigns', name: 'dispatch', payload: { campaignId: CID } }]);
+      expect(s.timeline.recorded.typesOf(admitted.contactId)).toEqual(['created']);
     });
 
     it('binds a phone the campaign already has to its contact, without a second contact or job', async () => {
@@ -66,6 +68,7 @@ describe('ApiLeadIntake (use case, ports faked)', () => {
       expect(again).toEqual({ contactId: first.contactId, created: false, contact: expect.objectContaining({ id: first.contactId, name: 'Ann', status: 'PENDING' }) });
       expect(s.contacts.inCampaign(CID)).toHaveLength(1);
       expect(s.outbox.jobs).toHaveLength(1);
+      expect(s.timeline.recorded.typesOf(first.contactId)).toEqual(['created']);
     });
   });
 

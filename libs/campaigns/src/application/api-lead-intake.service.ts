@@ -6,7 +6,7 @@ import { JOURNEY_LIVE_CAP, JOURNEY_LIVE_CAP_RETRY_AFTER_SECONDS } from '../domai
 import { CampaignJob, CampaignQueue } from './campaign-jobs';
 import { CampaignRepository } from './campaigns.ports';
 import { WithIsoDates } from './iso-dates';
-import { ContactTimeline } from './contact-timeline';
+import { ContactTimeline, PendingTimelineEvent } from './contact-timeline';
 
 /** One contact pushed through the API (phone already E.164). */
 export interface ApiLeadContactInput {
@@ -50,10 +50,16 @@ export abstract class ApiLeadContactStore {
    */
   abstract lockCampaign(workspaceId: string, campaignId: string): Promise<ApiLeadCampaign | null>;
   /**
-   * Inserts a PENDING contact, or finds the campaign's contact with that phone (a campaign calls
-   * a phone once); `created` tells which. Moves the campaign's contact count.
+   * Inserts a PENDING contact with its timeline event `created` (one statement, decisions.md 46.6),
+   * or finds the campaign's contact with that phone (a campaign calls a phone once; no event then);
+   * `created` tells which. Moves the campaign's contact count.
    */
-  abstract insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }>;
+  abstract insertOrFind(
+    workspaceId: string,
+    campaignId: string,
+    contact: ApiLeadContactInput,
+    createdEvent: PendingTimelineEvent,
+  ): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }>;
   abstract find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null>;
   /** Contacts of the campaign not final yet (PENDING, IN_PROGRESS, RETRY_SCHEDULED): a journey's live leads. */
   abstract liveCount(campaignId: string): Promise<number>;
@@ -117,13 +123,10 @@ export class ApiLeadIntake {
     return (await this.campaigns.findById(workspaceId, campaignId)) !== null;
   }
 
-  /** After openCampaign, in the same transaction: the contact (as it stands) plus a dispatch job when it is new. */
+  /** After openCampaign, in the same transaction: the contact (as it stands) plus, when it is new, its timeline event and a dispatch job. */
   async admit(workspaceId: string, campaignId: string, input: ApiLeadContactInput): Promise<{ contactId: string; created: boolean; contact: ApiLeadContactView }> {
-    const { id, created, contact } = await this.contacts.insertOrFind(workspaceId, campaignId, input);
-    if (created) {
-      await this.timeline.record({ contactId: id, type: 'created', detail: { source: 'API' } });
-      await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
-    }
+    const { id, created, contact } = await this.contacts.insertOrFind(workspaceId, campaignId, input, this.timeline.pending('created', { source: 'API' }));
+    if (created) await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
     return { contactId: id, created, contact };
   }
 

@@ -21,6 +21,9 @@ export interface TimelineEntry {
   at?: Date;
 }
 
+/** A timeline event before its contact exists (ContactTimeline.pending). */
+export type PendingTimelineEvent = Omit<TimelineEvent, 'contactId'>;
+
 export abstract class ContactTimelineStore {
   /**
    * Appends the events and drops each contact's events beyond the newest TIMELINE_EVENTS_PER_CONTACT;
@@ -76,6 +79,14 @@ export class ContactTimeline {
     return this.uow.run(() =>
       this.store.append(entries.map((e) => ({ contactId: e.contactId, type: e.type, detail: e.detail ?? {}, at: e.at ?? now }))),
     );
+  }
+
+  /**
+   * An event for a store to write in the statement that makes its contact (the lead push's
+   * `created`, decisions.md 46.6): type, detail and the clock's now; the store adds the contact id.
+   */
+  pending(type: TimelineEventType, detail: Record<string, unknown> = {}): PendingTimelineEvent {
+    return { type, detail, at: this.clock.now() };
   }
 
   /** The dispatcher took these contacts for an attempt: they no longer wait. */

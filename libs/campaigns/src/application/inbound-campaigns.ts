@@ -149,8 +149,7 @@ export class InboundCampaigns {
    * and calls arriving together wait for each other only that long.
    */
   async admit(route: InboundRoute, input: { phone: string; callId: string; now: Date; deadlineAt: Date }): Promise<AdmittedCaller> {
-    const { id, created } = await this.contacts.insertOrFind(route.workspaceId, route.campaignId, { phone: input.phone, name: null, fields: {} });
-    if (created) await this.timeline.record({ contactId: id, type: 'created', detail: { source: 'INBOUND' } });
+    const { id, created } = await this.contacts.insertOrFind(route.workspaceId, route.campaignId, { phone: input.phone, name: null, fields: {} }, this.timeline.pending('created', { source: 'INBOUND' }));
     const answered = await this.store.answer({ campaignId: route.campaignId, contactId: id, callId: input.callId, now: input.now, deadlineAt: input.deadlineAt });
     if (!answered) return { contactId: id, attemptSeq: -1, attempts: 0, created };
     await this.timeline.record({ contactId: id, type: 'attempt_started', detail: { attempt: answered.attempts, callId: input.callId, inbound: true } });

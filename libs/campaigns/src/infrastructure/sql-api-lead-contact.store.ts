@@ -8,11 +8,13 @@ import {
   ApiLeadContactStore,
   ApiLeadContactView,
 } from '../application/api-lead-intake.service';
+import { PendingTimelineEvent } from '../application/contact-timeline';
 import { withIsoDates } from '../application/iso-dates';
 import { recipientLocaleOf } from '../domain/recipient-locale';
 import { addToContactCount } from './contact-count.sql';
 import { CAMPAIGNS as C } from './persistence/campaign.table';
 import { CAMPAIGN_CONTACTS as CC } from './persistence/campaign-contact.table';
+import { CONTACT_TIMELINE_EVENTS as E } from './persistence/contact-timeline.table';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +38,12 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
    * whichever row holds the phone, as the lead push answers it (no second read). The final SELECT
    * reads the statement's snapshot, so it sees the existing row only when the insert did not happen.
    */
-  async insertOrFind(workspaceId: string, campaignId: string, c: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
+  async insertOrFind(
+    workspaceId: string,
+    campaignId: string,
+    c: ApiLeadContactInput,
+    createdEvent: PendingTimelineEvent,
+  ): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
     const locale = recipientLocaleOf(c.phone);
     const view = CC.select(undefined, API_LEAD_CONTACT_FIELDS);
     const rows: Row[] = await this.tx.manager.query(
@@ -47,12 +54,15 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
          RETURNING ${view}
        ), counted AS (
          ${addToContactCount('$1', 'SELECT count(*) FROM ins')}
+       ), event AS (
+         INSERT INTO ${E.name} (${E.select(undefined, ['contactId', 'type', 'occurredAt', 'detail'])})
+         SELECT ${CC.c.id}, $8, $9, $10::jsonb FROM ins
        )
        SELECT ${view}, true AS created FROM ins
        UNION ALL
        SELECT ${view}, false AS created FROM ${CC.name}
         WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $3 AND NOT EXISTS (SELECT 1 FROM ins)`,
-      [campaignId, workspaceId, c.phone, c.name, CC.param('fields', c.fields), locale.zone, locale.region],
+      [campaignId, workspaceId, c.phone, c.name, CC.param('fields', c.fields), locale.zone, locale.region, createdEvent.type, createdEvent.at, E.param('detail', createdEvent.detail)],
     );
     if (rows[0]) return this.admitted(rows[0], rows[0].created === true);
     // The insert waited for a concurrent one of the same phone and then skipped: that row

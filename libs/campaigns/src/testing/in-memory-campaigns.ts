@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@outreach/core';
 import { ApiLeadCampaign, ApiLeadContactInput, ApiLeadContactStore, ApiLeadContactView } from '../application/api-lead-intake.service';
+import { ContactTimelineStore, PendingTimelineEvent } from '../application/contact-timeline';
 import {
   CampaignPhoneNumberRepository,
   CampaignRepository,
@@ -436,6 +437,8 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
   constructor(
     private readonly campaigns: InMemoryCampaignRepository,
     private readonly contacts: InMemoryContactRepository,
+    /** Where a new contact's `created` event goes (the SQL store writes it in the insert); none: not kept. */
+    private readonly timeline?: ContactTimelineStore,
   ) {
     super();
   }
@@ -445,9 +448,15 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
     return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode, workflowId: p.workflowId } : null;
   }
 
-  async insertOrFind(workspaceId: string, campaignId: string, contact: ApiLeadContactInput): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
+  async insertOrFind(
+    workspaceId: string,
+    campaignId: string,
+    contact: ApiLeadContactInput,
+    createdEvent: PendingTimelineEvent,
+  ): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }> {
     const existing = this.contacts.inCampaign(campaignId).find((c) => c.phone === contact.phone);
     const id = existing?.id ?? this.contacts.seed(workspaceId, campaignId, { phone: contact.phone, name: contact.name, fields: { ...contact.fields } }).id;
+    if (!existing) await this.timeline?.append([{ ...createdEvent, contactId: id }]);
     const view = await this.find(campaignId, id);
     if (!view) throw new Error(`contact ${id} vanished`);
     return { id, created: !existing, contact: view };

@@ -61,8 +61,9 @@ export function inMemoryInboundCampaigns(input: {
   agents: AgentDirectory;
 }): { inbound: InboundCampaigns; store: InMemoryInboundCampaignStore } {
   const store = new InMemoryInboundCampaignStore(input.campaigns, input.attached, input.contacts);
-  const leads = new InMemoryApiLeadContactStore(input.campaigns, input.contacts);
-  return { inbound: new InboundCampaigns(store, leads, input.attached, input.numbers, input.agents, inMemoryTimeline(), {
+  const timeline = inMemoryTimeline();
+  const leads = new InMemoryApiLeadContactStore(input.campaigns, input.contacts, timeline.recorded);
+  return { inbound: new InboundCampaigns(store, leads, input.attached, input.numbers, input.agents, timeline, {
       get: async () => ({ features: ['inbound'] }),
     } as unknown as WorkspaceAdministration), store };
 }

@@ -62,6 +62,12 @@ describe('defineTable', () => {
     expect(update.params).toEqual([4, 'i']);
   });
 
+  it('derives INSERT … SELECT … FROM of a whole record, with the same casts and parameters', () => {
+    const { sql, params } = THINGS.insertSelect(thing, 'bound', 'RETURNING 1');
+    expect(sql).toBe('INSERT INTO things (id, workspace_id, count, settings, tags, seen_at) SELECT $1, $2, $3, $4::jsonb, $5::text[], $6 FROM bound RETURNING 1');
+    expect(params).toEqual(THINGS.insert(thing).params);
+  });
+
   it('keeps a bigint as its decimal text when asked', () => {
     const SEQUENCED = defineTable<{ seq: string }>('sequenced', { seq: column.bigintText('seq') });
     expect(SEQUENCED.fromRow({ seq: '9007199254740993' })).toEqual({ seq: '9007199254740993' });

@@ -136,6 +136,11 @@ export interface TableDefinition<R> {
   insert(record: R, suffix?: string): Statement;
   /** INSERT of the given properties only: the other columns take their defaults (serials, generated ids). */
   insert<K extends keyof R>(record: Pick<R, K>, suffix: string, props: readonly K[]): Statement;
+  /**
+   * `INSERT INTO t (…) SELECT <the record's values> FROM <from>` of a whole record: the row is made
+   * only once `from` (a CTE name, say) has been read, e.g. after a `set_config` it selects.
+   */
+  insertSelect(record: R, from: string, suffix?: string): Statement;
   /** Multi-row INSERT of whole records. */
   insertMany(records: readonly R[], suffix?: string): Statement;
   /** Multi-row INSERT of the given properties only. */
@@ -186,6 +191,12 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
     return { sql: `INSERT INTO ${name} (${list}) VALUES (${marks})${ending(suffix)}`, params: values(record, props) };
   }
 
+  function insertSelect(record: R, from: string, suffix = ''): Statement {
+    const list = keys.map((k) => columns[k].name).join(', ');
+    const marks = keys.map((k, i) => placeholder(k, i + 1)).join(', ');
+    return { sql: `INSERT INTO ${name} (${list}) SELECT ${marks} FROM ${from}${ending(suffix)}`, params: values(record, keys) };
+  }
+
   function insertMany(records: readonly Partial<R>[], suffix = '', props: readonly (keyof R)[] = keys): Statement {
     const list = props.map((k) => columns[k].name).join(', ');
     const params: unknown[] = [];
@@ -218,6 +229,7 @@ export function defineTable<R>(name: string, columns: Columns<R>): TableDefiniti
     },
     fromRow: fromRow as TableDefinition<R>['fromRow'],
     insert: insert as TableDefinition<R>['insert'],
+    insertSelect,
     insertMany: insertMany as TableDefinition<R>['insertMany'],
     update: update as TableDefinition<R>['update'],
     param(key, value) {

@@ -28,13 +28,14 @@ export class SqlLeadKeyStore extends LeadKeyStore {
    * INSERT … ON CONFLICT DO NOTHING waits while another transaction holds the same key, then
    * inserts (that one rolled back) or skips (it committed). The wait is bounded by a local
    * lock_timeout; running into it means the other push is still in flight. The claim is the
-   * transaction's last statement, so the bound is not set back (one round trip fewer).
+   * transaction's last statement, so the bound is not set back (one round trip fewer), and it is
+   * set by the claim's own statement (decisions.md 46.7): the row to insert is selected from the
+   * `set_config` call, so the bound is in force before the insert can wait (another round trip fewer).
    */
   async claim(r: LeadKeyRecord): Promise<boolean> {
-    await this.tx.manager.query(`SET LOCAL lock_timeout = '${KEY_LOCK_TIMEOUT}'`);
     try {
-      const { sql, params } = API_LEAD_KEYS.insert(r, `ON CONFLICT (${k.campaignId}, ${k.idempotencyKey}) DO NOTHING RETURNING 1`);
-      const rows: unknown[] = await this.tx.manager.query(sql, params);
+      const { sql, params } = API_LEAD_KEYS.insertSelect(r, 'bound', `ON CONFLICT (${k.campaignId}, ${k.idempotencyKey}) DO NOTHING RETURNING 1`);
+      const rows: unknown[] = await this.tx.manager.query(`WITH bound AS (SELECT set_config('lock_timeout', '${KEY_LOCK_TIMEOUT}', true)) ${sql}`, params);
       return rows.length === 1;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '55P03') {

@@ -1,22 +1,35 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '@outreach/core';
+import { PoolEntityManager } from './pool-entity-manager';
 
 /**
  * The current transaction, carried by AsyncLocalStorage: repositories ask for `manager` and get
- * the transaction's EntityManager inside `run`, the pool's outside it.
+ * the transaction's EntityManager inside `run`, the pool's outside it (PoolEntityManager, whose
+ * statements go to the pool without a TypeORM query runner each).
  */
 @Injectable()
 export class TransactionHost extends UnitOfWork {
   private readonly storage = new AsyncLocalStorage<{ manager: EntityManager; committed: Array<() => void> }>();
+
+  private outside: { pool: Pool; manager: EntityManager } | undefined;
 
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
   get manager(): EntityManager {
-    return this.storage.getStore()?.manager ?? this.dataSource.manager;
+    return this.storage.getStore()?.manager ?? this.pooled();
+  }
+
+  /** The manager outside a transaction, for the driver's current pool (none before the data source connects). */
+  private pooled(): EntityManager {
+    const pool = (this.dataSource.driver as unknown as { master?: Pool }).master;
+    if (!pool) return this.dataSource.manager;
+    if (this.outside?.pool !== pool) this.outside = { pool, manager: new PoolEntityManager(this.dataSource, pool) };
+    return this.outside.manager;
   }
 
   get inTransaction(): boolean {

@@ -15,7 +15,7 @@ import { Body, Controller, Get, Inject, Module, NotFoundException, Param, Post, 
 import { NestFactory } from '@nestjs/core';
 import type { Response } from 'express';
 import { Pool } from 'pg';
-import { PUSH, SCHEMA } from './raw-server';
+import { dropScratchRows, PUSH, SCHEMA } from './raw-server';
 
 const POOL = Symbol('pool');
 
@@ -77,9 +77,7 @@ export async function startNestMinimum(databaseUrl: string, options: { poolSize?
     campaignId,
     async close() {
       await app.close();
-      for (const table of ['idempotency', 'leads']) await pool.query(`DELETE FROM bench_raw.${table} WHERE campaign_id = $1`, [campaignId]).catch(() => undefined);
-      await pool.query(`DELETE FROM bench_raw.outbox WHERE payload->>'campaignId' = $1`, [campaignId]).catch(() => undefined);
-      await pool.query(`DELETE FROM bench_raw.results WHERE id = $1`, [resultId]).catch(() => undefined);
+      await dropScratchRows(pool, campaignId, resultId);
       await pool.end();
     },
   };

@@ -34,6 +34,13 @@ l AS (INSERT INTO bench_raw.leads (id, campaign_id, phone, name, fields) SELECT 
 o AS (INSERT INTO bench_raw.outbox (payload) SELECT jsonb_build_object('campaignId', $1::uuid, 'leadId', id) FROM l)
 SELECT response FROM k`;
 
+/** Deletes one run's rows from the scratch tables (only its own: another run may share them). */
+export async function dropScratchRows(pool: Pool, campaignId: string, resultId: string): Promise<void> {
+  for (const table of ['idempotency', 'leads']) await pool.query(`DELETE FROM bench_raw.${table} WHERE campaign_id = $1`, [campaignId]).catch(() => undefined);
+  await pool.query(`DELETE FROM bench_raw.outbox WHERE payload->>'campaignId' = $1`, [campaignId]).catch(() => undefined);
+  await pool.query(`DELETE FROM bench_raw.results WHERE id = $1`, [resultId]).catch(() => undefined);
+}
+
 export interface RawBaseline {
   url: string;
   /** The id of the seeded row GET /results/<id> reads. */
@@ -87,10 +94,7 @@ export async function startRawBaseline(databaseUrl: string, options: { poolSize?
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      // Only this run's rows: another run may share the scratch tables.
-      for (const table of ['idempotency', 'leads']) await pool.query(`DELETE FROM bench_raw.${table} WHERE campaign_id = $1`, [campaignId]).catch(() => undefined);
-      await pool.query(`DELETE FROM bench_raw.outbox WHERE payload->>'campaignId' = $1`, [campaignId]).catch(() => undefined);
-      await pool.query(`DELETE FROM bench_raw.results WHERE id = $1`, [resultId]).catch(() => undefined);
+      await dropScratchRows(pool, campaignId, resultId);
       await pool.end();
     },
   };

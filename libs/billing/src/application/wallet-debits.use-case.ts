@@ -61,6 +61,36 @@ export class WalletDebits {
     });
   }
 
+  /**
+   * `debit` of several entries of one workspace together (decisions.md 47.5): two statements and
+   * one change of the wallet's balance for the batch, its row locked from then to the commit.
+   */
+  async debitMany(inputs: readonly DebitInput[]): Promise<Array<{ replayed: boolean }>> {
+    for (const input of inputs) {
+      assertDebitAmount(input.amountMinor);
+      assertDebitKind(input.kind);
+      assertDebitReference(input.reference);
+    }
+    if (inputs.length === 0) return [];
+    return this.uow.run(async () => {
+      const workspaceId = inputs[0].workspaceId;
+      const currency = this.walletCurrencies.get(workspaceId) ?? (await this.currencyOf(workspaceId));
+      const at = this.clock.now();
+      return this.wallets.debitMany(
+        inputs.map((input) => ({
+          workspaceId: input.workspaceId,
+          amountMinor: input.amountMinor,
+          currency,
+          debitKind: input.kind,
+          reference: input.reference,
+          description: input.description,
+          at,
+          campaignId: input.campaignId ?? null,
+        })),
+      );
+    });
+  }
+
   /** The wallet's currency; a workspace without a wallet yet debits in its own currency. */
   private async currencyOf(workspaceId: string): Promise<string> {
     const wallet = await this.wallets.balance(workspaceId);

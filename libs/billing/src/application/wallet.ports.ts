@@ -71,6 +71,14 @@ export abstract class WalletRepository {
    */
   abstract debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
 
+  /**
+   * `debit` of several entries of ONE workspace in two statements (decisions.md 47.5): the new
+   * rows inserted together, then the wallet changed once by their sum and each row given the
+   * balance it left, in the order of the rows' ids (so the chain reads right in ledger order).
+   * Answers, per input, whether it was a replay.
+   */
+  abstract debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>>;
+
   /** Sum of the debits written for this campaign (its spend against its budget), minor units. */
   abstract campaignSpentMinor(campaignId: string): Promise<number>;
 

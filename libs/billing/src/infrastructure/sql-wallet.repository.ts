@@ -107,6 +107,51 @@ export class SqlWalletRepository extends WalletRepository {
     return { entry, replayed: false, balanceMinor: entry.balanceAfterMinor };
   }
 
+  async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
+    if (inputs.length === 0) return [];
+    if (inputs.length === 1) return [{ replayed: (await this.debit(inputs[0])).replayed }];
+    const workspaceId = inputs[0].workspaceId;
+    if (inputs.some((input) => input.workspaceId !== workspaceId)) throw new Error('debitMany: every debit must be of one workspace');
+    const m = this.tx.manager;
+    // Ids in ascending order, so the ledger's (created_at, id) order is the order the balances chain in.
+    const ids = inputs.map(() => randomUUID()).sort();
+    const { sql, params } = LEDGER_ENTRIES.insertMany(
+      inputs.map((input, i) => ({
+        id: ids[i],
+        workspaceId,
+        kind: 'debit' as const,
+        debitKind: input.debitKind,
+        amountMinor: input.amountMinor,
+        balanceAfterMinor: 0,
+        currency: input.currency,
+        reference: input.reference,
+        description: input.description,
+        createdAt: input.at,
+        campaignId: input.campaignId ?? null,
+      })),
+      `ON CONFLICT (${l.workspaceId}, ${l.debitKind}, ${l.reference}) WHERE ${l.kind} = 'debit' DO NOTHING RETURNING ${l.id} AS id`,
+    );
+    const inserted = new Set((await m.query(sql, params) as Array<{ id: string }>).map((row) => row.id));
+    const written = ids.map((id, i) => ({ id, amount: inputs[i].amountMinor })).filter((row) => inserted.has(row.id));
+    if (written.length > 0) {
+      // Each row's balance is the new balance plus what the rows after it subtracted.
+      const total = written.reduce((sum, row) => sum + row.amount, 0);
+      let before = 0;
+      const after = written.map((row) => total - (before += row.amount));
+      await m.query(
+        `WITH w AS (
+           INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor}) VALUES ($1, $2, -$3::bigint)
+           ON CONFLICT (${w.workspaceId}) DO UPDATE SET ${w.balanceMinor} = ${WALLETS.name}.${w.balanceMinor} - $3::bigint, ${w.updatedAt} = now()
+           RETURNING ${w.balanceMinor})
+         UPDATE ${LEDGER_ENTRIES.name} SET ${l.balanceAfterMinor} = w.${w.balanceMinor} + t.after
+           FROM w, unnest($4::uuid[], $5::bigint[]) AS t(id, after)
+          WHERE ${LEDGER_ENTRIES.name}.${l.id} = t.id`,
+        [workspaceId, inputs[0].currency, total, written.map((row) => row.id), after],
+      );
+    }
+    return ids.map((id) => ({ replayed: !inserted.has(id) }));
+  }
+
   async campaignSpentMinor(campaignId: string): Promise<number> {
     // ledger_entries_campaign_debits_idx: an index-only scan over the campaign's debits.
     const [row]: Array<{ spent: string }> = await this.tx.manager.query(

@@ -30,6 +30,12 @@ export class InMemoryWalletRepository extends WalletRepository {
     return { entry: view(entry), replayed: false };
   }
 
+  async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
+    const out: Array<{ replayed: boolean }> = [];
+    for (const input of inputs) out.push({ replayed: (await this.debit(input)).replayed });
+    return out;
+  }
+
   async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const wallet = this.walletOf(input.workspaceId, input.currency);
     const existing = this.entries.find(

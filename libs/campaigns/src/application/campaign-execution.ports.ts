@@ -148,6 +148,8 @@ export abstract class CampaignExecutionRepository {
   abstract addMessages(campaignId: string, day: string, count: number): Promise<void>;
   abstract work(campaignId: string): Promise<CampaignWork>;
   abstract lockContact(contactId: string): Promise<AttemptContact | null>;
+  /** Several contacts under their row locks, taken in id order (so two batches never deadlock); missing ids are left out. */
+  abstract lockContacts(contactIds: readonly string[]): Promise<AttemptContact[]>;
   abstract markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void>;
   /** False when the contact is no longer IN_PROGRESS with this attemptSeq (nothing changes). */
   abstract recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean>;

@@ -111,6 +111,11 @@ export class CampaignExecution {
     return this.execution.lockContact(contactId);
   }
 
+  /** Contacts under their row locks (inside a transaction), taken in id order. */
+  lockContacts(contactIds: readonly string[]): Promise<AttemptContact[]> {
+    return this.execution.lockContacts(contactIds);
+  }
+
   markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
     return this.execution.markCallStarted(contactId, attemptSeq, callId);
   }

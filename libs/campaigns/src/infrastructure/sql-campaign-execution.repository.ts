@@ -280,6 +280,17 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return rows[0] ? CC.fromRow(rows[0], ATTEMPT_CONTACT_FIELDS) : null;
   }
 
+  async lockContacts(contactIds: readonly string[]): Promise<AttemptContact[]> {
+    const ids = [...new Set(contactIds)].filter(isUuid);
+    if (ids.length === 0) return [];
+    const lock = this.tx.inTransaction ? ' FOR UPDATE' : '';
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select(undefined, ATTEMPT_CONTACT_FIELDS)} FROM ${CC.name} WHERE ${CC.c.id} = ANY($1::uuid[]) ORDER BY ${CC.c.id}${lock}`,
+      [ids],
+    );
+    return rows.map((row) => CC.fromRow(row, ATTEMPT_CONTACT_FIELDS));
+  }
+
   async markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
     await this.tx.manager.query(
       `UPDATE ${CC.name} SET ${CC.c.currentCallId} = $3, ${CC.c.updatedAt} = now()

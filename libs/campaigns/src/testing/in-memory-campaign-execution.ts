@@ -193,6 +193,11 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     });
   }
 
+  async lockContacts(contactIds: readonly string[]): Promise<AttemptContact[]> {
+    const found = await Promise.all([...new Set(contactIds)].sort().map((id) => this.lockContact(id)));
+    return found.filter((c): c is AttemptContact => c !== null);
+  }
+
   async markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
     const c = this.current(contactId, attemptSeq, [IN_FLIGHT_STATUS]);
     if (c) c.currentCallId = callId;

@@ -31,7 +31,7 @@ import { freeSlots } from '../domain/dispatch-slots';
 import { BUDGET_REACHED, callsWithinBudget, perCallMaxMinor } from '../domain/spend-guard';
 import { retryClaimLimit } from '../domain/retry-share';
 import { CoalescedRuns } from './coalesced-runs';
-import { attemptJob } from './engine-jobs';
+import { attemptJobs } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler, JourneySteps } from './engine.ports';
 import { ShortLivedCache } from './short-lived-cache';
 
@@ -257,7 +257,7 @@ export class DispatchCampaign {
         const capReached = legs.every((leg) => dialing.filter((c) => c.leg === leg).length >= capsLeft.get(leg)!);
         await this.timeline.skipped(blocked.map((c) => c.id), 'do_not_call', null);
         await this.timeline.claimed(dialing.map((c) => ({ id: c.id, attempt: c.attempts })));
-        const jobs = dialing.map((c) => attemptJob(c.id, c.attemptSeq));
+        const jobs = attemptJobs(dialing);
         // Do-not-call API leads are final without a call: their result is written too.
         const results = campaign.source === 'API' ? ended.map((c) => leadFinalJob(c.id)) : [];
         await this.outbox.enqueue(...jobs, ...results);

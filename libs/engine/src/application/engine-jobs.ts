@@ -9,6 +9,7 @@ import type { DeferredSettlement } from './engine.ports';
  * - campaigns / dispatch `{ campaignId }`: claim due contacts of a RUNNING campaign, start attempts;
  * - campaigns / reap `{}`: the repeatable tick (reaper + sweep of RUNNING campaigns);
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
+ * - attempts / message-batch `{ attempts: [{ contactId, attemptSeq }] }`: send the message legs claimed together (decisions.md 47.1);
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
  * - attempts / message-check `{ contactId, attemptSeq }`: settle a message leg whose report is overdue;
@@ -25,6 +26,7 @@ export enum EngineQueue {
 export enum EngineJob {
   Dispatch = CampaignJob.Dispatch,
   Attempt = 'attempt',
+  MessageBatch = 'message-batch',
   Settle = 'settle',
   Poll = 'poll',
   MessageCheck = 'message-check',
@@ -109,6 +111,33 @@ export function attemptJobId(contactId: string, attemptSeq: number): string {
 export function attemptJob(contactId: string, attemptSeq: number): OutboxJob {
   const payload: AttemptPayload = { contactId, attemptSeq };
   return { queue: EngineQueue.Attempts, name: EngineJob.Attempt, payload: { ...payload }, jobId: attemptJobId(contactId, attemptSeq) };
+}
+
+/** Message legs claimed together are sent together, up to this many per job (decisions.md 47.1). */
+export const MESSAGE_BATCH_SIZE = 50;
+
+export interface MessageBatchPayload {
+  attempts: AttemptPayload[];
+}
+
+/** A contact and attempt belong to one batch, so the first of them names the job. */
+export function messageBatchJob(attempts: readonly AttemptPayload[]): OutboxJob {
+  const payload: MessageBatchPayload = { attempts: attempts.map(({ contactId, attemptSeq }) => ({ contactId, attemptSeq })) };
+  return { queue: EngineQueue.Attempts, name: EngineJob.MessageBatch, payload: { ...payload }, jobId: `mbatch-${attempts[0].contactId}-${attempts[0].attemptSeq}` };
+}
+
+/**
+ * The jobs for claimed contacts: an attempt job per call, and the message legs in batches of
+ * MESSAGE_BATCH_SIZE (a lone message leg is an attempt job like a call).
+ */
+export function attemptJobs(contacts: ReadonlyArray<{ id: string; attemptSeq: number; leg: string }>): OutboxJob[] {
+  const jobs = contacts.filter((c) => c.leg === 'VOICE').map((c) => attemptJob(c.id, c.attemptSeq));
+  const messages = contacts.filter((c) => c.leg !== 'VOICE').map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
+  for (let i = 0; i < messages.length; i += MESSAGE_BATCH_SIZE) {
+    const batch = messages.slice(i, i + MESSAGE_BATCH_SIZE);
+    jobs.push(batch.length === 1 ? attemptJob(batch[0].contactId, batch[0].attemptSeq) : messageBatchJob(batch));
+  }
+  return jobs;
 }
 
 /** A dispatch wake-up written with the change that frees a slot (an attempt's outcome). */

@@ -22,10 +22,10 @@ export class EngineMessageEvents implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.subscribe(async (event) => {
-      if (!SETTLING.has(event.type)) return;
-      if ((event.type === 'failed' || event.type === 'bounced') && !event.permanent) return;
-      await this.attempts.reported(event.messageId);
+    // A batch of reports settles its legs in one transaction (decisions.md 47.4).
+    this.events.subscribeMany(async (events) => {
+      const settling = events.filter((event) => SETTLING.has(event.type) && !((event.type === 'failed' || event.type === 'bounced') && !event.permanent));
+      if (settling.length > 0) await this.attempts.reportedMany(settling.map((event) => event.messageId));
     });
   }
 }

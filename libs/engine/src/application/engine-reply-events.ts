@@ -19,15 +19,16 @@ export class EngineReplyEvents implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.subscribe((event) => this.onEvent(event));
+    this.events.subscribeMany((events) => this.onEvents(events));
   }
 
-  async onEvent(event: MessageEvent): Promise<void> {
-    if (event.type !== 'replied') return;
-    await this.uow.run(() =>
-      this.outbox.enqueue(
-        replyRulesJob({ messageId: event.messageId, provider: event.provider, replyId: event.eventId, text: event.text, at: event.at.toISOString() }),
-      ),
+  /** The replies of a batch, their jobs written together. */
+  async onEvents(events: readonly MessageEvent[]): Promise<void> {
+    const jobs = events.flatMap((event) =>
+      event.type === 'replied'
+        ? [replyRulesJob({ messageId: event.messageId, provider: event.provider, replyId: event.eventId, text: event.text, at: event.at.toISOString() })]
+        : [],
     );
+    if (jobs.length > 0) await this.uow.run(() => this.outbox.enqueue(...jobs));
   }
 }

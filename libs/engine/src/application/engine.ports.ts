@@ -57,6 +57,11 @@ export abstract class CallPolls {
  */
 export abstract class MessageChecks {
   abstract schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void>;
+
+  /** `schedule` for several attempts (an adapter may add them in one round trip). */
+  async scheduleMany(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>, delayMs: number): Promise<void> {
+    for (const { contactId, attemptSeq } of attempts) await this.schedule(contactId, attemptSeq, delayMs);
+  }
 }
 
 /** A journey's call ended: what the engine settled, handed to the contact's run. */

@@ -130,6 +130,43 @@ export class ExecuteAttempt {
   }
 
   /**
+   * The message legs claimed together (job attempts/message-batch, decisions.md 47.1): the contacts,
+   * their campaign and the do-not-call list read once for the batch (no lock: nothing is written
+   * here, and the settlement re-checks each contact under its lock), then MessageAttempt sends them
+   * together. A contact off that path — no longer on this attempt, its number listed since the
+   * claim, its campaign no longer sending, a call on record, a voice leg — runs `execute` on its
+   * own, exactly as its own attempt job would. Reports in the order of `attempts`.
+   */
+  async executeMessages(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>): Promise<AttemptReport[]> {
+    const reports: AttemptReport[] = new Array(attempts.length);
+    const contacts = new Map((await this.execution.lockContacts(attempts.map((a) => a.contactId))).map((c) => [c.id, c]));
+    const campaigns = new Map<string, ExecutionCampaign | null>();
+    const candidates: Array<{ index: number; contact: AttemptContact; campaign: ExecutionCampaign }> = [];
+    const alone: number[] = [];
+    for (const [i, { contactId, attemptSeq }] of attempts.entries()) {
+      const contact = contacts.get(contactId);
+      if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) {
+        reports[i] = { state: 'stale' };
+        continue;
+      }
+      let campaign = campaigns.get(contact.campaignId);
+      if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+      if (contact.currentCallId || !campaign || !DIALABLE_STATUSES.has(campaign.status) || !isMessageLeg(currentLeg(campaign.channel, contact.leg))) alone.push(i);
+      else candidates.push({ index: i, contact, campaign });
+    }
+    const sending: typeof candidates = [];
+    for (const workspaceId of new Set(candidates.map((c) => c.campaign.workspaceId))) {
+      const mine = candidates.filter((c) => c.campaign.workspaceId === workspaceId);
+      const listed = await this.dnc.blockedAmong(workspaceId, mine.map((c) => numberToDial(c.contact)));
+      for (const c of mine) (listed.has(numberToDial(c.contact)) ? alone.push(c.index) : sending.push(c));
+    }
+    const sent = await this.messages.executeMany(sending.map(({ contact, campaign }) => ({ contact, campaign })));
+    sending.forEach((c, k) => (reports[c.index] = { state: 'message', report: sent[k] }));
+    for (const i of alone) reports[i] = await this.execute(attempts[i].contactId, attempts[i].attemptSeq);
+    return reports;
+  }
+
+  /**
    * WHATSAPP_THEN_VOICE (decisions.md 33): the voice leg calls only contacts who have not replied on
    * WhatsApp since its message went out; one who did is COMPLETED (`replied`), with no call. Inside
    * the attempt's transaction, under the contact's lock.

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CallLog } from '@outreach/calls';
 import {
   AttemptContact,
+  AttemptOutcomeUpdate,
   CampaignExecution,
   ContactLeg,
   ContactStatus,
@@ -11,9 +12,10 @@ import {
   isMessageLeg,
   nextLeg,
   numberToDial,
+  TimelineEntry,
 } from '@outreach/campaigns';
 import { Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
-import { LegMessage, MessageLegs, MessageView, SendMessage, SendOutcome } from '@outreach/messaging';
+import { LegMessage, MessageLegs, MessageView, SendMessage, SendMessageInput, SendOutcome } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
 import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from '../domain/message-legs';
 import { nextMessageStep } from '../domain/message-retry-policy';
@@ -120,7 +122,8 @@ export class MessageAttempt {
       await this.checks.schedule(contactId, attemptSeq, MESSAGE_REPORT_PATIENCE_MS);
       return { state: 'waiting_for_report' };
     }
-    return this.settle({ contactId, campaign, current: (locked) => locked.attemptSeq === attemptSeq }, settled, message);
+    const [report] = await this.settleMany([{ target: { contactId, campaign, current: (locked) => locked.attemptSeq === attemptSeq }, result: settled, message }]);
+    return report;
   }
 
   /**
@@ -132,13 +135,92 @@ export class MessageAttempt {
    * lock shows whether this message is still its leg's (decisions.md 44.9).
    */
   async reported(messageId: string): Promise<MessageAttemptReport | null> {
-    const message = await this.legs.keyOf(messageId);
-    const parsed = message ? parseLegKey(message.idempotencyKey) : null;
-    if (!message || !parsed) return null;
-    const settled = this.fromStatus(message, false);
-    if (settled === null) return { state: 'waiting_for_report' };
-    const key = message.idempotencyKey;
-    return this.settle({ contactId: parsed.contactId, current: (locked) => legMessageKey(locked) === key }, settled, message);
+    return (await this.reportedMany([messageId])).get(messageId) ?? null;
+  }
+
+  /**
+   * `reported` for a batch of reports (MessageEvents.subscribeMany): the legs they settle are
+   * settled in one transaction (decisions.md 47.4). Answers a report per message that is a leg's.
+   */
+  async reportedMany(messageIds: readonly string[]): Promise<Map<string, MessageAttemptReport>> {
+    const reports = new Map<string, MessageAttemptReport>();
+    const settling: Settling[] = [];
+    for (const message of await this.legs.keysOf(messageIds)) {
+      const parsed = parseLegKey(message.idempotencyKey);
+      if (!parsed) continue;
+      const result = this.fromStatus(message, false);
+      if (result === null) {
+        reports.set(message.messageId, { state: 'waiting_for_report' });
+        continue;
+      }
+      const key = message.idempotencyKey;
+      settling.push({ target: { contactId: parsed.contactId, current: (locked) => legMessageKey(locked) === key }, result, message });
+    }
+    const settled = await this.settleMany(settling);
+    settling.forEach((item, i) => reports.set(item.message!.messageId, settled[i]));
+    return reports;
+  }
+
+  /**
+   * `execute` for the message legs of a batch (ExecuteAttempt.executeMessages, decisions.md 47.1):
+   * each contact IN_PROGRESS on its attempt and its campaign sending, as the caller just read them.
+   * The messages go through SendMessage.sendMany; the legs whose outcome is known are settled in
+   * one transaction, the others wait for their reports (check jobs added together). An error that
+   * is not a refusal is thrown once the others are settled: the job runs again, and finds them settled.
+   */
+  async executeMany(items: ReadonlyArray<{ contact: AttemptContact; campaign: ExecutionCampaign }>): Promise<MessageAttemptReport[]> {
+    const reports: MessageAttemptReport[] = new Array(items.length);
+    const sends: Array<{ index: number; input: SendMessageInput }> = [];
+    const settling: Array<{ index: number; item: Settling }> = [];
+    const waiting: number[] = [];
+    for (const [i, { contact, campaign }] of items.entries()) {
+      const leg = currentLeg(campaign.channel, contact.leg) as 'WHATSAPP' | 'EMAIL';
+      const prepared = await this.inputFor(contact, campaign, leg, legMessageKey(contact), null);
+      if (prepared === 'waiting_for_analysis') reports[i] = await this.postpone(contact, campaign);
+      else if ('input' in prepared) sends.push({ index: i, input: prepared.input });
+      else settling.push({ index: i, item: { target: this.targetOf(contact, campaign), result: prepared.result, message: null } });
+    }
+    const answers = await this.send.sendMany(sends.map((s) => s.input));
+    const replied = await this.legs.repliedAmong(answers.flatMap((a) => ('result' in a ? [a.result.message.id] : [])));
+    let failure: unknown = null;
+    for (const [k, answer] of answers.entries()) {
+      const { index, input } = sends[k];
+      const { contact, campaign } = items[index];
+      const leg = input.channel;
+      if ('error' in answer) {
+        if (!isAppError(answer.error)) {
+          failure ??= answer.error;
+          reports[index] = { state: 'in_flight' };
+          continue;
+        }
+        // The checks refused (nothing written, nothing sent): the leg ends with the code as its reason.
+        const result: LegResult = { kind: 'not_sent', reason: answer.error.code === 'contact_opted_out' ? 'opted_out' : answer.error.code };
+        settling.push({ index, item: { target: this.targetOf(contact, campaign), result, message: await this.legs.byKey(campaign.workspaceId, leg, input.idempotencyKey) } });
+        continue;
+      }
+      const result = this.legResultOf(answer.result.outcome);
+      if (result === 'in_flight') {
+        reports[index] = { state: 'in_flight' };
+        continue;
+      }
+      const m = answer.result.message;
+      const message: LegMessage = { messageId: m.id, status: m.status as LegMessage['status'], failureReason: m.failureReason, createdAt: new Date(m.createdAt), replied: replied.has(m.id) };
+      const settled = result.kind === 'reached' ? this.fromStatus(message, false) : result;
+      if (settled === null) waiting.push(index);
+      else settling.push({ index, item: { target: this.targetOf(contact, campaign), result: settled, message } });
+    }
+    // Accepted, no report yet: the check jobs look again when the provider's patience is over.
+    await this.checks.scheduleMany(waiting.map((i) => ({ contactId: items[i].contact.id, attemptSeq: items[i].contact.attemptSeq })), MESSAGE_REPORT_PATIENCE_MS);
+    for (const i of waiting) reports[i] = { state: 'waiting_for_report' };
+    const settled = await this.settleMany(settling.map((s) => s.item));
+    settling.forEach((s, k) => (reports[s.index] = settled[k]));
+    if (failure !== null) throw failure;
+    return reports;
+  }
+
+  /** The contact of an attempt, still IN_PROGRESS on it. */
+  private targetOf(contact: AttemptContact, campaign: ExecutionCampaign): SettleTarget {
+    return { contactId: contact.id, campaign, current: (locked) => locked.attemptSeq === contact.attemptSeq };
   }
 
   /** Sends (or replays) the leg's message; `existing`: the message of this key, when written before. */
@@ -149,33 +231,52 @@ export class MessageAttempt {
     key: string,
     existing: LegMessage | null,
   ): Promise<{ result: LegResult | 'in_flight' | 'waiting_for_analysis'; message: MessageView | null }> {
+    const prepared = await this.inputFor(contact, campaign, leg, key, existing);
+    if (prepared === 'waiting_for_analysis') return { result: prepared, message: null };
+    if (!('input' in prepared)) return { result: prepared.result, message: null };
+    const { outcome, message } = await this.send.send(prepared.input);
+    return { result: this.legResultOf(outcome), message };
+  }
+
+  /**
+   * What to send for the leg: SendMessage's input, or why nothing is sent (no sender, no template,
+   * no address), or that a follow-up waits for its call's analysis.
+   */
+  private async inputFor(
+    contact: AttemptContact,
+    campaign: ExecutionCampaign,
+    leg: 'WHATSAPP' | 'EMAIL',
+    key: string,
+    existing: LegMessage | null,
+  ): Promise<{ input: SendMessageInput } | { result: LegResult } | 'waiting_for_analysis'> {
     const fields = { ...contact.fields, name: contact.name ?? contact.fields.name, phone: numberToDial(contact) };
     const variables = { contact: fields, campaign: this.campaignVariables(campaign, contact) };
-    let outcome: SendOutcome;
-    let message: MessageView;
     if (leg === 'WHATSAPP') {
       const senderId = await this.whatsappSenders.get(campaign.workspaceId, () => this.legs.whatsappSender(campaign.workspaceId));
-      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_whatsapp_sender' }, message: null };
+      if (!senderId && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_whatsapp_sender' } };
       const template = existing ? campaign.settings.whatsappOutreachTemplateId : await this.whatsappTemplate(contact, campaign);
-      if (template === 'wait') return { result: 'waiting_for_analysis', message: null };
-      if (!template) return { result: { kind: 'not_sent', reason: 'no_outreach_template' }, message: null };
-      ({ outcome, message } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'WHATSAPP', senderId: senderId ?? '', templateId: template, to: numberToDial(contact), variables, idempotencyKey: key }));
-    } else {
-      const to = emailAddressOf(contact.fields);
-      if (!to) return { result: { kind: 'not_sent', reason: 'no_email_address' }, message: null };
-      const defaults = await this.emailDefaults.get(campaign.workspaceId, () => this.legs.emailDefaults(campaign.workspaceId));
-      if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_email_sender' }, message: null };
-      ({ outcome, message } = await this.send.send({ workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key }));
+      if (template === 'wait') return 'waiting_for_analysis';
+      if (!template) return { result: { kind: 'not_sent', reason: 'no_outreach_template' } };
+      return { input: { workspaceId: campaign.workspaceId, channel: 'WHATSAPP', senderId: senderId ?? '', templateId: template, to: numberToDial(contact), variables, idempotencyKey: key } };
     }
+    const to = emailAddressOf(contact.fields);
+    if (!to) return { result: { kind: 'not_sent', reason: 'no_email_address' } };
+    const defaults = await this.emailDefaults.get(campaign.workspaceId, () => this.legs.emailDefaults(campaign.workspaceId));
+    if (!defaults && !(existing ?? (await this.legs.byKey(campaign.workspaceId, leg, key)))) return { result: { kind: 'not_sent', reason: 'no_email_sender' } };
+    return { input: { workspaceId: campaign.workspaceId, channel: 'EMAIL', senderId: defaults?.senderId ?? '', templateId: defaults?.templateId ?? '', to, variables, idempotencyKey: key } };
+  }
+
+  /** The leg's result from what SendMessage answered. */
+  private legResultOf(outcome: SendOutcome): LegResult | 'in_flight' {
     switch (outcome) {
       case 'sent':
-        return { result: { kind: 'reached', outcome: 'sent' }, message };
+        return { kind: 'reached', outcome: 'sent' };
       case 'failed':
-        return { result: { kind: 'undelivered', reason: 'refused' }, message };
+        return { kind: 'undelivered', reason: 'refused' };
       case 'retry_later':
-        return { result: { kind: 'transient', reason: 'provider_unavailable' }, message };
+        return { kind: 'transient', reason: 'provider_unavailable' };
       default:
-        return { result: 'in_flight', message };
+        return 'in_flight';
     }
   }
 
@@ -244,87 +345,123 @@ export class MessageAttempt {
   }
 
   /**
-   * Where the contact goes after its leg's message, in one transaction with its timeline and (an API
-   * lead that ended) its result job. Only the current attempt moves the contact.
+   * Where each contact goes after its leg's message, in one transaction for the batch (decisions.md
+   * 47.4): the contacts locked in id order, each campaign read once, the timeline and the result
+   * jobs (API leads that ended) written together. Only the current attempt moves a contact; a
+   * contact named twice in a batch moves once. One wake-up per campaign afterwards.
    */
-  private async settle(target: SettleTarget, result: LegResult, message: LegMessage | null): Promise<MessageAttemptReport> {
-    const messageId = message?.messageId ?? null;
-    let woken: ExecutionCampaign | null = null;
-    const report = await this.uow.run(async (): Promise<MessageAttemptReport> => {
+  private async settleMany(items: readonly Settling[]): Promise<MessageAttemptReport[]> {
+    if (items.length === 0) return [];
+    const woken = new Map<string, ExecutionCampaign>();
+    const reports = await this.uow.run(async (): Promise<MessageAttemptReport[]> => {
       const now = this.clock.now();
-      const locked = await this.execution.lockContact(target.contactId);
-      if (!locked || locked.status !== 'IN_PROGRESS' || !target.current(locked)) return { state: 'stale' };
-      const campaign = target.campaign ?? (await this.execution.campaign(locked.campaignId));
-      const leg = campaign ? currentLeg(campaign.channel, locked.leg) : null;
-      if (!campaign || !leg || !isMessageLeg(leg)) return { state: 'stale' };
-      // The leg's windows count from its first message's creation (before the provider was asked).
-      const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
-      const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
-      const base = { leg: leg as ContactLeg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
-      const following = nextLeg(campaign.channel, leg);
-      let status: 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED';
-      let nextAttemptAt: Date | null = null;
-      let outcome: string;
-      let legState = { ...base, messageOutcome: null as string | null };
-      if (result.kind === 'reached') {
-        outcome = result.outcome;
-        legState.messageOutcome = outcome;
-        if (following === 'VOICE') {
-          // WHATSAPP_THEN_VOICE: the call waits for the reply window; a reply by then means no call (ExecuteAttempt).
-          status = 'RETRY_SCHEDULED';
-          nextAttemptAt = new Date(legAt.getTime() + replyWindowMs(campaign.settings.outreachRules));
-          legState = { ...legState, leg: following, switchLeg: true };
-        } else {
-          status = 'COMPLETED';
+      const locked = new Map((await this.execution.lockContacts(items.map((item) => item.target.contactId))).map((c) => [c.id, c]));
+      const campaigns = new Map<string, ExecutionCampaign | null>();
+      const moved = new Set<string>();
+      const entries: TimelineEntry[] = [];
+      const jobs: OutboxJob[] = [];
+      const out: MessageAttemptReport[] = [];
+      for (const { target, result, message } of items) {
+        const contact = locked.get(target.contactId);
+        if (!contact || moved.has(contact.id) || contact.status !== 'IN_PROGRESS' || !target.current(contact)) {
+          out.push({ state: 'stale' });
+          continue;
         }
-      } else {
-        const step =
-          result.kind === 'not_sent'
-            ? ({ retry: false, reason: result.reason } as const)
-            : nextMessageStep(campaign.settings, { failure: result.kind, sends, transient: locked.messageTransient + 1, legAt, now });
-        outcome = result.kind === 'not_sent' ? result.reason : `message_${result.kind}`;
-        if (step.retry) {
-          status = 'RETRY_SCHEDULED';
-          nextAttemptAt = new Date(now.getTime() + step.delaySeconds * 1000);
-          legState = { ...legState, messageOutcome: outcome, messageTransient: result.kind === 'transient' ? locked.messageTransient + 1 : 0 };
-        } else if (following === 'VOICE') {
-          // Nobody can answer a message that never arrived: the call is due at once.
-          status = 'RETRY_SCHEDULED';
-          nextAttemptAt = now;
-          legState = { ...legState, messageOutcome: step.reason, leg: following, switchLeg: true };
-        } else {
-          status = 'FAILED';
-          outcome = step.reason === 'undelivered' || step.reason === 'provider_unavailable' || step.reason === 'retry_window_passed' ? `message_${step.reason}` : step.reason;
-          legState = { ...legState, messageOutcome: step.reason };
+        let campaign = target.campaign ?? campaigns.get(contact.campaignId);
+        if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+        const leg = campaign ? currentLeg(campaign.channel, contact.leg) : null;
+        if (!campaign || !leg || !isMessageLeg(leg)) {
+          out.push({ state: 'stale' });
+          continue;
         }
+        const decided = this.decide(contact, campaign, leg, result, message, now);
+        if (!(await this.execution.recordOutcome(contact.id, contact.attemptSeq, decided.update))) {
+          out.push({ state: 'stale' });
+          continue;
+        }
+        moved.add(contact.id);
+        entries.push(...decided.timeline);
+        if (decided.update.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(contact.id));
+        woken.set(campaign.id, campaign);
+        out.push({ state: 'settled', status: decided.update.status as 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED', outcome: decided.update.lastOutcome });
       }
-      const moved = await this.execution.recordOutcome(locked.id, locked.attemptSeq, {
-        status,
-        nextAttemptAt,
-        lastOutcome: outcome,
-        lastAttemptAt: now,
-        incompleteRetry: false,
-        nextNumber: false,
-        connectedPhone: null,
-        legState,
-      });
-      if (!moved) return { state: 'stale' };
-      await this.timeline.record(
-        { contactId: locked.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } },
-        ...(nextAttemptAt ? [{ contactId: locked.id, type: 'retry_scheduled' as const, detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } }] : []),
-      );
-      const jobs: OutboxJob[] = status !== 'RETRY_SCHEDULED' && campaign.source === 'API' ? [leadFinalJob(locked.id)] : [];
+      await this.timeline.record(...entries);
       await this.outbox.enqueue(...jobs);
-      woken = campaign;
-      return { state: 'settled', status, outcome };
+      return out;
     });
-    if (woken) await this.wake(woken); // set only when the contact was settled
-    return report;
+    for (const campaign of woken.values()) await this.wake(campaign);
+    return reports;
+  }
+
+  /** Where one contact goes after its leg's message (the rules of decisions.md 33), and its timeline events. */
+  private decide(
+    locked: AttemptContact,
+    campaign: ExecutionCampaign,
+    leg: 'WHATSAPP' | 'EMAIL',
+    result: LegResult,
+    message: LegMessage | null,
+    now: Date,
+  ): { update: AttemptOutcomeUpdate & { lastOutcome: string }; timeline: TimelineEntry[] } {
+    const messageId = message?.messageId ?? null;
+    // The leg's windows count from its first message's creation (before the provider was asked).
+    const legAt = locked.messageLegAt ?? message?.createdAt ?? now;
+    const sends = locked.messageSends + (result.kind === 'transient' ? 0 : 1);
+    const base = { leg: leg as ContactLeg, messageSends: sends, messageTransient: 0, messageLegAt: legAt, followupCallId: locked.followupCallId, switchLeg: false };
+    const following = nextLeg(campaign.channel, leg);
+    let status: 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED';
+    let nextAttemptAt: Date | null = null;
+    let outcome: string;
+    let legState = { ...base, messageOutcome: null as string | null };
+    if (result.kind === 'reached') {
+      outcome = result.outcome;
+      legState.messageOutcome = outcome;
+      if (following === 'VOICE') {
+        // WHATSAPP_THEN_VOICE: the call waits for the reply window; a reply by then means no call (ExecuteAttempt).
+        status = 'RETRY_SCHEDULED';
+        nextAttemptAt = new Date(legAt.getTime() + replyWindowMs(campaign.settings.outreachRules));
+        legState = { ...legState, leg: following, switchLeg: true };
+      } else {
+        status = 'COMPLETED';
+      }
+    } else {
+      const step =
+        result.kind === 'not_sent'
+          ? ({ retry: false, reason: result.reason } as const)
+          : nextMessageStep(campaign.settings, { failure: result.kind, sends, transient: locked.messageTransient + 1, legAt, now });
+      outcome = result.kind === 'not_sent' ? result.reason : `message_${result.kind}`;
+      if (step.retry) {
+        status = 'RETRY_SCHEDULED';
+        nextAttemptAt = new Date(now.getTime() + step.delaySeconds * 1000);
+        legState = { ...legState, messageOutcome: outcome, messageTransient: result.kind === 'transient' ? locked.messageTransient + 1 : 0 };
+      } else if (following === 'VOICE') {
+        // Nobody can answer a message that never arrived: the call is due at once.
+        status = 'RETRY_SCHEDULED';
+        nextAttemptAt = now;
+        legState = { ...legState, messageOutcome: step.reason, leg: following, switchLeg: true };
+      } else {
+        status = 'FAILED';
+        outcome = step.reason === 'undelivered' || step.reason === 'provider_unavailable' || step.reason === 'retry_window_passed' ? `message_${step.reason}` : step.reason;
+        legState = { ...legState, messageOutcome: step.reason };
+      }
+    }
+    const timeline: TimelineEntry[] = [{ contactId: locked.id, type: 'attempt_ended', detail: { attempt: locked.attempts, leg, messageId, outcome, status } }];
+    if (nextAttemptAt) timeline.push({ contactId: locked.id, type: 'retry_scheduled', detail: { at: nextAttemptAt.toISOString(), why: legState.leg !== leg ? 'next_leg' : outcome } });
+    return {
+      update: { status, nextAttemptAt, lastOutcome: outcome, lastAttemptAt: now, incompleteRetry: false, nextNumber: false, connectedPhone: null, legState },
+      timeline,
+    };
   }
 
   private async wake(campaign: ExecutionCampaign): Promise<void> {
     await this.scheduler.wakeNow(campaign.id).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
   }
+}
+
+/** One leg to settle: its contact, what became of its message, and the message. */
+interface Settling {
+  target: SettleTarget;
+  result: LegResult;
+  message: LegMessage | null;
 }
 
 /** The contact a settlement moves: it must still be IN_PROGRESS on the same attempt (`current`). */

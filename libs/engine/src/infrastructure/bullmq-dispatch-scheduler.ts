@@ -91,4 +91,16 @@ export class BullmqMessageChecks extends MessageChecks {
     const payload: AttemptPayload = { contactId, attemptSeq };
     await this.producer.add(EngineQueue.Attempts, EngineJob.MessageCheck, payload, messageCheckJobId(contactId, attemptSeq), { delay: delayMs });
   }
+
+  override async scheduleMany(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>, delayMs: number): Promise<void> {
+    await this.producer.addBulk(
+      EngineQueue.Attempts,
+      attempts.map(({ contactId, attemptSeq }) => ({
+        name: EngineJob.MessageCheck,
+        payload: { contactId, attemptSeq } satisfies AttemptPayload,
+        jobId: messageCheckJobId(contactId, attemptSeq),
+        delay: delayMs,
+      })),
+    );
+  }
 }

@@ -6,7 +6,17 @@ import { DispatchCampaign } from '../application/dispatch-campaign.use-case';
 import { RemessagePayload } from '@outreach/campaigns';
 import { ApplyReplyRules } from '../application/apply-reply-rules.use-case';
 import { RemessageContact } from '../application/remessage-contact.use-case';
-import { AttemptPayload, DispatchPayload, EngineJob, EngineQueue, fromSettlePayload, PollPayload, ReplyRulesPayload, SettlePayload } from '../application/engine-jobs';
+import {
+  AttemptPayload,
+  DispatchPayload,
+  EngineJob,
+  EngineQueue,
+  fromSettlePayload,
+  MessageBatchPayload,
+  PollPayload,
+  ReplyRulesPayload,
+  SettlePayload,
+} from '../application/engine-jobs';
 import { PollCall } from '../application/poll-call.use-case';
 import { ExecuteAttempt } from '../application/execute-attempt.use-case';
 import { MessageAttempt } from '../application/message-attempt';
@@ -46,7 +56,8 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
 export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 } as const;
 
 /**
- * Queue `attempts`: `attempt` jobs place one call each (ATTEMPT_CONCURRENCY placing requests at once
+ * Queue `attempts`: `attempt` jobs place one call each (or send one message leg); `message-batch`
+ * jobs send the message legs claimed together (decisions.md 47.1); (ATTEMPT_CONCURRENCY placing requests at once
  * per process; the job ends when the provider accepted the call); `poll` jobs ask the provider about
  * a call whose events are overdue (decisions.md 16.24); `message-check` jobs settle a message leg whose
  * report is overdue (decisions.md 33); `settle` jobs store an ended call's outcome
@@ -74,6 +85,10 @@ export class AttemptsProcessor extends QueueWorkerHost implements OnApplicationB
         const { contactId, attemptSeq } = job.data as AttemptPayload;
         const report = await this.attempt.execute(contactId, attemptSeq);
         return { state: report.state };
+      }
+      case EngineJob.MessageBatch: {
+        const reports = await this.attempt.executeMessages((job.data as MessageBatchPayload).attempts);
+        return { states: reports.map((report) => report.state) };
       }
       case EngineJob.Poll: {
         const report = await this.poll.execute((job.data as PollPayload).callId);

@@ -14,6 +14,9 @@ export interface LegMessage {
   createdAt: Date;
 }
 
+/** A leg's message with the key it was sent under. */
+export type KeyedLegMessage = { workspaceId: string; channel: MessageChannel; idempotencyKey: string } & LegMessage;
+
 /**
  * What the engine's message legs read of messaging (decisions.md 33), beside SendMessage: which
  * sender and template a campaign sends with, where a leg's message stands, and whose leg a message
@@ -64,25 +67,36 @@ export class MessageLegs {
    * The key an outbound message was sent under (null for inbound messages and sends without one),
    * with where the message stands, its reply included (one read).
    */
-  async keyOf(messageId: string): Promise<({ workspaceId: string; channel: MessageChannel; idempotencyKey: string } & LegMessage) | null> {
-    const found = await this.messages.findWithReply(messageId);
-    if (!found) return null;
-    const { message } = found;
-    if (message.direction !== 'OUTBOUND' || message.idempotencyKey === null) return null;
-    return {
-      workspaceId: message.workspaceId,
-      channel: message.channel,
-      idempotencyKey: message.idempotencyKey,
-      messageId: message.id,
-      status: message.status,
-      failureReason: message.failureReason,
-      replied: found.replied,
-      createdAt: message.createdAt,
-    };
+  async keyOf(messageId: string): Promise<KeyedLegMessage | null> {
+    return (await this.keysOf([messageId]))[0] ?? null;
+  }
+
+  /** keyOf of several messages in one read: the keyed outbound ones among them, in no particular order. */
+  async keysOf(messageIds: readonly string[]): Promise<KeyedLegMessage[]> {
+    const keyed: KeyedLegMessage[] = [];
+    for (const { message, replied } of await this.messages.findManyWithReply(messageIds)) {
+      if (message.direction !== 'OUTBOUND' || message.idempotencyKey === null) continue;
+      keyed.push({
+        workspaceId: message.workspaceId,
+        channel: message.channel,
+        idempotencyKey: message.idempotencyKey,
+        messageId: message.id,
+        status: message.status,
+        failureReason: message.failureReason,
+        replied,
+        createdAt: message.createdAt,
+      });
+    }
+    return keyed;
   }
 
   /** The contact answered message `messageId` (an inbound message linked to it). */
   replied(messageId: string): Promise<boolean> {
     return this.messages.hasReply(messageId);
+  }
+
+  /** The messages among these that their contact answered (one read). */
+  async repliedAmong(messageIds: readonly string[]): Promise<Set<string>> {
+    return new Set((await this.messages.repliesTo(messageIds)).map((reply) => reply.inReplyToId as string));
   }
 }

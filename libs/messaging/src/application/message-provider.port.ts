@@ -158,9 +158,20 @@ export type MessageEvent =
  * legs, later). Events nobody subscribed to are dropped.
  */
 export class MessageEvents {
-  private readonly subscribers: ((event: MessageEvent) => Promise<void>)[] = [];
+  private readonly subscribers: ((events: readonly MessageEvent[]) => Promise<void>)[] = [];
 
+  /** A subscriber that takes one event at a time (in the order delivered). */
   subscribe(handler: (event: MessageEvent) => Promise<void>): void {
+    this.subscribers.push(async (events) => {
+      for (const event of events) await handler(event);
+    });
+  }
+
+  /**
+   * A subscriber that takes a batch at once (decisions.md 47): a batch holds at most one event
+   * per message, so applying it in any order gives what one-by-one delivery gives.
+   */
+  subscribeMany(handler: (events: readonly MessageEvent[]) => Promise<void>): void {
     this.subscribers.push(handler);
   }
 
@@ -168,7 +179,13 @@ export class MessageEvents {
     return this.subscribers.length > 0;
   }
 
-  async deliver(event: MessageEvent): Promise<void> {
-    for (const handle of this.subscribers) await handle(event);
+  deliver(event: MessageEvent): Promise<void> {
+    return this.deliverMany([event]);
+  }
+
+  /** Every subscriber in turn gets the whole batch (one-event subscribers, each event in order). */
+  async deliverMany(events: readonly MessageEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const handle of this.subscribers) await handle(events);
   }
 }

@@ -80,18 +80,26 @@ export abstract class OptOutRepository {
   /** Records the opt-out; true when it is new. */
   abstract record(entry: { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }): Promise<boolean>;
   abstract isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean>;
+  /** The addresses among these that opted out of the channel (one read). */
+  abstract optedOutAmong(workspaceId: string, channel: MessageChannel, addresses: readonly string[]): Promise<Set<string>>;
 }
 
 /** Messages sent and received (table `messages`, decisions.md 30.12). */
 export abstract class MessageRepository {
   /** Writes a new QUEUED message; false when the workspace has a message with its idempotency key already. */
   abstract insertOutbound(message: MessageProps): Promise<boolean>;
+  /** insertOutbound of several messages in one statement: answers the ids written (the others' keys were taken). */
+  abstract insertOutboundMany(messages: readonly MessageProps[]): Promise<Set<string>>;
   /** Writes an inbound message; false when the provider's message id is known already (a redelivery). */
   abstract insertInbound(message: MessageProps): Promise<boolean>;
   abstract findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null>;
   abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
+  /** findById of several messages (locked in id order with `lock`, inside a transaction); missing ids are left out. */
+  abstract findManyById(ids: readonly string[], options?: { lock?: boolean }): Promise<MessageProps[]>;
   /** findById and hasReply in one read (decisions.md 44.9). */
   abstract findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null>;
+  /** findWithReply of several messages in one read; missing ids are left out. */
+  abstract findManyWithReply(ids: readonly string[]): Promise<Array<{ message: MessageProps; replied: boolean }>>;
   /** True when an inbound message answers outbound message `id` (messages_in_reply_to_idx). */
   abstract hasReply(id: string): Promise<boolean>;
   /** True when `address` wrote to the workspace on `channel` at or after `since` (an inbound message). */
@@ -121,9 +129,15 @@ export abstract class MessageRepository {
   /** Records that a provider event was applied; false when it was before (skip it). */
   abstract markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean>;
   /**
-   * markEventApplied and, in the same statement, message `messageId` locked for the caller's
-   * transaction (one round trip per report, decisions.md 44.9): `first` false when the event was
-   * applied before (skip it); `message` null when there is no such message.
+   * Records a batch of provider events as applied and locks their messages for the caller's
+   * transaction (in id order; two statements per batch, decisions.md 47.3). `fresh[i]` is false
+   * when `events[i]` was applied before (or earlier in the batch): skip it. `messages` holds the
+   * messages found, by id.
    */
-  abstract applyEvent(provider: string, eventId: string, at: Date, messageId: string): Promise<{ first: boolean; message: MessageProps | null }>;
+  abstract applyEvents(
+    events: ReadonlyArray<{ provider: string; eventId: string; messageId: string }>,
+    at: Date,
+  ): Promise<{ fresh: boolean[]; messages: Map<string, MessageProps> }>;
+  /** Writes the state of several messages in one statement (as `update` does for one). */
+  abstract updateMany(messages: readonly MessageProps[]): Promise<void>;
 }

@@ -3,10 +3,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Tariffs, WalletDebits } from '@outreach/billing';
 import { AppConfig, AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
 import type { EmailSender } from '../domain/email-sender';
+import type { EmailTemplate } from '../domain/email-template';
 import { applyProgress, MessageContent, MessageProps } from '../domain/message';
 import { bindingValues, MessageVariables, renderPlaceholders } from '../domain/message-rendering';
 import { MessageChannel, optOutAddress } from '../domain/opt-out';
 import type { WhatsappSender } from '../domain/whatsapp-sender';
+import type { WhatsappTemplate } from '../domain/whatsapp-template';
 import {
   EmailProvider,
   emailProviderName,
@@ -118,6 +120,76 @@ export class SendMessage {
     return this.resume(message);
   }
 
+  /**
+   * `send` for a batch (decisions.md 47.5), with the same answers, message by message: the checks'
+   * reads are made once per workspace, channel, sender and template, the opt-outs read in one
+   * statement, the new messages written in one, the provider asked for each at once, and the
+   * accepted ones recorded SENT and debited in ONE transaction. Anything off the common path —
+   * a key written before, a recipient who opted out, checks or a rendering that refuse — goes
+   * through `send` on its own, so it answers (or throws) exactly as `send` does.
+   */
+  async sendMany(inputs: readonly SendMessageInput[]): Promise<SendManyResult[]> {
+    const out: SendManyResult[] = new Array(inputs.length);
+    const fresh: Array<{ index: number; message: MessageProps; via: Via }> = [];
+    const alone: number[] = [];
+    for (const group of groupsOf(inputs)) {
+      const first = inputs[group[0]];
+      let checked: Checked;
+      try {
+        checked = await this.check(first);
+      } catch {
+        alone.push(...group);
+        continue;
+      }
+      const optedOut = await this.optOuts.optedOutAmong(
+        first.workspaceId,
+        first.channel,
+        group.map((i) => optOutAddress(first.channel, inputs[i].to)),
+      );
+      for (const i of group) {
+        const input = inputs[i];
+        if (!KEY.test(input.idempotencyKey) || optedOut.has(optOutAddress(input.channel, input.to))) {
+          alone.push(i);
+          continue;
+        }
+        try {
+          fresh.push({ index: i, ...(await this.compose(input, checked)) });
+        } catch {
+          alone.push(i);
+        }
+      }
+    }
+    const written = await this.messages.insertOutboundMany(fresh.map((f) => f.message));
+    const sending = fresh.filter((f) => written.has(f.message.id));
+    for (const f of fresh) if (!written.has(f.message.id)) alone.push(f.index);
+    // No transaction is open: the provider is asked for every new message at once.
+    const asked = await Promise.all(
+      sending.map((f) => this.ask(f.message, f.via).then((providerMessageId) => ({ providerMessageId }), (error: unknown) => ({ error }))),
+    );
+    const accepted = sending.flatMap((f, i) => {
+      const answer = asked[i];
+      return 'providerMessageId' in answer ? [{ messageId: f.message.id, providerMessageId: answer.providerMessageId }] : [];
+    });
+    const recorded = new Map((await this.recordAcceptedMany(accepted)).map((m) => [m.id, m]));
+    for (const [i, f] of sending.entries()) {
+      const answer = asked[i];
+      out[f.index] =
+        'providerMessageId' in answer
+          ? { result: { outcome: 'sent', message: messageView(recorded.get(f.message.id)!), replayed: false } }
+          : await this.refused(f.message, answer.error).then(
+              (result) => ({ result }),
+              (error: unknown) => ({ error }),
+            );
+    }
+    for (const i of alone) {
+      out[i] = await this.send(inputs[i]).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+    }
+    return out;
+  }
+
   /** A message the key named before: settled ones are answered as they are; a QUEUED one is sent when nobody else is. */
   private async resume(message: MessageProps): Promise<SendMessageResult> {
     if (message.status !== 'QUEUED') {
@@ -143,6 +215,32 @@ export class SendMessage {
    * instead of reading both again (decisions.md 44.6).
    */
   private async prepare(input: SendMessageInput): Promise<{ message: MessageProps; via: Via }> {
+    const checked = await this.check(input);
+    await this.assertNotOptedOut(input.workspaceId, input.channel, optOutAddress(input.channel, input.to));
+    return this.compose(input, checked);
+  }
+
+  /** The sender and the template, as a send needs them (in the order of refusals of decisions.md 30). */
+  private async check(input: SendMessageInput): Promise<Checked> {
+    if (input.channel === 'WHATSAPP') {
+      const found = await this.whatsappSenders.findForSend(input.workspaceId, input.senderId);
+      if (!found) throw new AppError('not_found', { message: `no WhatsApp sender ${input.senderId}` });
+      const sender = found.sender;
+      if (sender.status !== 'CONNECTED') throw new AppError('invalid_request', { message: `WhatsApp sender ${input.senderId} is ${sender.status}, not CONNECTED` });
+      const template = await this.whatsappTemplates.findById(input.workspaceId, input.templateId);
+      if (!template) throw new AppError('template_not_found', { message: `no WhatsApp template ${input.templateId}` });
+      if (template.status !== 'APPROVED') throw new AppError('template_not_approved', { message: `template ${template.name} is ${template.status}` });
+      return { channel: 'WHATSAPP', sender, template, credentials: once(async () => found.reveal()) };
+    }
+    const sender = await this.emailSenders.findById(input.workspaceId, input.senderId);
+    if (!sender) throw new AppError('not_found', { message: `no email sender ${input.senderId}` });
+    const template = await this.emailTemplates.findById(input.workspaceId, input.templateId);
+    if (!template) throw new AppError('template_not_found', { message: `no email template ${input.templateId}` });
+    return { channel: 'EMAIL', sender, template, credentials: once(() => this.emailSenders.revealCredentials(input.workspaceId, sender.id)) };
+  }
+
+  /** The message, rendered for its recipient; the credentials are opened once per Checked. */
+  private async compose(input: SendMessageInput, checked: Checked): Promise<{ message: MessageProps; via: Via }> {
     const address = optOutAddress(input.channel, input.to);
     const now = this.clock.now();
     const base = {
@@ -166,28 +264,15 @@ export class SendMessage {
       failedAt: null,
       updatedAt: now,
     };
-    if (input.channel === 'WHATSAPP') {
-      const found = await this.whatsappSenders.findForSend(input.workspaceId, input.senderId);
-      if (!found) throw new AppError('not_found', { message: `no WhatsApp sender ${input.senderId}` });
-      const sender = found.sender;
-      if (sender.status !== 'CONNECTED') throw new AppError('invalid_request', { message: `WhatsApp sender ${input.senderId} is ${sender.status}, not CONNECTED` });
-      const template = await this.whatsappTemplates.findById(input.workspaceId, input.templateId);
-      if (!template) throw new AppError('template_not_found', { message: `no WhatsApp template ${input.templateId}` });
-      if (template.status !== 'APPROVED') throw new AppError('template_not_approved', { message: `template ${template.name} is ${template.status}` });
-      await this.assertNotOptedOut(input.workspaceId, input.channel, address);
-      const fields = template.fields();
+    if (checked.channel === 'WHATSAPP') {
+      const fields = checked.template.fields();
       const parameters = bindingValues(fields.bindings, input.variables);
       const content: MessageContent = { kind: 'whatsapp_template', templateName: fields.name, language: fields.language, parameters };
-      const credentials = found.reveal();
+      const credentials = await checked.credentials();
       const message = { ...base, provider: whatsappProviderName(credentials), body: renderPlaceholders(fields.body, parameters), subject: null, content };
-      return { message, via: { channel: 'WHATSAPP', sender, credentials } };
+      return { message, via: { channel: 'WHATSAPP', sender: checked.sender, credentials } };
     }
-    const sender = await this.emailSenders.findById(input.workspaceId, input.senderId);
-    if (!sender) throw new AppError('not_found', { message: `no email sender ${input.senderId}` });
-    const template = await this.emailTemplates.findById(input.workspaceId, input.templateId);
-    if (!template) throw new AppError('template_not_found', { message: `no email template ${input.templateId}` });
-    await this.assertNotOptedOut(input.workspaceId, input.channel, address);
-    const fields = template.toProps();
+    const fields = checked.template.toProps();
     const values = bindingValues(fields.bindings, input.variables);
     const content: MessageContent = {
       kind: 'email',
@@ -195,9 +280,9 @@ export class SendMessage {
       html: fields.htmlBody === null ? null : renderPlaceholders(fields.htmlBody, values, { html: true }),
       text: fields.textBody === null ? null : renderPlaceholders(fields.textBody, values),
     };
-    const credentials = await this.emailSenders.revealCredentials(input.workspaceId, sender.id);
+    const credentials = await checked.credentials();
     const message = { ...base, provider: emailProviderName(credentials), body: content.text ?? content.html ?? '', subject: content.subject, content };
-    return { message, via: { channel: 'EMAIL', sender, credentials } };
+    return { message, via: { channel: 'EMAIL', sender: checked.sender, credentials } };
   }
 
   private async assertNotOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<void> {
@@ -212,21 +297,26 @@ export class SendMessage {
     try {
       providerMessageId = await this.ask(message, via);
     } catch (error) {
-      if (isTransient(error)) {
-        await this.messages.releaseSend(message.id);
-        this.logger.warn(`message ${message.id} refused for now: ${(error as Error).message}`);
-        return { outcome: 'retry_later', message: messageView({ ...message, sendStartedAt: null }), replayed: false };
-      }
-      if ((isAppError(error) && error.code === 'provider_error') || error instanceof SenderGone) {
-        const reason = (error as Error).message;
-        const failed = await this.settle(message.id, (m) => applyProgress(m, { progress: 'failed', at: this.clock.now(), reason }));
-        return { outcome: 'failed', message: messageView(failed), replayed: false };
-      }
-      await this.messages.releaseSend(message.id);
-      throw error;
+      return this.refused(message, error);
     }
     const sent = await this.recordAccepted(message.id, providerMessageId);
     return { outcome: 'sent', message: messageView(sent), replayed: false };
+  }
+
+  /** The provider did not take the message: for now (the lease is given back), for good (FAILED), or an error of ours (thrown). */
+  private async refused(message: MessageProps, error: unknown): Promise<SendMessageResult> {
+    if (isTransient(error)) {
+      await this.messages.releaseSend(message.id);
+      this.logger.warn(`message ${message.id} refused for now: ${(error as Error).message}`);
+      return { outcome: 'retry_later', message: messageView({ ...message, sendStartedAt: null }), replayed: false };
+    }
+    if ((isAppError(error) && error.code === 'provider_error') || error instanceof SenderGone) {
+      const reason = (error as Error).message;
+      const failed = await this.settle(message.id, (m) => applyProgress(m, { progress: 'failed', at: this.clock.now(), reason }));
+      return { outcome: 'failed', message: messageView(failed), replayed: false };
+    }
+    await this.messages.releaseSend(message.id);
+    throw error;
   }
 
   /**
@@ -236,22 +326,47 @@ export class SendMessage {
    * it (33.16).
    */
   async recordAccepted(messageId: string, providerMessageId: string): Promise<MessageProps> {
+    const [recorded] = await this.recordAcceptedMany([{ messageId, providerMessageId }]);
+    return recorded;
+  }
+
+  /**
+   * recordAccepted for several messages in one transaction (decisions.md 47.5): the messages locked
+   * in id order and written in one statement, one debit per message written per workspace in two
+   * (the wallet changed once). Answers the messages as recorded, in the order given.
+   */
+  async recordAcceptedMany(accepted: ReadonlyArray<{ messageId: string; providerMessageId: string }>): Promise<MessageProps[]> {
+    if (accepted.length === 0) return [];
     return this.uow.run(async () => {
-      const current = await this.messages.findById(messageId, { lock: true });
-      if (!current) throw new Error(`message ${messageId} vanished while it was sent`);
-      // A report may have come first (the sandbox answers at once): keep it, record the provider's id.
-      applyProgress(current, { progress: 'sent', at: this.clock.now(), providerMessageId });
-      current.sendStartedAt = null;
-      await this.messages.update(current);
-      const amountMinor = await this.tariffs.messageCostMinor(current.workspaceId);
-      await this.debits.debit({
-        workspaceId: current.workspaceId,
-        amountMinor,
-        kind: 'message',
-        reference: current.id,
-        description: `${current.channel === 'WHATSAPP' ? 'WhatsApp' : 'Email'} message to ${current.address}`,
+      const found = new Map((await this.messages.findManyById(accepted.map((a) => a.messageId), { lock: true })).map((m) => [m.id, m]));
+      const recorded = accepted.map(({ messageId, providerMessageId }) => {
+        const current = found.get(messageId);
+        if (!current) throw new Error(`message ${messageId} vanished while it was sent`);
+        // A report may have come first (the sandbox answers at once): keep it, record the provider's id.
+        applyProgress(current, { progress: 'sent', at: this.clock.now(), providerMessageId });
+        current.sendStartedAt = null;
+        return current;
       });
-      return current;
+      await this.messages.updateMany(recorded);
+      const byWorkspace = new Map<string, MessageProps[]>();
+      for (const m of recorded) {
+        const messages = byWorkspace.get(m.workspaceId);
+        if (messages) messages.push(m);
+        else byWorkspace.set(m.workspaceId, [m]);
+      }
+      for (const [workspaceId, messages] of byWorkspace) {
+        const amountMinor = await this.tariffs.messageCostMinor(workspaceId);
+        await this.debits.debitMany(
+          messages.map((m) => ({
+            workspaceId,
+            amountMinor,
+            kind: 'message' as const,
+            reference: m.id,
+            description: `${m.channel === 'WHATSAPP' ? 'WhatsApp' : 'Email'} message to ${m.address}`,
+          })),
+        );
+      }
+      return recorded;
     });
   }
 
@@ -303,6 +418,32 @@ export class SendMessage {
       return current;
     });
   }
+}
+
+/** One answer of sendMany: what `send` would have answered, or what it would have thrown. */
+export type SendManyResult = { result: SendMessageResult } | { error: unknown };
+
+/** What the checks read: the sender, the template, and the sender's credentials (opened once, when first needed). */
+type Checked =
+  | { channel: 'WHATSAPP'; sender: WhatsappSender; template: WhatsappTemplate; credentials: () => Promise<WhatsappCredentials | null> }
+  | { channel: 'EMAIL'; sender: EmailSender; template: EmailTemplate; credentials: () => Promise<SmtpCredentials | null> };
+
+/** A function run once; later calls answer its first promise. */
+function once<T>(run: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | null = null;
+  return () => (result ??= run());
+}
+
+/** The inputs' indexes grouped by workspace, channel, sender and template (the checks' reads are shared). */
+function groupsOf(inputs: readonly SendMessageInput[]): number[][] {
+  const groups = new Map<string, number[]>();
+  for (const [i, input] of inputs.entries()) {
+    const key = `${input.workspaceId}|${input.channel}|${input.senderId}|${input.templateId}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  return [...groups.values()];
 }
 
 /** The sender (and its revealed credentials) a first send's checks read. */

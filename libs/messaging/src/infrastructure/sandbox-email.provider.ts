@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@outreach/core';
 import { AcceptedMessage, EmailProvider, MessageEvent, MessageEvents, OutboundEmail } from '../application/message-provider.port';
+import { SandboxReports } from './sandbox-reports';
 
 export type SandboxEmailOutcome = 'delivered' | 'bounced' | 'complained';
 
@@ -20,25 +21,19 @@ export function sandboxEmailOutcome(to: string): SandboxEmailOutcome {
 @Injectable()
 export class SandboxEmailProvider extends EmailProvider {
   readonly name = 'sandbox';
-  private readonly logger = new Logger('SandboxEmailProvider');
+  private readonly reports: SandboxReports;
 
-  constructor(
-    private readonly events: MessageEvents,
-    private readonly clock: Clock,
-  ) {
+  constructor(events: MessageEvents, clock: Clock) {
     super();
+    this.reports = new SandboxReports(events, clock, new Logger('SandboxEmailProvider'));
   }
 
   async send(message: OutboundEmail): Promise<AcceptedMessage> {
     const providerMessageId = `<${createHash('sha256').update(message.messageId).digest('hex').slice(0, 24)}@sandbox.invalid>`;
-    if (this.events.hasSubscribers) setImmediate(() => void this.emit(message, providerMessageId, sandboxEmailOutcome(message.to)));
-    return { providerMessageId };
-  }
-
-  private async emit(message: OutboundEmail, providerMessageId: string, outcome: SandboxEmailOutcome): Promise<void> {
-    const base = { channel: 'EMAIL' as const, provider: this.name, messageId: message.messageId, providerMessageId, at: this.clock.now() };
-    const events: MessageEvent[] =
-      outcome === 'bounced'
+    const outcome = sandboxEmailOutcome(message.to);
+    this.reports.report(message.messageId, (at): MessageEvent[] => {
+      const base = { channel: 'EMAIL' as const, provider: this.name, messageId: message.messageId, providerMessageId, at };
+      return outcome === 'bounced'
         ? [{ ...base, eventId: `${providerMessageId}.0`, type: 'bounced', permanent: true, reason: 'hard bounce: mailbox does not exist' }]
         : [
             { ...base, eventId: `${providerMessageId}.0`, type: 'delivered' },
@@ -46,12 +41,7 @@ export class SandboxEmailProvider extends EmailProvider {
               ? [{ ...base, eventId: `${providerMessageId}.1`, type: 'complained' as const, permanent: true, reason: 'recipient marked the message as spam' }]
               : []),
           ];
-    for (const event of events) {
-      try {
-        await this.events.deliver(event);
-      } catch (error) {
-        this.logger.warn(`sandbox event ${event.eventId} not applied: ${(error as Error).message}`);
-      }
-    }
+    });
+    return { providerMessageId };
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../application/message-provider.port';
 import type { SenderVerification } from '../domain/whatsapp-sender';
 import type { TemplateReview, WhatsappTemplateFields } from '../domain/whatsapp-template';
+import { SandboxReports } from './sandbox-reports';
 
 /** What the sandbox does with a message to a number: everything derives from the number alone. */
 export type SandboxWhatsappScript =
@@ -70,13 +71,11 @@ export function sandboxTemplateReview(name: string): TemplateReview {
 @Injectable()
 export class SandboxWhatsappProvider extends WhatsappProvider {
   readonly name = 'sandbox';
-  private readonly logger = new Logger('SandboxWhatsappProvider');
+  private readonly reports: SandboxReports;
 
-  constructor(
-    private readonly events: MessageEvents,
-    private readonly clock: Clock,
-  ) {
+  constructor(events: MessageEvents, clock: Clock) {
     super();
+    this.reports = new SandboxReports(events, clock, new Logger('SandboxWhatsappProvider'));
   }
 
   async verifySender(request: { senderId: string; e164: string; credentials: WhatsappCredentials | null }): Promise<SenderVerification> {
@@ -91,26 +90,16 @@ export class SandboxWhatsappProvider extends WhatsappProvider {
     const script = sandboxWhatsappScript(message.to);
     if (!script.accepted) throw new TransientProviderError(script.reason);
     const providerMessageId = `wamid.sandbox.${createHash('sha256').update(message.messageId).digest('hex').slice(0, 24)}`;
-    if (this.events.hasSubscribers) {
-      setImmediate(() => void this.emit(message, providerMessageId, script.events));
-    }
-    return { providerMessageId };
-  }
-
-  private async emit(message: OutboundWhatsappMessage, providerMessageId: string, events: Extract<SandboxWhatsappScript, { accepted: true }>['events']): Promise<void> {
-    for (const [i, step] of events.entries()) {
-      const base = { channel: 'WHATSAPP' as const, provider: this.name, eventId: `${providerMessageId}.${i}`, messageId: message.messageId, providerMessageId, at: this.clock.now() };
-      const event: MessageEvent =
-        step.type === 'replied'
+    this.reports.report(message.messageId, (at) =>
+      script.events.map((step, i): MessageEvent => {
+        const base = { channel: 'WHATSAPP' as const, provider: this.name, eventId: `${providerMessageId}.${i}`, messageId: message.messageId, providerMessageId, at };
+        return step.type === 'replied'
           ? { ...base, type: 'replied', text: step.text }
           : step.type === 'failed'
             ? { ...base, type: 'failed', permanent: step.permanent, reason: step.reason }
             : { ...base, type: step.type };
-      try {
-        await this.events.deliver(event);
-      } catch (error) {
-        this.logger.warn(`sandbox event ${event.eventId} not applied: ${(error as Error).message}`);
-      }
-    }
+      }),
+    );
+    return { providerMessageId };
   }
 }

@@ -22,6 +22,8 @@ export interface JobToAdd {
   name: string;
   payload: unknown;
   jobId: string;
+  /** Run it this many milliseconds from now (a delayed job). */
+  delay?: number;
   /** Trace context the job continues (BullMQ telemetry metadata: the JSON of W3C headers). */
   telemetryMetadata?: string | null;
 }
@@ -104,7 +106,7 @@ export class QueueProducer implements OnApplicationShutdown {
         jobs.map((j) => ({
           name: j.name,
           data: j.payload,
-          opts: { jobId: j.jobId, ...traceJobOptions(j.telemetryMetadata) },
+          opts: { jobId: j.jobId, ...(j.delay === undefined ? {} : { delay: j.delay }), ...traceJobOptions(j.telemetryMetadata) },
         })),
       ),
     );

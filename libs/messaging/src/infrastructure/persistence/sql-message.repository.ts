@@ -37,6 +37,16 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.length > 0;
   }
 
+  async insertOutboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
+    if (messages.length === 0) return new Set();
+    const { sql, params } = MESSAGES.insertMany(
+      messages,
+      `ON CONFLICT (${M.workspaceId}, ${M.channel}, ${M.idempotencyKey}) WHERE ${M.idempotencyKey} IS NOT NULL DO NOTHING RETURNING ${M.id} AS id`,
+    );
+    const rows: Array<{ id: string }> = await this.tx.manager.query(sql, params);
+    return new Set(rows.map((row) => row.id));
+  }
+
   async insertInbound(message: MessageProps): Promise<boolean> {
     const { sql, params } = MESSAGES.insert(
       message,
@@ -61,15 +71,28 @@ export class SqlMessageRepository extends MessageRepository {
     return row ? MESSAGES.fromRow(row) : null;
   }
 
+  async findManyById(ids: readonly string[], options: { lock?: boolean } = {}): Promise<MessageProps[]> {
+    const valid = [...new Set(ids)].filter(isUuid);
+    if (valid.length === 0) return [];
+    const rows: Row[] = await this.tx.manager.query(`${SELECT} WHERE ${M.id} = ANY($1::uuid[]) ORDER BY ${M.id}${this.forUpdate(options)}`, [valid]);
+    return rows.map((row) => MESSAGES.fromRow(row));
+  }
+
   async findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null> {
-    if (!isUuid(id)) return null;
-    const [row]: Array<Row & { replied: boolean }> = await this.tx.manager.query(
+    const [found] = await this.findManyWithReply([id]);
+    return found ?? null;
+  }
+
+  async findManyWithReply(ids: readonly string[]): Promise<Array<{ message: MessageProps; replied: boolean }>> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return [];
+    const rows: Array<Row & { replied: boolean }> = await this.tx.manager.query(
       `SELECT ${MESSAGES.select('m')},
               EXISTS (SELECT 1 FROM ${MESSAGES.name} r WHERE r.${M.inReplyToId} = m.${M.id} AND r.${M.direction} = 'INBOUND') AS replied
-         FROM ${MESSAGES.name} m WHERE m.${M.id} = $1`,
-      [id],
+         FROM ${MESSAGES.name} m WHERE m.${M.id} = ANY($1::uuid[])`,
+      [valid],
     );
-    return row ? { message: MESSAGES.fromRow(row), replied: row.replied } : null;
+    return rows.map((row) => ({ message: MESSAGES.fromRow(row), replied: row.replied }));
   }
 
   async findByProviderMessageId(
@@ -114,6 +137,23 @@ export class SqlMessageRepository extends MessageRepository {
   async update(message: MessageProps): Promise<void> {
     const { sql, params } = MESSAGES.update(message, ['id'], STATE_COLUMNS);
     await this.tx.manager.query(sql, params);
+  }
+
+  async updateMany(messages: readonly MessageProps[]): Promise<void> {
+    if (messages.length === 0) return;
+    if (messages.length === 1) return this.update(messages[0]);
+    const column = (key: keyof MessageProps) => messages.map((m) => m[key]);
+    await this.tx.manager.query(
+      `UPDATE ${MESSAGES.name} m
+          SET ${M.status} = t.status, ${M.providerMessageId} = t.provider_message_id, ${M.failureReason} = t.failure_reason,
+              ${M.sendStartedAt} = t.send_started_at, ${M.sentAt} = t.sent_at, ${M.deliveredAt} = t.delivered_at,
+              ${M.readAt} = t.read_at, ${M.failedAt} = t.failed_at, ${M.updatedAt} = t.updated_at
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[],
+                     $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
+              AS t(id, status, provider_message_id, failure_reason, send_started_at, sent_at, delivered_at, read_at, failed_at, updated_at)
+        WHERE m.${M.id} = t.id`,
+      [column('id'), ...STATE_COLUMNS.map(column)],
+    );
   }
 
   async hasReply(id: string): Promise<boolean> {
@@ -162,23 +202,33 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.length > 0;
   }
 
-  async applyEvent(provider: string, eventId: string, at: Date, messageId: string): Promise<{ first: boolean; message: MessageProps | null }> {
-    if (!isUuid(messageId)) return { first: await this.markEventApplied(provider, eventId, at), message: null };
-    const insert = eventInsert(provider, eventId, at);
-    const id = insert.params.length + 1;
-    const [row]: Array<Row & { first: number }> = await this.tx.manager.query(
-      `WITH applied AS (${insert.sql}),
-            m AS (${SELECT} WHERE ${M.id} = $${id}${this.forUpdate({ lock: true })})
-       SELECT (SELECT count(*) FROM applied)::int AS first, m.* FROM (VALUES (1)) AS one LEFT JOIN m ON true`,
-      [...insert.params, messageId],
-    );
-    return { first: row.first > 0, message: row[M.id] ? MESSAGES.fromRow(row) : null };
+  async applyEvents(
+    events: ReadonlyArray<{ provider: string; eventId: string; messageId: string }>,
+    at: Date,
+  ): Promise<{ fresh: boolean[]; messages: Map<string, MessageProps> }> {
+    const E = MESSAGE_EVENTS.c;
+    const applied: Array<{ provider: string; event_id: string }> =
+      events.length === 0
+        ? []
+        : await this.tx.manager.query(
+            `INSERT INTO ${MESSAGE_EVENTS.name} (${E.provider}, ${E.eventId}, ${E.appliedAt})
+             SELECT provider, event_id, $3::timestamptz FROM unnest($1::text[], $2::text[]) AS t(provider, event_id)
+             ON CONFLICT (${E.provider}, ${E.eventId}) DO NOTHING RETURNING ${E.provider} AS provider, ${E.eventId} AS event_id`,
+            [events.map((e) => e.provider), events.map((e) => e.eventId), at],
+          );
+    const first = new Set(applied.map((row) => eventKey(row.provider, row.event_id)));
+    const fresh = events.map((e) => first.delete(eventKey(e.provider, e.eventId)));
+    const ids = events.filter((e, i) => fresh[i]).map((e) => e.messageId);
+    const messages = await this.findManyById(ids, { lock: true });
+    return { fresh, messages: new Map(messages.map((message) => [message.id, message])) };
   }
 
   private forUpdate(options: { lock?: boolean }): string {
     return options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
   }
 }
+
+const eventKey = (provider: string, eventId: string): string => `${provider}\u0000${eventId}`;
 
 /** The event's row, written once per (provider, event id): RETURNING a row only when it is new. */
 function eventInsert(provider: string, eventId: string, at: Date): { sql: string; params: unknown[] } {

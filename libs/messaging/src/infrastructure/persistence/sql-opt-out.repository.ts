@@ -29,4 +29,13 @@ export class SqlOptOutRepository extends OptOutRepository {
     );
     return rows.length > 0;
   }
+
+  async optedOutAmong(workspaceId: string, channel: MessageChannel, addresses: readonly string[]): Promise<Set<string>> {
+    if (!isUuid(workspaceId) || addresses.length === 0) return new Set();
+    const rows: Array<{ address: string }> = await this.tx.manager.query(
+      `SELECT ${O.address} AS address FROM ${MESSAGE_OPT_OUTS.name} WHERE ${O.workspaceId} = $1 AND ${O.channel} = $2 AND ${O.address} = ANY($3::text[])`,
+      [workspaceId, channel, addresses],
+    );
+    return new Set(rows.map((row) => row.address));
+  }
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bullmq';
 import { SandboxCallAnalyser } from '@outreach/calls';
 import { Queue } from 'bullmq';
-import { hubSignature, SendMessage } from '@outreach/messaging';
+import { hubSignature, MessageEvents, SendMessage } from '@outreach/messaging';
 import { Clock, FixedClock } from '@outreach/platform';
 import { addContacts, createCampaign, credit, expectError } from '../campaigns/campaign-helpers';
 import { connectSender, createTemplate, numberEndingIn } from '../messaging/messaging-helpers';
@@ -218,9 +218,28 @@ describe('outreach rules: a reply hands the contact off', () => {
     await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [INTERESTED] });
     await startCampaign(t, ws, campaignId);
     expect((await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ outreachRules: [] })).status).toBe(200);
-    const judged = await repliesJudged();
+    const stored = await inbound();
     await message(yes);
-    await waitFor('the reply judged', repliesJudged, (n) => n === judged + 1);
+    await waitFor('the reply stored', inbound, (n) => n === stored + 1);
+    // No campaign judges this phone's replies any more, so no reply-rules job is written for it
+    // (decisions.md 47.7): the reply delivered again, through every subscriber, adds no job row.
+    const [reply] = await t.dataSource.query(
+      `SELECT r.in_reply_to_id AS message_id, r.provider_message_id AS reply_id, m.provider_message_id FROM messages r JOIN messages m ON m.id = r.in_reply_to_id WHERE r.address = $1`,
+      [yes],
+    );
+    const jobRows = async () => Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'reply-rules'`))[0].n);
+    const rows = await jobRows();
+    await worker.get(MessageEvents).deliver({
+      channel: 'WHATSAPP',
+      type: 'replied',
+      provider: 'sandbox',
+      eventId: reply.reply_id,
+      messageId: reply.message_id,
+      providerMessageId: reply.provider_message_id,
+      at: new Date(),
+      text: 'Yes, interested',
+    });
+    expect(await jobRows()).toBe(rows);
     expect((await contactOf(campaignId, yes)).status).toBe('PENDING');
     expectError(await t.http.put(`/campaigns/${campaignId}/outreach`).set(bearer(ws.key)).send({ channel: 'WHATSAPP' }), 400, 'campaign_channel_switch_not_supported');
   });

@@ -40,7 +40,7 @@ export { BINDING_SOURCES, RUNTIME_VALUES, VariableBinding } from './domain/varia
 export { MESSAGE_CHANNELS, MessageChannel, OPT_OUT_KEYWORDS, isOptOutKeyword } from './domain/opt-out';
 export { SendMessage, SendMessageInput, SendMessageResult, SendOutcome } from './application/send-message';
 export { MessageView } from './application/message-view';
-export { MessageOutcome, MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
+export { MessageOutcome, MessageParty, MessageQueries, RECENT_MESSAGES_WINDOW } from './application/message-queries';
 export { LegMessage, MessageLegs } from './application/message-legs';
 export { MessageEventIntake } from './application/message-event-intake';
 export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './application/provider-reports';

@@ -153,6 +153,8 @@ export abstract class CampaignExecutionRepository {
   abstract markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void>;
   /** False when the contact is no longer IN_PROGRESS with this attemptSeq (nothing changes). */
   abstract recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean>;
+  /** recordOutcome of several contacts (each at most once) in one statement: answers the ids that moved. */
+  abstract recordOutcomes(outcomes: ReadonlyArray<{ contactId: string; attemptSeq: number; update: AttemptOutcomeUpdate }>): Promise<Set<string>>;
   /** Gives an attempt that never dialled back: due again now, the attempt not counted. */
   abstract release(contactId: string, attemptSeq: number, now: Date): Promise<void>;
   /**

@@ -124,6 +124,11 @@ export class CampaignExecution {
     return this.execution.recordOutcome(contactId, attemptSeq, update);
   }
 
+  /** recordOutcome of several contacts (each at most once) in one statement: answers the ids that moved. */
+  recordOutcomes(outcomes: ReadonlyArray<{ contactId: string; attemptSeq: number; update: AttemptOutcomeUpdate }>): Promise<Set<string>> {
+    return this.execution.recordOutcomes(outcomes);
+  }
+
   release(contactId: string, attemptSeq: number): Promise<void> {
     return this.execution.release(contactId, attemptSeq, this.clock.now());
   }

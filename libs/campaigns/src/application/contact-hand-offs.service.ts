@@ -24,6 +24,8 @@ export abstract class HandOffStore {
    * and have started (not DRAFT, not CANCELED), newest campaign first.
    */
   abstract candidates(workspaceId: string, phone: string, channels: readonly CampaignChannel[]): Promise<ReplyCandidate[]>;
+  /** The phones among these that have at least one candidate (one read for a batch of replies). */
+  abstract phonesWithCandidates(workspaceId: string, phones: readonly string[], channels: readonly CampaignChannel[]): Promise<Set<string>>;
   /** The contact's status, its row locked for the transaction; null when it is gone. */
   abstract lockStatus(contactId: string): Promise<ContactStatus | null>;
   /** Moves the contact to HAND_OFF from one of `from`; false when it was in none of them. */
@@ -56,6 +58,14 @@ export class ContactHandOffs {
 
   candidates(workspaceId: string, phone: string): Promise<ReplyCandidate[]> {
     return this.store.candidates(workspaceId, phone, CHANNELS_WITH_RULES);
+  }
+
+  /**
+   * The phones among these that some started campaign with a WhatsApp leg and outreach rules has
+   * as a contact: a reply from any other phone has nothing to judge (decisions.md 47.7).
+   */
+  phonesWithCandidates(workspaceId: string, phones: readonly string[]): Promise<Set<string>> {
+    return this.store.phonesWithCandidates(workspaceId, phones, CHANNELS_WITH_RULES);
   }
 
   /** Hands the contact off (joins the caller's transaction); `detail` goes to the timeline event. */

@@ -300,49 +300,62 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
   }
 
   async recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
-    const event = settlementEvent(update.status);
-    const result: unknown = await this.tx.manager.query(
-      `UPDATE ${CC.name}
-          SET ${CC.c.status} = $3, ${CC.c.nextAttemptAt} = $4, ${CC.c.lastOutcome} = $5, ${CC.c.lastAttemptAt} = $6,
-              ${CC.c.incompleteRetries} = CASE WHEN $9 OR $20 THEN 0 ELSE ${CC.c.incompleteRetries} + $7 END,
-              ${CC.c.phoneIndex} = ${CC.c.phoneIndex} + CASE WHEN $9 THEN 1 ELSE 0 END,
-              ${CC.c.connectedPhone} = COALESCE($10, ${CC.c.connectedPhone}),
-              ${CC.c.followups} = ${CC.c.followups} + CASE WHEN $11 = 'followup' THEN 1 ELSE 0 END,
-              ${CC.c.churnRounds} = ${CC.c.churnRounds} + CASE WHEN $11 = 'churn' THEN 1 ELSE 0 END,
-              ${CC.c.lastTalkMs} = $12,
-              ${CC.c.leg} = CASE WHEN $13 THEN $14 ELSE ${CC.c.leg} END,
-              ${CC.c.messageSends} = CASE WHEN $13 THEN $15 ELSE ${CC.c.messageSends} END,
-              ${CC.c.messageTransient} = CASE WHEN $13 THEN $16 ELSE ${CC.c.messageTransient} END,
-              ${CC.c.messageLegAt} = CASE WHEN $13 THEN $17::timestamptz ELSE ${CC.c.messageLegAt} END,
-              ${CC.c.messageOutcome} = CASE WHEN $13 THEN $18 ELSE ${CC.c.messageOutcome} END,
-              ${CC.c.followupCallId} = CASE WHEN $13 THEN $19::uuid ELSE ${CC.c.followupCallId} END,
-              ${CC.c.phoneFirstAttempt} = CASE WHEN $9 OR $20 THEN ${CC.c.attempts} ELSE ${CC.c.phoneFirstAttempt} END,
+    return (await this.recordOutcomes([{ contactId, attemptSeq, update }])).has(contactId);
+  }
+
+  async recordOutcomes(outcomes: ReadonlyArray<{ contactId: string; attemptSeq: number; update: AttemptOutcomeUpdate }>): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
+    const column = <T>(pick: (update: AttemptOutcomeUpdate) => T) => outcomes.map((o) => pick(o.update));
+    // UPDATE … RETURNING answers [rows, count] through the pg driver.
+    const [rows]: [Array<{ id: string }>, number] = await this.tx.manager.query(
+      `UPDATE ${CC.name} c
+          SET ${CC.c.status} = t.target, ${CC.c.nextAttemptAt} = t.next_attempt_at, ${CC.c.lastOutcome} = t.last_outcome, ${CC.c.lastAttemptAt} = t.last_attempt_at,
+              ${CC.c.incompleteRetries} = CASE WHEN t.next_number OR t.switch_leg THEN 0 ELSE c.${CC.c.incompleteRetries} + t.incomplete END,
+              ${CC.c.phoneIndex} = c.${CC.c.phoneIndex} + CASE WHEN t.next_number THEN 1 ELSE 0 END,
+              ${CC.c.connectedPhone} = COALESCE(t.connected_phone, c.${CC.c.connectedPhone}),
+              ${CC.c.followups} = c.${CC.c.followups} + CASE WHEN t.sequence = 'followup' THEN 1 ELSE 0 END,
+              ${CC.c.churnRounds} = c.${CC.c.churnRounds} + CASE WHEN t.sequence = 'churn' THEN 1 ELSE 0 END,
+              ${CC.c.lastTalkMs} = t.talk_ms,
+              ${CC.c.leg} = CASE WHEN t.has_leg THEN t.leg ELSE c.${CC.c.leg} END,
+              ${CC.c.messageSends} = CASE WHEN t.has_leg THEN t.message_sends ELSE c.${CC.c.messageSends} END,
+              ${CC.c.messageTransient} = CASE WHEN t.has_leg THEN t.message_transient ELSE c.${CC.c.messageTransient} END,
+              ${CC.c.messageLegAt} = CASE WHEN t.has_leg THEN t.message_leg_at ELSE c.${CC.c.messageLegAt} END,
+              ${CC.c.messageOutcome} = CASE WHEN t.has_leg THEN t.message_outcome ELSE c.${CC.c.messageOutcome} END,
+              ${CC.c.followupCallId} = CASE WHEN t.has_leg THEN t.followup_call_id ELSE c.${CC.c.followupCallId} END,
+              ${CC.c.phoneFirstAttempt} = CASE WHEN t.next_number OR t.switch_leg THEN c.${CC.c.attempts} ELSE c.${CC.c.phoneFirstAttempt} END,
               ${CC.c.attemptDeadlineAt} = NULL, ${CC.c.updatedAt} = now()
-        WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($8::text[])`,
+         FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::int[], $8::text[], $9::bool[],
+                     $10::text[], $11::text[], $12::int[], $13::bool[], $14::text[], $15::int[], $16::int[], $17::timestamptz[], $18::text[],
+                     $19::uuid[], $20::bool[])
+              AS t(id, seq, target, next_attempt_at, last_outcome, last_attempt_at, incomplete, allowed, next_number,
+                   connected_phone, sequence, talk_ms, has_leg, leg, message_sends, message_transient, message_leg_at, message_outcome,
+                   followup_call_id, switch_leg)
+        WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY(string_to_array(t.allowed, ','))
+        RETURNING c.${CC.c.id} AS id`,
       [
-        contactId,
-        attemptSeq,
-        targetOf(event),
-        update.nextAttemptAt,
-        update.lastOutcome,
-        update.lastAttemptAt,
-        update.incompleteRetry ? 1 : 0,
-        allowedFrom(event),
-        update.nextNumber,
-        update.connectedPhone,
-        update.sequence ?? null,
-        update.talkMs ?? null,
-        update.legState !== undefined,
-        update.legState?.leg ?? null,
-        update.legState?.messageSends ?? 0,
-        update.legState?.messageTransient ?? 0,
-        update.legState?.messageLegAt ?? null,
-        update.legState?.messageOutcome ?? null,
-        update.legState?.followupCallId ?? null,
-        update.legState?.switchLeg === true,
+        outcomes.map((o) => o.contactId),
+        outcomes.map((o) => o.attemptSeq),
+        column((u) => targetOf(settlementEvent(u.status))),
+        column((u) => u.nextAttemptAt),
+        column((u) => u.lastOutcome),
+        column((u) => u.lastAttemptAt),
+        column((u) => (u.incompleteRetry ? 1 : 0)),
+        column((u) => allowedFrom(settlementEvent(u.status)).join(',')),
+        column((u) => u.nextNumber),
+        column((u) => u.connectedPhone),
+        column((u) => u.sequence ?? null),
+        column((u) => u.talkMs ?? null),
+        column((u) => u.legState !== undefined),
+        column((u) => u.legState?.leg ?? null),
+        column((u) => u.legState?.messageSends ?? 0),
+        column((u) => u.legState?.messageTransient ?? 0),
+        column((u) => u.legState?.messageLegAt ?? null),
+        column((u) => u.legState?.messageOutcome ?? null),
+        column((u) => u.legState?.followupCallId ?? null),
+        column((u) => u.legState?.switchLeg === true),
       ],
     );
-    return affectedOf(result) > 0;
+    return new Set(rows.map((row) => row.id));
   }
 
   /** `release` on a first attempt (back to PENDING), `releaseRetry` on a later one (due again now). */

@@ -41,6 +41,20 @@ export class SqlHandOffStore extends HandOffStore {
     }));
   }
 
+  async phonesWithCandidates(workspaceId: string, phones: readonly string[], channels: readonly CampaignChannel[]): Promise<Set<string>> {
+    if (phones.length === 0) return new Set();
+    const rows: Array<{ phone: string }> = await this.tx.manager.query(
+      // The same campaigns as `candidates`, then each one's contacts among the phones (the unique index).
+      `SELECT DISTINCT cc.${CC.c.phone} AS phone
+         FROM ${C.name} c JOIN ${CC.name} cc ON cc.${CC.c.campaignId} = c.${C.c.id} AND cc.${CC.c.phone} = ANY($2::text[])
+        WHERE c.${C.c.workspaceId} = $1
+          AND c.${C.c.channel} = ANY($3::text[]) AND c.${C.c.status} NOT IN ('DRAFT', 'CANCELED')
+          AND jsonb_array_length(COALESCE(c.${C.c.settings} -> 'outreachRules', '[]'::jsonb)) > 0`,
+      [workspaceId, phones, channels],
+    );
+    return new Set(rows.map((row) => row.phone));
+  }
+
   async lockStatus(contactId: string): Promise<ContactStatus | null> {
     const rows: Row[] = await this.tx.manager.query(`SELECT ${CC.c.status} AS status FROM ${CC.name} WHERE ${CC.c.id} = $1 FOR UPDATE`, [contactId]);
     return rows.length === 0 ? null : (rows[0].status as ContactStatus);

@@ -198,6 +198,12 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     return found.filter((c): c is AttemptContact => c !== null);
   }
 
+  async recordOutcomes(outcomes: ReadonlyArray<{ contactId: string; attemptSeq: number; update: AttemptOutcomeUpdate }>): Promise<Set<string>> {
+    const moved = new Set<string>();
+    for (const { contactId, attemptSeq, update } of outcomes) if (await this.recordOutcome(contactId, attemptSeq, update)) moved.add(contactId);
+    return moved;
+  }
+
   async markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
     const c = this.current(contactId, attemptSeq, [IN_FLIGHT_STATUS]);
     if (c) c.currentCallId = callId;

@@ -357,33 +357,29 @@ export class MessageAttempt {
       const now = this.clock.now();
       const locked = new Map((await this.execution.lockContacts(items.map((item) => item.target.contactId))).map((c) => [c.id, c]));
       const campaigns = new Map<string, ExecutionCampaign | null>();
-      const moved = new Set<string>();
-      const entries: TimelineEntry[] = [];
-      const jobs: OutboxJob[] = [];
-      const out: MessageAttemptReport[] = [];
-      for (const { target, result, message } of items) {
+      const decided = new Map<string, { index: number; campaign: ExecutionCampaign; timeline: TimelineEntry[]; update: AttemptOutcomeUpdate }>();
+      const out: MessageAttemptReport[] = items.map(() => ({ state: 'stale' }));
+      for (const [index, { target, result, message }] of items.entries()) {
         const contact = locked.get(target.contactId);
-        if (!contact || moved.has(contact.id) || contact.status !== 'IN_PROGRESS' || !target.current(contact)) {
-          out.push({ state: 'stale' });
-          continue;
-        }
+        if (!contact || decided.has(contact.id) || contact.status !== 'IN_PROGRESS' || !target.current(contact)) continue;
         let campaign = target.campaign ?? campaigns.get(contact.campaignId);
         if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
         const leg = campaign ? currentLeg(campaign.channel, contact.leg) : null;
-        if (!campaign || !leg || !isMessageLeg(leg)) {
-          out.push({ state: 'stale' });
-          continue;
-        }
-        const decided = this.decide(contact, campaign, leg, result, message, now);
-        if (!(await this.execution.recordOutcome(contact.id, contact.attemptSeq, decided.update))) {
-          out.push({ state: 'stale' });
-          continue;
-        }
-        moved.add(contact.id);
-        entries.push(...decided.timeline);
-        if (decided.update.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(contact.id));
+        if (!campaign || !leg || !isMessageLeg(leg)) continue;
+        decided.set(contact.id, { index, campaign, ...this.decide(contact, campaign, leg, result, message, now) });
+      }
+      // One statement moves them all (its WHERE re-checks each is still IN_PROGRESS on its attempt).
+      const moved = await this.execution.recordOutcomes(
+        [...decided].map(([contactId, d]) => ({ contactId, attemptSeq: locked.get(contactId)!.attemptSeq, update: d.update })),
+      );
+      const entries: TimelineEntry[] = [];
+      const jobs: OutboxJob[] = [];
+      for (const [contactId, { index, campaign, timeline, update }] of decided) {
+        if (!moved.has(contactId)) continue;
+        entries.push(...timeline);
+        if (update.status !== 'RETRY_SCHEDULED' && campaign.source === 'API') jobs.push(leadFinalJob(contactId));
         woken.set(campaign.id, campaign);
-        out.push({ state: 'settled', status: decided.update.status as 'COMPLETED' | 'FAILED' | 'RETRY_SCHEDULED', outcome: decided.update.lastOutcome });
+        out[index] = { state: 'settled', status: update.status, outcome: update.lastOutcome };
       }
       await this.timeline.record(...entries);
       await this.outbox.enqueue(...jobs);
@@ -401,7 +397,7 @@ export class MessageAttempt {
     result: LegResult,
     message: LegMessage | null,
     now: Date,
-  ): { update: AttemptOutcomeUpdate & { lastOutcome: string }; timeline: TimelineEntry[] } {
+  ): { update: AttemptOutcomeUpdate; timeline: TimelineEntry[] } {
     const messageId = message?.messageId ?? null;
     // The leg's windows count from its first message's creation (before the provider was asked).
     const legAt = locked.messageLegAt ?? message?.createdAt ?? now;

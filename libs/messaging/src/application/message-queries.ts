@@ -38,10 +38,24 @@ export class MessageQueries {
    * Whose conversation a message is: its workspace, channel and the contact's address (E.164, or
    * an email address). Outreach rules read it for the message a reply answers (decisions.md 34.4).
    */
-  async party(messageId: string): Promise<{ workspaceId: string; channel: MessageChannel; address: string; senderId: string; idempotencyKey: string | null } | null> {
-    const message = await this.messages.findById(messageId);
-    return message
-      ? { workspaceId: message.workspaceId, channel: message.channel, address: message.address, senderId: message.senderId, idempotencyKey: message.idempotencyKey }
-      : null;
+  async party(messageId: string): Promise<MessageParty | null> {
+    return (await this.parties([messageId])).get(messageId) ?? null;
   }
+
+  /** `party` of several messages in one read, by message id (unknown ids are left out). */
+  async parties(messageIds: readonly string[]): Promise<Map<string, MessageParty>> {
+    const found = await this.messages.findManyById(messageIds);
+    return new Map(
+      found.map((m) => [m.id, { workspaceId: m.workspaceId, channel: m.channel, address: m.address, senderId: m.senderId, idempotencyKey: m.idempotencyKey }]),
+    );
+  }
+}
+
+/** Whose conversation a message is (MessageQueries.party). */
+export interface MessageParty {
+  workspaceId: string;
+  channel: MessageChannel;
+  address: string;
+  senderId: string;
+  idempotencyKey: string | null;
 }

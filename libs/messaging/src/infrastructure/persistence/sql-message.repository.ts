@@ -87,9 +87,12 @@ export class SqlMessageRepository extends MessageRepository {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const rows: Array<Row & { replied: boolean }> = await this.tx.manager.query(
-      `SELECT ${MESSAGES.select('m')},
-              EXISTS (SELECT 1 FROM ${MESSAGES.name} r WHERE r.${M.inReplyToId} = m.${M.id} AND r.${M.direction} = 'INBOUND') AS replied
-         FROM ${MESSAGES.name} m WHERE m.${M.id} = ANY($1::uuid[])`,
+      // A lateral look-up per message (messages_in_reply_to_idx): an EXISTS over several ids is
+      // planned as one hashed scan of every reply in the table (decisions.md 47.6).
+      `SELECT ${MESSAGES.select('m')}, r.hit IS NOT NULL AS replied
+         FROM ${MESSAGES.name} m
+         LEFT JOIN LATERAL (SELECT true AS hit FROM ${MESSAGES.name} r WHERE r.${M.inReplyToId} = m.${M.id} AND r.${M.direction} = 'INBOUND' LIMIT 1) r ON true
+        WHERE m.${M.id} = ANY($1::uuid[])`,
       [valid],
     );
     return rows.map((row) => ({ message: MESSAGES.fromRow(row), replied: row.replied }));

@@ -36,6 +36,13 @@ describe("timestamptz through the service's data source", () => {
     expect(extra?.types?.getTypeParser(1184, 'text')).not.toBe(types.getTypeParser(1184, 'text'));
   });
 
+  it('opens its sessions without JIT compilation (decisions.md 47.8), where a bare client has the server default', async () => {
+    const [service] = await context.get(DataSource).query(`SELECT current_setting('jit') AS jit`);
+    const [bare] = (await plain.query(`SELECT current_setting('jit') AS jit, (SELECT boot_val FROM pg_settings WHERE name = 'jit') AS boot`)).rows;
+    expect(service.jit).toBe('off');
+    expect(bare.jit).toBe(bare.boot);
+  });
+
   const instants = `SELECT t FROM unnest(ARRAY[
       '2026-11-29 13:22:01.123456+00', '2026-03-29 01:30:00+00', '1999-12-31 23:59:59.999999+00', '2026-06-01 00:00:00.5+00',
       '1000-01-01 00:00:00+00', '0044-03-15 12:00:00+00 BC', 'infinity', '-infinity']::timestamptz[]) WITH ORDINALITY AS u(t, i) ORDER BY i`;

@@ -150,6 +150,50 @@ describe('wallet debits, tariffs and credit status', () => {
     expect(ledgerSum(rows)).toBe(await balance());
   });
 
+  it('debitMany: one row per new reference, a replayed one adds nothing, the wallet changes once, the chain reads right in ledger order (decisions.md 47.5)', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 100 });
+    clock.advance(1000);
+    await debit('m-2', 5, 'message'); // written before: the batch's m-2 is a replay
+    clock.advance(1000);
+    const many = (references: string[], amount: (i: number) => number) =>
+      debits.debitMany(references.map((reference, i) => ({ workspaceId: ws.workspaceId, amountMinor: amount(i), kind: 'message' as const, reference, description: `test ${reference}` })));
+    const answers = await many(['m-1', 'm-2', 'm-3', 'm-4'], (i) => i + 1); // 1, (2), 3, 4
+    expect(answers).toEqual([{ replayed: false }, { replayed: true }, { replayed: false }, { replayed: false }]);
+    expect(await balance()).toBe(100 - 5 - 1 - 3 - 4);
+
+    // Rows of one batch share their created_at; in the ledger's order (created_at, id) each row's
+    // balance is the one before it minus its amount.
+    const rows = await ledger();
+    expect(rows.map((r) => [r.kind === 'credit' ? 'credit' : r.reference, Number(r.amount_minor)])).toEqual([
+      ['credit', 100],
+      ['m-2', 5],
+      ['m-1', 1],
+      ['m-3', 3],
+      ['m-4', 4],
+    ]);
+    let before = 0;
+    for (const row of rows) {
+      const after = before + (row.kind === 'credit' ? 1 : -1) * Number(row.amount_minor);
+      expect(Number(row.balance_after_minor)).toBe(after);
+      before = after;
+    }
+    expect(ledgerSum(rows)).toBe(await balance());
+
+    // The whole batch again: every reference is a replay, nothing changes.
+    expect(await many(['m-1', 'm-2', 'm-3', 'm-4'], () => 50)).toEqual(Array.from({ length: 4 }, () => ({ replayed: true })));
+    expect(await ledger()).toHaveLength(5);
+    expect(await balance()).toBe(87);
+    // Debits of two workspaces in one call are refused, nothing written.
+    const other = await t.seed();
+    await expect(
+      debits.debitMany([
+        { workspaceId: ws.workspaceId, amountMinor: 1, kind: 'message', reference: 'x-1', description: 'x' },
+        { workspaceId: other.workspaceId, amountMinor: 1, kind: 'message', reference: 'x-2', description: 'x' },
+      ]),
+    ).rejects.toThrow('one workspace');
+    expect(await ledger()).toHaveLength(5);
+  });
+
   it('20 racing retries of one debit write exactly one row', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => debit('call-dup', 12)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);

@@ -4,7 +4,7 @@
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselves
 
-import { ReapStuckAttempts } from '@outreach/engine';
+import { ExecuteAttempt, ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock } from '@outreach/platform';
 import { attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
@@ -319,6 +319,39 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
     const [{ attempt_seq }] = await t.dataSource.query(`SELECT attempt_seq FROM campaign_contacts WHERE id = $1`, [contact.id]);
     expect(attempt_seq).toBe(contact.attempt_seq);
+  });
+
+  it('message legs claimed together go out as one message-batch job; a batch run again replays, and a contact off the common path takes the single path (decisions.md 47.1)', async () => {
+    const campaignId = await runCampaign('WHATSAPP', {}, 4, () => 7);
+    await drive(campaignId);
+    // Four contacts claimed in one dispatch run: one batch job, no attempt job.
+    const jobs: Array<{ name: string; n: number }> = await t.dataSource.query(
+      `SELECT name, count(*)::int AS n FROM outbox WHERE name IN ('attempt', 'message-batch') GROUP BY name ORDER BY name`,
+    );
+    expect(jobs).toEqual([{ name: 'message-batch', n: 1 }]);
+    expect((await legs(campaignId)).map((r) => [r.status, r.messages])).toEqual(Array.from({ length: 4 }, () => ['COMPLETED', 1]));
+
+    // As if the batch job had died after sending, before its contacts were settled; meanwhile the
+    // fourth contact's number was put on the do-not-call list and the third's attempt moved on.
+    const contacts = await probe.contacts(campaignId);
+    await t.dataSource.query(`UPDATE campaign_contacts SET status = 'IN_PROGRESS', leg = NULL, message_sends = 0, message_leg_at = NULL WHERE campaign_id = $1`, [campaignId]);
+    await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING', ended_at = NULL WHERE id = $1`, [campaignId]);
+    expect((await t.http.post('/dnc').set(bearer(ws.key)).send({ phone: contacts[3].phone })).status).toBe(201);
+    const reports = await worker.get(ExecuteAttempt).executeMessages([
+      ...contacts.slice(0, 2).map((c) => ({ contactId: c.id, attemptSeq: c.attempt_seq })),
+      { contactId: contacts[2].id, attemptSeq: contacts[2].attempt_seq + 1 },
+      { contactId: contacts[3].id, attemptSeq: contacts[3].attempt_seq },
+    ]);
+    expect(reports.map((r) => (r.state === 'message' ? r.report.state : r.state))).toEqual(['settled', 'settled', 'stale', 'do_not_call']);
+    const rows = await legs(campaignId);
+    expect(rows.map((r) => [r.status, r.messages])).toEqual([
+      ['COMPLETED', 1],
+      ['COMPLETED', 1],
+      ['IN_PROGRESS', 1],
+      ['DO_NOT_CALL', 1],
+    ]);
+    // Nothing was sent or billed again.
+    expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(4);
   });
 
   it('dailyMessageCap: at most that many messages a local day; the rest go the next day', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Tariffs } from '@outreach/billing';
 import { AppError } from '@outreach/core';
 import { hubSignature, MessageEventIntake, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
@@ -105,6 +106,60 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect(await send({ idempotencyKey: key, to, templateId: randomUUID() })).toMatchObject({ outcome: 'sent', replayed: true, message: { id: first.message.id, status: 'READ' } });
     expect(await count(t, 'messages')).toBe(1);
     expect(await debits(first.message.id)).toHaveLength(1);
+  });
+
+  it('sendMany answers each input as send would (decisions.md 47.5): new messages sent and billed in one transaction, a key sent before replayed, refusals with their codes', async () => {
+    const input = (overrides: Partial<SendMessageInput>): SendMessageInput => ({
+      workspaceId: ws.workspaceId,
+      channel: 'WHATSAPP',
+      senderId,
+      templateId,
+      to: numberEndingIn(7),
+      variables: { contact: { name: 'Ada' }, campaign: { order_ref: 'A-17' } },
+      idempotencyKey: `attempt-${randomUUID()}`,
+      ...overrides,
+    });
+    const earlier = await send({ idempotencyKey: 'batch-earlier', to: numberEndingIn(8) });
+    const optedOut = numberEndingIn(7);
+    await t.get(OptOuts).record(ws.workspaceId, 'WHATSAPP', optedOut, 'test');
+    const debitsBefore = Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'debit'`))[0].n);
+
+    const answers = await t.get(SendMessage).sendMany([
+      input({ idempotencyKey: 'batch-a' }),
+      input({ idempotencyKey: 'batch-earlier', to: numberEndingIn(8) }),
+      input({ idempotencyKey: 'batch-b', to: optedOut }),
+      input({ idempotencyKey: 'batch-c', to: numberEndingIn(1) }), // the sandbox refuses for now
+      input({ idempotencyKey: 'batch-d', to: numberEndingIn(2) }),
+      input({ idempotencyKey: 'batch-e', templateId: randomUUID() }),
+      input({ idempotencyKey: 'batch-f', variables: { contact: { name: 'Ada' } } }), // a value missing
+    ]);
+    const summary = answers.map((a) => ('result' in a ? [a.result.outcome, a.result.replayed] : (a.error as AppError).code));
+    expect(summary).toEqual([['sent', false], ['sent', true], 'contact_opted_out', ['retry_later', false], ['sent', false], 'template_not_found', 'invalid_request']);
+    const sent = (i: number) => (answers[i] as { result: { message: { id: string } } }).result.message.id;
+    expect(sent(1)).toBe(earlier.message.id);
+
+    // One message per new key (the transient one stays QUEUED, unbilled), one debit per message sent.
+    const rows: Array<{ idempotency_key: string; status: string; provider_message_id: string | null }> = await t.dataSource.query(
+      `SELECT idempotency_key, status, provider_message_id FROM messages WHERE direction = 'OUTBOUND' AND idempotency_key LIKE 'batch-%' ORDER BY idempotency_key`,
+    );
+    expect(rows.map((r) => [r.idempotency_key, r.status === 'QUEUED' ? 'QUEUED' : 'accepted', r.provider_message_id !== null])).toEqual([
+      ['batch-a', 'accepted', true],
+      ['batch-c', 'QUEUED', false],
+      ['batch-d', 'accepted', true],
+      ['batch-earlier', 'accepted', true],
+    ]);
+    expect(await debits(sent(0))).toEqual([await t.get(Tariffs).messageCostMinor(ws.workspaceId)]);
+    expect(await debits(sent(4))).toHaveLength(1);
+    expect(await debits(sent(1))).toHaveLength(1);
+    expect(Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'debit'`))[0].n)).toBe(debitsBefore + 2);
+
+    // The same batch again: every key answers its message, nothing is sent or billed twice.
+    const again = await t.get(SendMessage).sendMany([input({ idempotencyKey: 'batch-a' }), input({ idempotencyKey: 'batch-d', to: numberEndingIn(2) })]);
+    expect(again.map((a) => ('result' in a ? [a.result.message.id, a.result.replayed] : a.error))).toEqual([
+      [sent(0), true],
+      [sent(4), true],
+    ]);
+    expect(Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'debit'`))[0].n)).toBe(debitsBefore + 2);
   });
 
   it('template_not_approved (400), template_not_found (404), contact_opted_out (409), a missing value (400 invalid_request): nothing written', async () => {

@@ -431,6 +431,3 @@ function rowsOf(result: unknown): Row[] {
   return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Row[];
 }
 
-function affectedOf(result: unknown): number {
-  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
-}

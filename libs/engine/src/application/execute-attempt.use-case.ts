@@ -158,7 +158,10 @@ export class ExecuteAttempt {
     for (const workspaceId of new Set(candidates.map((c) => c.campaign.workspaceId))) {
       const mine = candidates.filter((c) => c.campaign.workspaceId === workspaceId);
       const listed = await this.dnc.blockedAmong(workspaceId, mine.map((c) => numberToDial(c.contact)));
-      for (const c of mine) (listed.has(numberToDial(c.contact)) ? alone.push(c.index) : sending.push(c));
+      for (const c of mine) {
+        if (listed.has(numberToDial(c.contact))) alone.push(c.index);
+        else sending.push(c);
+      }
     }
     const sent = await this.messages.executeMany(sending.map(({ contact, campaign }) => ({ contact, campaign })));
     sending.forEach((c, k) => (reports[c.index] = { state: 'message', report: sent[k] }));

@@ -48,12 +48,15 @@ export class MessageEventIntake implements OnModuleInit {
   /**
    * A batch of events (at most one per message, MessageEvents.subscribeMany) in one transaction:
    * the events recorded and their messages locked in two statements, the changed messages written
-   * in one (decisions.md 47.3); replies and opt-outs as before, one by one.
+   * in one, the replies stored in one and the opt-outs (complaints, STOP-style replies) recorded in
+   * one (decisions.md 47.3).
    */
   async applyMany(events: readonly MessageEvent[]): Promise<void> {
     await this.uow.run(async () => {
       const { fresh, messages } = await this.messages.applyEvents(events, this.clock.now());
       const changed = new Set<MessageProps>();
+      const complaints: Array<{ workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }> = [];
+      const replies: InboundInput[] = [];
       for (const [i, event] of events.entries()) {
         const message = fresh[i] ? messages.get(event.messageId) : undefined;
         if (!message) continue;
@@ -68,10 +71,10 @@ export class MessageEventIntake implements OnModuleInit {
             if (event.permanent && applyProgress(message, { progress: 'failed', at: event.at, reason: `${event.type}: ${event.reason}` })) changed.add(message);
             break;
           case 'complained':
-            await this.optOut(message.workspaceId, message.channel, message.address, 'complaint', event.at);
+            complaints.push({ workspaceId: message.workspaceId, channel: message.channel, address: message.address, source: 'complaint', at: event.at });
             break;
           case 'replied':
-            await this.storeInbound({
+            replies.push({
               workspaceId: message.workspaceId,
               channel: message.channel,
               senderId: message.senderId,
@@ -85,6 +88,8 @@ export class MessageEventIntake implements OnModuleInit {
         }
       }
       await this.messages.updateMany([...changed]);
+      await this.optOutMany(complaints);
+      await this.storeInboundMany(replies);
     });
   }
 
@@ -106,7 +111,7 @@ export class MessageEventIntake implements OnModuleInit {
       if (!sender) return;
       await this.uow.run(async () => {
         if (!(await this.messages.markEventApplied(report.provider, report.providerMessageId, this.clock.now()))) return;
-        await this.storeInbound({
+        await this.storeInboundMany([{
           workspaceId: sender.workspaceId,
           channel: report.channel,
           senderId,
@@ -116,7 +121,7 @@ export class MessageEventIntake implements OnModuleInit {
           text: report.text,
           inReplyToId: null,
           at,
-        });
+        }]);
       });
       return;
     }
@@ -178,20 +183,11 @@ export class MessageEventIntake implements OnModuleInit {
     return adopted;
   }
 
-  private async storeInbound(input: {
-    workspaceId: string;
-    channel: MessageChannel;
-    senderId: string;
-    provider: string;
-    providerMessageId: string;
-    from: string;
-    text: string;
-    inReplyToId: string | null;
-    at: Date;
-  }): Promise<void> {
+  /** Inbound messages stored in one statement (a redelivered one is skipped); a STOP-style one opts its sender out. */
+  private async storeInboundMany(inputs: readonly InboundInput[]): Promise<void> {
+    if (inputs.length === 0) return;
     const now = this.clock.now();
-    const address = optOutAddress(input.channel, input.from);
-    const inbound: MessageProps = {
+    const inbound: MessageProps[] = inputs.map((input) => ({
       id: randomUUID(),
       workspaceId: input.workspaceId,
       channel: input.channel,
@@ -199,7 +195,7 @@ export class MessageEventIntake implements OnModuleInit {
       status: 'RECEIVED',
       senderId: input.senderId,
       templateId: null,
-      address,
+      address: optOutAddress(input.channel, input.from),
       body: input.text,
       subject: null,
       content: null,
@@ -215,14 +211,31 @@ export class MessageEventIntake implements OnModuleInit {
       readAt: null,
       failedAt: null,
       updatedAt: now,
-    };
-    if (!(await this.messages.insertInbound(inbound))) return;
-    if (isOptOutKeyword(input.text)) await this.optOut(input.workspaceId, input.channel, address, 'reply', input.at);
+    }));
+    const stored = await this.messages.insertInboundMany(inbound);
+    await this.optOutMany(
+      inbound
+        .filter((m) => stored.has(m.id) && isOptOutKeyword(m.body))
+        .map((m) => ({ workspaceId: m.workspaceId, channel: m.channel, address: m.address, source: 'reply', at: m.createdAt })),
+    );
   }
 
-  private async optOut(workspaceId: string, channel: MessageChannel, address: string, source: string, at: Date): Promise<void> {
-    if (await this.optOuts.record({ workspaceId, channel, address: optOutAddress(channel, address), source, at })) {
-      this.logger.log(`${channel} opt-out recorded (${source})`);
-    }
+  private async optOutMany(entries: ReadonlyArray<{ workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }>): Promise<void> {
+    if (entries.length === 0) return;
+    const recorded = await this.optOuts.recordMany(entries.map((e) => ({ ...e, address: optOutAddress(e.channel, e.address) })));
+    for (const entry of recorded) this.logger.log(`${entry.channel} opt-out recorded (${entry.source})`);
   }
+}
+
+/** An inbound message as a report carries it. */
+interface InboundInput {
+  workspaceId: string;
+  channel: MessageChannel;
+  senderId: string;
+  provider: string;
+  providerMessageId: string;
+  from: string;
+  text: string;
+  inReplyToId: string | null;
+  at: Date;
 }

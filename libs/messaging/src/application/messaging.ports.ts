@@ -80,6 +80,8 @@ export abstract class OptOutRepository {
   /** Records the opt-out; true when it is new. */
   abstract record(entry: { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }): Promise<boolean>;
   abstract isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean>;
+  /** `record` of several opt-outs in one statement: answers the entries that were new. */
+  abstract recordMany<E extends { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }>(entries: readonly E[]): Promise<E[]>;
   /** The addresses among these that opted out of the channel (one read). */
   abstract optedOutAmong(workspaceId: string, channel: MessageChannel, addresses: readonly string[]): Promise<Set<string>>;
 }
@@ -88,10 +90,10 @@ export abstract class OptOutRepository {
 export abstract class MessageRepository {
   /** Writes a new QUEUED message; false when the workspace has a message with its idempotency key already. */
   abstract insertOutbound(message: MessageProps): Promise<boolean>;
+  /** Writes inbound messages in one statement, skipping any whose provider id is known already (a redelivery): answers the ids written. */
+  abstract insertInboundMany(messages: readonly MessageProps[]): Promise<Set<string>>;
   /** insertOutbound of several messages in one statement: answers the ids written (the others' keys were taken). */
   abstract insertOutboundMany(messages: readonly MessageProps[]): Promise<Set<string>>;
-  /** Writes an inbound message; false when the provider's message id is known already (a redelivery). */
-  abstract insertInbound(message: MessageProps): Promise<boolean>;
   abstract findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null>;
   abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
   /** findById of several messages (locked in id order with `lock`, inside a transaction); missing ids are left out. */

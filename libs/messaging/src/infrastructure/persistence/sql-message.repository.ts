@@ -47,13 +47,14 @@ export class SqlMessageRepository extends MessageRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  async insertInbound(message: MessageProps): Promise<boolean> {
-    const { sql, params } = MESSAGES.insert(
-      message,
-      `ON CONFLICT (${M.channel}, ${M.provider}, ${M.providerMessageId}) WHERE ${M.providerMessageId} IS NOT NULL DO NOTHING RETURNING 1 AS inserted`,
+  async insertInboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
+    if (messages.length === 0) return new Set();
+    const { sql, params } = MESSAGES.insertMany(
+      messages,
+      `ON CONFLICT (${M.channel}, ${M.provider}, ${M.providerMessageId}) WHERE ${M.providerMessageId} IS NOT NULL DO NOTHING RETURNING ${M.id} AS id`,
     );
-    const rows: unknown[] = await this.tx.manager.query(sql, params);
-    return rows.length > 0;
+    const rows: Array<{ id: string }> = await this.tx.manager.query(sql, params);
+    return new Set(rows.map((row) => row.id));
   }
 
   async findByKey(workspaceId: string, channel: MessageChannel, idempotencyKey: string): Promise<MessageProps | null> {

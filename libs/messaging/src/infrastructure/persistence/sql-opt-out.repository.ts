@@ -21,6 +21,19 @@ export class SqlOptOutRepository extends OptOutRepository {
     return rows.length > 0;
   }
 
+  async recordMany<E extends { workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }>(entries: readonly E[]): Promise<E[]> {
+    if (entries.length === 0) return [];
+    const { sql, params } = MESSAGE_OPT_OUTS.insertMany(
+      entries.map((e) => ({ workspaceId: e.workspaceId, channel: e.channel, address: e.address, source: e.source, createdAt: e.at })),
+      `ON CONFLICT (${O.workspaceId}, ${O.channel}, ${O.address}) DO NOTHING RETURNING ${O.workspaceId} AS workspace_id, ${O.channel} AS channel, ${O.address} AS address`,
+      ['workspaceId', 'channel', 'address', 'source', 'createdAt'],
+    );
+    const rows: Array<{ workspace_id: string; channel: string; address: string }> = await this.tx.manager.query(sql, params);
+    const written = new Set(rows.map((row) => `${row.workspace_id}|${row.channel}|${row.address}`));
+    // The first entry of each new opt-out (a batch may name one twice).
+    return entries.filter((e) => written.delete(`${e.workspaceId}|${e.channel}|${e.address}`));
+  }
+
   async isOptedOut(workspaceId: string, channel: MessageChannel, address: string): Promise<boolean> {
     if (!isUuid(workspaceId)) return false;
     const rows: unknown[] = await this.tx.manager.query(

@@ -10,6 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { PhoneNumberAdministration } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
 // Creating an agent is an HTTP/CLI action; the benches call the use case directly (not exported).
 import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
 
@@ -76,6 +77,16 @@ export async function benchCampaign(
 }
 
 /** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker of `concurrency` (the yardstick the engine benches print beside their rate). */
+/**
+ * `VACUUM ANALYZE` of the bench database before a run is measured. A production Postgres runs
+ * autovacuum; this machine's has it off, so without this every run inherits the dead rows and the
+ * stale statistics of the runs before it, and the same build measured 538 then 216 messages/s
+ * (decisions.md 47.9).
+ */
+export async function vacuumBenchDatabase(dataSource: DataSource): Promise<void> {
+  await dataSource.query('VACUUM ANALYZE');
+}
+
 export async function bullmqNoop(config: AppConfig, jobs: number, concurrency: number): Promise<{ seconds: number; perSecond: number }> {
   const prefix = `${bullPrefix(config)}-noop`;
   const queue = new Queue('bench-noop', { prefix, connection: redisOptions(config, { maxRetriesPerRequest: null }) });

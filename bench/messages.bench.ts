@@ -23,7 +23,7 @@ import { MessagingCoreModule, MessagingWorkerModule, WhatsappSenders, WhatsappTe
 import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
-import { argument, benchJson, profileStatements, bullmqNoop, emptyRedisPrefix, serviceMigrations } from './bench-support';
+import { argument, benchJson, profileStatements, bullmqNoop, emptyRedisPrefix, serviceMigrations, vacuumBenchDatabase } from './bench-support';
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
 const CONCURRENCY = argument('concurrency', process.env.BENCH_CONCURRENCY ?? '100');
@@ -97,6 +97,7 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
     [campaign.id, workspace.id, contacts],
   );
   await app.get(CreditWallet).execute({ workspaceId: workspace.id, amountMinor: 1_000_000_000_000 });
+  await vacuumBenchDatabase(dataSource);
 
   profile.reset();
   const started = process.hrtime.bigint();

@@ -46,17 +46,17 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
   });
 
   const k = () => bearer(ws.key);
-  const send = (overrides: Partial<SendMessageInput> = {}) =>
-    t.get(SendMessage).send({
-      workspaceId: ws.workspaceId,
-      channel: 'WHATSAPP',
-      senderId,
-      templateId,
-      to: numberEndingIn(7),
-      variables: { contact: { name: 'Ada' }, campaign: { order_ref: 'A-17' } },
-      idempotencyKey: `attempt-${randomUUID()}`,
-      ...overrides,
-    });
+  const input = (overrides: Partial<SendMessageInput> = {}): SendMessageInput => ({
+    workspaceId: ws.workspaceId,
+    channel: 'WHATSAPP',
+    senderId,
+    templateId,
+    to: numberEndingIn(7),
+    variables: { contact: { name: 'Ada' }, campaign: { order_ref: 'A-17' } },
+    idempotencyKey: `attempt-${randomUUID()}`,
+    ...overrides,
+  });
+  const send = (overrides: Partial<SendMessageInput> = {}) => t.get(SendMessage).send(input(overrides));
   const messageRow = async (id: string) => (await t.dataSource.query(`SELECT * FROM messages WHERE id = $1`, [id]))[0];
   const debits = async (reference: string) =>
     (await t.dataSource.query(`SELECT amount_minor FROM ledger_entries WHERE kind = 'debit' AND debit_kind = 'message' AND reference = $1`, [reference])).map(
@@ -109,16 +109,6 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
   });
 
   it('sendMany answers each input as send would (decisions.md 47.5): new messages sent and billed in one transaction, a key sent before replayed, refusals with their codes', async () => {
-    const input = (overrides: Partial<SendMessageInput>): SendMessageInput => ({
-      workspaceId: ws.workspaceId,
-      channel: 'WHATSAPP',
-      senderId,
-      templateId,
-      to: numberEndingIn(7),
-      variables: { contact: { name: 'Ada' }, campaign: { order_ref: 'A-17' } },
-      idempotencyKey: `attempt-${randomUUID()}`,
-      ...overrides,
-    });
     const earlier = await send({ idempotencyKey: 'batch-earlier', to: numberEndingIn(8) });
     const optedOut = numberEndingIn(7);
     await t.get(OptOuts).record(ws.workspaceId, 'WHATSAPP', optedOut, 'test');

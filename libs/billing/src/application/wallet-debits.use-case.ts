@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertDebitAmount, assertDebitKind, assertDebitReference, DebitKind } from '../domain/money';
-import { WalletRepository } from './wallet.ports';
+import { WalletDebit, WalletRepository } from './wallet.ports';
 
 export interface DebitInput {
   workspaceId: string;
@@ -42,21 +42,10 @@ export class WalletDebits {
   ) {}
 
   async debit(input: DebitInput): Promise<{ balanceMinor: number; entryId: string; replayed: boolean }> {
-    assertDebitAmount(input.amountMinor);
-    assertDebitKind(input.kind);
-    assertDebitReference(input.reference);
+    assertDebit(input);
     return this.uow.run(async () => {
       const currency = this.walletCurrencies.get(input.workspaceId) ?? (await this.currencyOf(input.workspaceId));
-      const { entry, replayed, balanceMinor } = await this.wallets.debit({
-        workspaceId: input.workspaceId,
-        amountMinor: input.amountMinor,
-        currency,
-        debitKind: input.kind,
-        reference: input.reference,
-        description: input.description,
-        at: this.clock.now(),
-        campaignId: input.campaignId ?? null,
-      });
+      const { entry, replayed, balanceMinor } = await this.wallets.debit(walletDebit(input, currency, this.clock.now()));
       return { balanceMinor, entryId: entry.id, replayed };
     });
   }
@@ -66,28 +55,13 @@ export class WalletDebits {
    * one change of the wallet's balance for the batch, its row locked from then to the commit.
    */
   async debitMany(inputs: readonly DebitInput[]): Promise<Array<{ replayed: boolean }>> {
-    for (const input of inputs) {
-      assertDebitAmount(input.amountMinor);
-      assertDebitKind(input.kind);
-      assertDebitReference(input.reference);
-    }
+    inputs.forEach(assertDebit);
     if (inputs.length === 0) return [];
     return this.uow.run(async () => {
       const workspaceId = inputs[0].workspaceId;
       const currency = this.walletCurrencies.get(workspaceId) ?? (await this.currencyOf(workspaceId));
       const at = this.clock.now();
-      return this.wallets.debitMany(
-        inputs.map((input) => ({
-          workspaceId: input.workspaceId,
-          amountMinor: input.amountMinor,
-          currency,
-          debitKind: input.kind,
-          reference: input.reference,
-          description: input.description,
-          at,
-          campaignId: input.campaignId ?? null,
-        })),
-      );
+      return this.wallets.debitMany(inputs.map((input) => walletDebit(input, currency, at)));
     });
   }
 
@@ -99,4 +73,24 @@ export class WalletDebits {
     this.walletCurrencies.set(workspaceId, wallet.currency);
     return wallet.currency;
   }
+}
+
+function assertDebit(input: DebitInput): void {
+  assertDebitAmount(input.amountMinor);
+  assertDebitKind(input.kind);
+  assertDebitReference(input.reference);
+}
+
+/** A debit as the wallet repository writes it. */
+function walletDebit(input: DebitInput, currency: string, at: Date): WalletDebit {
+  return {
+    workspaceId: input.workspaceId,
+    amountMinor: input.amountMinor,
+    currency,
+    debitKind: input.kind,
+    reference: input.reference,
+    description: input.description,
+    at,
+    campaignId: input.campaignId ?? null,
+  };
 }

@@ -14,6 +14,26 @@ const ENTRY = LEDGER_ENTRIES.select();
 /** created_at to the microsecond, in UTC: the exact keyset position of a row. */
 const POSITION_AT = `to_char(${l.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** A debit's row, its balance provisional (0) until the wallet's change gives it the real one. */
+function debitRow(input: WalletDebit, id: string): LedgerEntryRecord {
+  return {
+    id,
+    workspaceId: input.workspaceId,
+    kind: 'debit',
+    debitKind: input.debitKind,
+    amountMinor: input.amountMinor,
+    balanceAfterMinor: 0,
+    currency: input.currency,
+    reference: input.reference,
+    description: input.description,
+    createdAt: input.at,
+    campaignId: input.campaignId ?? null,
+  };
+}
+
+/** A (workspace, debit kind, reference) is debited once: the unique index arbitrates. */
+const DEBIT_ONCE = `ON CONFLICT (${l.workspaceId}, ${l.debitKind}, ${l.reference}) WHERE ${l.kind} = 'debit' DO NOTHING`;
+
 function toView(row: Record<string, unknown>): LedgerEntryView {
   // The campaign of a debit is billing's own bookkeeping (budgets), not a member of the ledger's view.
   const { campaignId: _campaign, ...entry } = LEDGER_ENTRIES.fromRow(row);
@@ -67,22 +87,7 @@ export class SqlWalletRepository extends WalletRepository {
   async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const m = this.tx.manager;
     const id = randomUUID();
-    const { sql, params } = LEDGER_ENTRIES.insert(
-      {
-        id,
-        workspaceId: input.workspaceId,
-        kind: 'debit',
-        debitKind: input.debitKind,
-        amountMinor: input.amountMinor,
-        balanceAfterMinor: 0,
-        currency: input.currency,
-        reference: input.reference,
-        description: input.description,
-        createdAt: input.at,
-        campaignId: input.campaignId ?? null,
-      },
-      `ON CONFLICT (${l.workspaceId}, ${l.debitKind}, ${l.reference}) WHERE ${l.kind} = 'debit' DO NOTHING RETURNING 1 AS inserted`,
-    );
+    const { sql, params } = LEDGER_ENTRIES.insert(debitRow(input, id), `${DEBIT_ONCE} RETURNING 1 AS inserted`);
     const inserted: unknown[] = await m.query(sql, params);
     if (inserted.length === 0) {
       const existing: Array<Record<string, unknown>> = await m.query(
@@ -116,20 +121,8 @@ export class SqlWalletRepository extends WalletRepository {
     // Ids in ascending order, so the ledger's (created_at, id) order is the order the balances chain in.
     const ids = inputs.map(() => randomUUID()).sort();
     const { sql, params } = LEDGER_ENTRIES.insertMany(
-      inputs.map((input, i) => ({
-        id: ids[i],
-        workspaceId,
-        kind: 'debit' as const,
-        debitKind: input.debitKind,
-        amountMinor: input.amountMinor,
-        balanceAfterMinor: 0,
-        currency: input.currency,
-        reference: input.reference,
-        description: input.description,
-        createdAt: input.at,
-        campaignId: input.campaignId ?? null,
-      })),
-      `ON CONFLICT (${l.workspaceId}, ${l.debitKind}, ${l.reference}) WHERE ${l.kind} = 'debit' DO NOTHING RETURNING ${l.id} AS id`,
+      inputs.map((input, i) => debitRow(input, ids[i])),
+      `${DEBIT_ONCE} RETURNING ${l.id} AS id`,
     );
     const inserted = new Set((await m.query(sql, params) as Array<{ id: string }>).map((row) => row.id));
     const written = ids.map((id, i) => ({ id, amount: inputs[i].amountMinor })).filter((row) => inserted.has(row.id));

@@ -37,22 +37,18 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.length > 0;
   }
 
-  async insertOutboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
-    if (messages.length === 0) return new Set();
-    const { sql, params } = MESSAGES.insertMany(
-      messages,
-      `ON CONFLICT (${M.workspaceId}, ${M.channel}, ${M.idempotencyKey}) WHERE ${M.idempotencyKey} IS NOT NULL DO NOTHING RETURNING ${M.id} AS id`,
-    );
-    const rows: Array<{ id: string }> = await this.tx.manager.query(sql, params);
-    return new Set(rows.map((row) => row.id));
+  insertOutboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
+    return this.insertNew(messages, `(${M.workspaceId}, ${M.channel}, ${M.idempotencyKey}) WHERE ${M.idempotencyKey} IS NOT NULL`);
   }
 
-  async insertInboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
+  insertInboundMany(messages: readonly MessageProps[]): Promise<Set<string>> {
+    return this.insertNew(messages, `(${M.channel}, ${M.provider}, ${M.providerMessageId}) WHERE ${M.providerMessageId} IS NOT NULL`);
+  }
+
+  /** One multi-row insert that skips rows `conflict` (a unique index) already holds: answers the ids written. */
+  private async insertNew(messages: readonly MessageProps[], conflict: string): Promise<Set<string>> {
     if (messages.length === 0) return new Set();
-    const { sql, params } = MESSAGES.insertMany(
-      messages,
-      `ON CONFLICT (${M.channel}, ${M.provider}, ${M.providerMessageId}) WHERE ${M.providerMessageId} IS NOT NULL DO NOTHING RETURNING ${M.id} AS id`,
-    );
+    const { sql, params } = MESSAGES.insertMany(messages, `ON CONFLICT ${conflict} DO NOTHING RETURNING ${M.id} AS id`);
     const rows: Array<{ id: string }> = await this.tx.manager.query(sql, params);
     return new Set(rows.map((row) => row.id));
   }

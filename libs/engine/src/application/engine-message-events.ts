@@ -10,7 +10,7 @@ const SETTLING = new Set<MessageEvent['type']>(['delivered', 'failed', 'bounced'
 
 /**
  * The engine's part of a message report (decisions.md 33): a report that the message of a leg
- * arrived or failed for good settles the leg at once (MessageAttempt.reported, which reads the
+ * arrived or failed for good settles the leg at once (MessageAttempt.reportedMany, which reads the
  * message again: messaging's intake, the first subscriber, has applied the report by then).
  * Replies and complaints are messaging's (and the reply rules'); a soft bounce changes nothing.
  */

@@ -126,6 +126,7 @@ export class MessageAttempt {
     return report;
   }
 
+
   /**
    * A provider's report about a message of a leg (through MessageEvents; messaging's intake applied
    * it first): the leg settles from the message as it now stands. The message was written, so
@@ -133,14 +134,9 @@ export class MessageAttempt {
    * reached (still QUEUED: its sender is recording it) is left to that sender's execute. The
    * contact and its campaign are read once, in the settlement's transaction, where the contact's
    * lock shows whether this message is still its leg's (decisions.md 44.9).
-   */
-  async reported(messageId: string): Promise<MessageAttemptReport | null> {
-    return (await this.reportedMany([messageId])).get(messageId) ?? null;
-  }
-
-  /**
-   * `reported` for a batch of reports (MessageEvents.subscribeMany): the legs they settle are
-   * settled in one transaction (decisions.md 47.4). Answers a report per message that is a leg's.
+   *
+   * A batch of reports (MessageEvents.subscribeMany) settles its legs in one transaction
+   * (decisions.md 47.4). Answers a report per message that is a leg's.
    */
   async reportedMany(messageIds: readonly string[]): Promise<Map<string, MessageAttemptReport>> {
     const reports = new Map<string, MessageAttemptReport>();

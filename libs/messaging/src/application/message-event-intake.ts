@@ -40,13 +40,9 @@ export class MessageEventIntake implements OnModuleInit {
     this.events.subscribeMany((events) => this.applyMany(events));
   }
 
-  /** One event about one of our outbound messages; an event id applied before changes nothing. */
-  apply(event: MessageEvent): Promise<void> {
-    return this.applyMany([event]);
-  }
-
   /**
-   * A batch of events (at most one per message, MessageEvents.subscribeMany) in one transaction:
+   * Events about our outbound messages (at most one per message, MessageEvents.subscribeMany; an
+   * event id applied before changes nothing), in one transaction:
    * the events recorded and their messages locked in two statements, the changed messages written
    * in one, the replies stored in one and the opt-outs (complaints, STOP-style replies) recorded in
    * one (decisions.md 47.3).

@@ -98,9 +98,7 @@ export abstract class MessageRepository {
   abstract findById(id: string, options?: { lock?: boolean }): Promise<MessageProps | null>;
   /** findById of several messages (locked in id order with `lock`, inside a transaction); missing ids are left out. */
   abstract findManyById(ids: readonly string[], options?: { lock?: boolean }): Promise<MessageProps[]>;
-  /** findById and hasReply in one read (decisions.md 44.9). */
-  abstract findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null>;
-  /** findWithReply of several messages in one read; missing ids are left out. */
+  /** Messages with whether each was answered (hasReply), in one read (decisions.md 44.9, 47.6); missing ids are left out. */
   abstract findManyWithReply(ids: readonly string[]): Promise<Array<{ message: MessageProps; replied: boolean }>>;
   /** True when an inbound message answers outbound message `id` (messages_in_reply_to_idx). */
   abstract hasReply(id: string): Promise<boolean>;

@@ -75,11 +75,6 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.map((row) => MESSAGES.fromRow(row));
   }
 
-  async findWithReply(id: string): Promise<{ message: MessageProps; replied: boolean } | null> {
-    const [found] = await this.findManyWithReply([id]);
-    return found ?? null;
-  }
-
   async findManyWithReply(ids: readonly string[]): Promise<Array<{ message: MessageProps; replied: boolean }>> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];

@@ -194,6 +194,30 @@ describe('wallet debits, tariffs and credit status', () => {
     expect(await ledger()).toHaveLength(5);
   });
 
+  it('debitMany in one statement (decisions.md 47.11): racing copies of one batch write each row once, the ledger and the balance agree; a reference named twice is refused', async () => {
+    await credits.execute({ workspaceId: ws.workspaceId, amountMinor: 1000 });
+    clock.advance(1000);
+    const batch = ['r-1', 'r-2', 'r-3'].map((reference, i) => ({ workspaceId: ws.workspaceId, amountMinor: 10 * (i + 1), kind: 'message' as const, reference, description: reference }));
+    // Each copy is its own transaction; a copy either wrote the batch, replayed it (it ran after
+    // the winner committed), or was refused (it raced the winner's uncommitted rows).
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => debits.debitMany(batch)));
+    const written = outcomes.filter((o) => o.status === 'fulfilled' && o.value.every((r) => !r.replayed));
+    expect(written).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(String(o.reason)).toContain('concurrent transaction');
+      else expect(o.value.every((r) => r.replayed) || o.value.every((r) => !r.replayed)).toBe(true);
+    }
+    const rows = await ledger();
+    expect(rows.filter((r) => r.kind === 'debit')).toHaveLength(3);
+    expect(await balance()).toBe(1000 - 60);
+    expect(ledgerSum(rows)).toBe(await balance());
+    expect(Number(rows[rows.length - 1].balance_after_minor)).toBe(940);
+
+    await expect(debits.debitMany([batch[0], { ...batch[0], amountMinor: 1 }].map((d) => ({ ...d, reference: 'dup' })))).rejects.toThrow('named twice');
+    expect(await ledger()).toHaveLength(4);
+    expect(await balance()).toBe(940);
+  });
+
   it('20 racing retries of one debit write exactly one row', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => debit('call-dup', 12)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);

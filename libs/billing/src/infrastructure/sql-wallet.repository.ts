@@ -112,36 +112,69 @@ export class SqlWalletRepository extends WalletRepository {
     return { entry, replayed: false, balanceMinor: entry.balanceAfterMinor };
   }
 
+  /**
+   * A batch of one workspace's debits in ONE statement (decisions.md 47.11): the references not yet
+   * debited, the wallet changed once by their sum (the row lock taken here, held to the caller's
+   * commit, as in `debit`), and their ledger rows inserted with the balance each left — no row is
+   * written twice. Ids ascend, so the ledger's (created_at, id) order is the order the balances
+   * chain in. A duplicate can only race this statement from a transaction that holds the same
+   * messages' locks (SendMessage debits under them), so it cannot happen; were it to, the unique
+   * index would skip the row and the count of rows written would not match the sum the wallet
+   * took: the statement's transaction is refused rather than leave the ledger and the balance
+   * apart.
+   */
   async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
     if (inputs.length === 0) return [];
     if (inputs.length === 1) return [{ replayed: (await this.debit(inputs[0])).replayed }];
     const workspaceId = inputs[0].workspaceId;
     if (inputs.some((input) => input.workspaceId !== workspaceId)) throw new Error('debitMany: every debit must be of one workspace');
-    const m = this.tx.manager;
-    // Ids in ascending order, so the ledger's (created_at, id) order is the order the balances chain in.
-    const ids = inputs.map(() => randomUUID()).sort();
-    const { sql, params } = LEDGER_ENTRIES.insertMany(
-      inputs.map((input, i) => debitRow(input, ids[i])),
-      `${DEBIT_ONCE} RETURNING ${l.id} AS id`,
-    );
-    const inserted = new Set((await m.query(sql, params) as Array<{ id: string }>).map((row) => row.id));
-    const written = ids.map((id, i) => ({ id, amount: inputs[i].amountMinor })).filter((row) => inserted.has(row.id));
-    if (written.length > 0) {
-      // Each row's balance is the new balance plus what the rows after it subtracted.
-      const total = written.reduce((sum, row) => sum + row.amount, 0);
-      let before = 0;
-      const after = written.map((row) => total - (before += row.amount));
-      await m.query(
-        `WITH w AS (
-           INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor}) VALUES ($1, $2, -$3::bigint)
-           ON CONFLICT (${w.workspaceId}) DO UPDATE SET ${w.balanceMinor} = ${WALLETS.name}.${w.balanceMinor} - $3::bigint, ${w.updatedAt} = now()
-           RETURNING ${w.balanceMinor})
-         UPDATE ${LEDGER_ENTRIES.name} SET ${l.balanceAfterMinor} = w.${w.balanceMinor} + t.after
-           FROM w, unnest($4::uuid[], $5::bigint[]) AS t(id, after)
-          WHERE ${LEDGER_ENTRIES.name}.${l.id} = t.id`,
-        [workspaceId, inputs[0].currency, total, written.map((row) => row.id), after],
-      );
+    if (new Set(inputs.map((input) => `${input.debitKind}\u0000${input.reference}`)).size !== inputs.length) {
+      throw new Error('debitMany: a reference is named twice');
     }
+    const ids = inputs.map(() => randomUUID()).sort();
+    const rows = inputs.map((input, i) => debitRow(input, ids[i]));
+    const column = <K extends keyof LedgerEntryRecord>(key: K) => rows.map((row) => LEDGER_ENTRIES.param(key, row[key]));
+    const [result]: Array<{ expected: number; ids: string[] }> = await this.tx.manager.query(
+      `WITH t AS (
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::uuid[])
+           AS t(id, debit_kind, amount_minor, currency, reference, description, created_at, campaign_id)
+       ), fresh AS (
+         SELECT t.* FROM t WHERE NOT EXISTS (
+           SELECT 1 FROM ${LEDGER_ENTRIES.name} e
+            WHERE e.${l.workspaceId} = $1 AND e.${l.kind} = 'debit' AND e.${l.debitKind} = t.debit_kind AND e.${l.reference} = t.reference)
+       ), w AS (
+         INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor})
+         SELECT $1, $10, -COALESCE(sum(amount_minor), 0)::bigint FROM fresh
+         ON CONFLICT (${w.workspaceId}) DO UPDATE SET ${w.balanceMinor} = ${WALLETS.name}.${w.balanceMinor} + EXCLUDED.${w.balanceMinor}, ${w.updatedAt} = now()
+         RETURNING ${w.balanceMinor}
+       ), ins AS (
+         INSERT INTO ${LEDGER_ENTRIES.name} (${l.id}, ${l.workspaceId}, ${l.kind}, ${l.debitKind}, ${l.amountMinor}, ${l.balanceAfterMinor},
+                                             ${l.currency}, ${l.reference}, ${l.description}, ${l.createdAt}, ${l.campaignId})
+         SELECT f.id, $1, 'debit', f.debit_kind, f.amount_minor,
+                w.${w.balanceMinor} + COALESCE(sum(f.amount_minor) OVER (ORDER BY f.id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0),
+                f.currency, f.reference, f.description, f.created_at, f.campaign_id
+           FROM fresh f CROSS JOIN w
+         ${DEBIT_ONCE}
+         RETURNING ${l.id}
+       )
+       SELECT (SELECT count(*)::int FROM fresh) AS expected, COALESCE(array_agg(ins.${l.id}::text), '{}') AS ids FROM ins`,
+      [
+        workspaceId,
+        ids,
+        column('debitKind'),
+        column('amountMinor'),
+        column('currency'),
+        column('reference'),
+        column('description'),
+        column('createdAt'),
+        column('campaignId'),
+        inputs[0].currency,
+      ],
+    );
+    if (result.ids.length !== result.expected) {
+      throw new Error('debitMany: a debit of this batch was written by a concurrent transaction; the batch is refused and runs again');
+    }
+    const inserted = new Set(result.ids);
     return ids.map((id) => ({ replayed: !inserted.has(id) }));
   }
 

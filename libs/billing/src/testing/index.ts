@@ -31,6 +31,9 @@ export class InMemoryWalletRepository extends WalletRepository {
   }
 
   async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
+    if (new Set(inputs.map((input) => `${input.debitKind}\u0000${input.reference}`)).size !== inputs.length) {
+      throw new Error('debitMany: a reference is named twice');
+    }
     const out: Array<{ replayed: boolean }> = [];
     for (const input of inputs) out.push({ replayed: (await this.debit(input)).replayed });
     return out;

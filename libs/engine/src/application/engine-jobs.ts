@@ -113,8 +113,8 @@ export function attemptJob(contactId: string, attemptSeq: number): OutboxJob {
   return { queue: EngineQueue.Attempts, name: EngineJob.Attempt, payload: { ...payload }, jobId: attemptJobId(contactId, attemptSeq) };
 }
 
-/** Message legs claimed together are sent together, up to this many per job (decisions.md 47.1). */
-export const MESSAGE_BATCH_SIZE = 50;
+/** Message legs claimed together are sent together, up to this many per job (decisions.md 47.1, 47.11). */
+export const MESSAGE_BATCH_SIZE = 200;
 
 export interface MessageBatchPayload {
   attempts: AttemptPayload[];

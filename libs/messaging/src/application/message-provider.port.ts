@@ -183,9 +183,49 @@ export class MessageEvents {
     return this.deliverMany([event]);
   }
 
-  /** Every subscriber in turn gets the whole batch (one-event subscribers, each event in order). */
+  /**
+   * Every subscriber in turn gets the whole batch (one-event subscribers, each event in order),
+   * once none of its messages is held by a send still recording what the provider answered.
+   */
   async deliverMany(events: readonly MessageEvent[]): Promise<void> {
     if (events.length === 0) return;
+    if (this.held.size > 0) {
+      const waits = [...new Set(events.map((event) => event.messageId))].filter((id) => this.held.has(id)).map((id) => this.released(id));
+      if (waits.length > 0) await Promise.all(waits);
+    }
     for (const handle of this.subscribers) await handle(events);
+  }
+
+  /** Open holds and the deliveries waiting on them, by message id. */
+  private readonly held = new Map<string, { holds: number; waiting: Array<() => void> }>();
+
+  /**
+   * Runs `work` — asking the provider for these messages and recording its answers — with their
+   * reports in this process held until it ends (decisions.md 47.13). A report the provider sends
+   * at once (the zero-latency sandbox reports in the next turn of the event loop) would otherwise
+   * meet the send's own transaction on the message's row lock and wait there, holding a database
+   * connection. A real provider's report arrives after its answer; held or not, the report is
+   * applied, only not before the send is on record. Nothing in `work` may wait for these reports.
+   */
+  async holding<T>(messageIds: readonly string[], work: () => Promise<T>): Promise<T> {
+    for (const id of messageIds) {
+      const entry = this.held.get(id);
+      if (entry) entry.holds++;
+      else this.held.set(id, { holds: 1, waiting: [] });
+    }
+    try {
+      return await work();
+    } finally {
+      for (const id of messageIds) {
+        const entry = this.held.get(id)!;
+        if (--entry.holds > 0) continue;
+        this.held.delete(id);
+        for (const resume of entry.waiting) resume();
+      }
+    }
+  }
+
+  private released(messageId: string): Promise<void> {
+    return new Promise((resolve) => this.held.get(messageId)!.waiting.push(resolve));
   }
 }

@@ -11,6 +11,7 @@ import type { WhatsappSender } from '../domain/whatsapp-sender';
 import type { WhatsappTemplate } from '../domain/whatsapp-template';
 import {
   EmailProvider,
+  MessageEvents,
   emailProviderName,
   SmtpCredentials,
   TransientProviderError,
@@ -93,6 +94,7 @@ export class SendMessage {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly events: MessageEvents,
   ) {}
 
   async send(input: SendMessageInput): Promise<SendMessageResult> {
@@ -162,15 +164,21 @@ export class SendMessage {
     const written = await this.messages.insertOutboundMany(fresh.map((f) => f.message));
     const sending = fresh.filter((f) => written.has(f.message.id));
     for (const f of fresh) if (!written.has(f.message.id)) alone.push(f.index);
-    // No transaction is open: the provider is asked for every new message at once.
-    const asked = await Promise.all(
-      sending.map((f) => this.ask(f.message, f.via).then((providerMessageId) => ({ providerMessageId }), (error: unknown) => ({ error }))),
+    // No transaction is open: the provider is asked for every new message at once. Their reports
+    // wait until what it answered is on record (47.13).
+    const { asked, recorded } = await this.events.holding(
+      sending.map((f) => f.message.id),
+      async () => {
+        const asked = await Promise.all(
+          sending.map((f) => this.ask(f.message, f.via).then((providerMessageId) => ({ providerMessageId }), (error: unknown) => ({ error }))),
+        );
+        const accepted = sending.flatMap((f, i) => {
+          const answer = asked[i];
+          return 'providerMessageId' in answer ? [{ messageId: f.message.id, providerMessageId: answer.providerMessageId }] : [];
+        });
+        return { asked, recorded: new Map((await this.recordAcceptedMany(accepted)).map((m) => [m.id, m])) };
+      },
     );
-    const accepted = sending.flatMap((f, i) => {
-      const answer = asked[i];
-      return 'providerMessageId' in answer ? [{ messageId: f.message.id, providerMessageId: answer.providerMessageId }] : [];
-    });
-    const recorded = new Map((await this.recordAcceptedMany(accepted)).map((m) => [m.id, m]));
     for (const [i, f] of sending.entries()) {
       const answer = asked[i];
       out[f.index] =
@@ -293,14 +301,17 @@ export class SendMessage {
 
   /** Asks the provider (no transaction open), then records what it answered. `via`: the checks' sender, on a first send. */
   private async deliver(message: MessageProps, via?: Via): Promise<SendMessageResult> {
-    let providerMessageId: string;
-    try {
-      providerMessageId = await this.ask(message, via);
-    } catch (error) {
-      return this.refused(message, error);
-    }
-    const sent = await this.recordAccepted(message.id, providerMessageId);
-    return { outcome: 'sent', message: messageView(sent), replayed: false };
+    const answer = await this.events.holding([message.id], async () => {
+      let providerMessageId: string;
+      try {
+        providerMessageId = await this.ask(message, via);
+      } catch (error) {
+        return { error };
+      }
+      return { sent: await this.recordAccepted(message.id, providerMessageId) };
+    });
+    if ('error' in answer) return this.refused(message, answer.error);
+    return { outcome: 'sent', message: messageView(answer.sent), replayed: false };
   }
 
   /** The provider did not take the message: for now (the lease is given back), for good (FAILED), or an error of ours (thrown). */
@@ -332,8 +343,8 @@ export class SendMessage {
 
   /**
    * recordAccepted for several messages in one transaction (decisions.md 47.5): the messages locked
-   * in id order and written in one statement, one debit per message written per workspace in two
-   * (the wallet changed once). Answers the messages as recorded, in the order given.
+   * in id order and written in one statement, one debit per message written per workspace in one
+   * statement (the wallet changed once, 47.11). Answers the messages as recorded, in the order given.
    */
   async recordAcceptedMany(accepted: ReadonlyArray<{ messageId: string; providerMessageId: string }>): Promise<MessageProps[]> {
     if (accepted.length === 0) return [];

@@ -14,6 +14,7 @@ import { ContactSequences1763700011200 } from './infrastructure/migrations/17637
 import { ContactMessageLegs1763700011000 } from './infrastructure/migrations/1763700011000-contact-message-legs';
 import { ContactHandOff1763700011100 } from './infrastructure/migrations/1763700011100-contact-hand-off';
 import { InboundRouting1763700011310 } from './infrastructure/migrations/1763700011310-inbound-routing';
+import { ContactPendingIndex1763700012000 } from './infrastructure/migrations/1763700012000-contact-pending-index';
 
 export { CampaignsCoreModule, CampaignsModule, CampaignsWorkerModule } from './campaigns.module';
 export { TimelineHousekeeping } from './infrastructure/timeline-housekeeping';
@@ -89,4 +90,4 @@ export {
   recipientRulesOf,
 } from './domain/recipient-hours';
 export { contactWaiting, ContactWaiting, dialScheduleOf, WAITING_REASONS, WaitingReason } from './domain/contact-schedule';
-export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactHandOff1763700011100, ContactSequences1763700011200, InboundRouting1763700011310]);
+export const CAMPAIGNS_MIGRATIONS = defineMigrations('campaigns', [Campaigns1763700002100, CampaignExecution1763700004100, CampaignContactCountShards1763700007100, ContactAlternateNumbers1763700008100, CampaignPauseReason1763700009300, CampaignRunningSince1763700009400, ContactRecipientLocale1763700009700, ContactTimeline1763700009810, ContactMessageLegs1763700011000, ContactHandOff1763700011100, ContactSequences1763700011200, InboundRouting1763700011310, ContactPendingIndex1763700012000]);

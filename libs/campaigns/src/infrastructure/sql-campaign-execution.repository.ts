@@ -97,7 +97,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const cooled = `(${CC.c.lastAttemptAt} IS NULL OR ${CC.c.lastAttemptAt} <= $3)${open}${leg}`;
     const openLocales = input.openLocales ? [...input.openLocales] : null;
     const wantedLeg = input.leg?.wanted ?? null;
-    // Two statements, each on its own index (retry_due_idx, status_idx), rather than one OR that
+    // Two statements, each on its own index (retry_due_idx, pending_idx: 47.14), rather than one OR that
     // would sort every due contact on each claim.
     const claimRetries = async (limit: number): Promise<Row[]> => {
       if (limit <= 0) return [];
@@ -151,7 +151,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
   async dueIds(campaignId: string, now: Date, limit: number, locales?: readonly string[] | null): Promise<string[]> {
     if (limit <= 0 || locales?.length === 0) return [];
     const keys = locales ? [...locales] : null;
-    // Two reads on the claim's own indexes (retry_due_idx, status_idx), in the claim's order.
+    // Two reads on the claim's own indexes (retry_due_idx, pending_idx), in the claim's order.
     const retryParams: unknown[] = [campaignId, now, limit, keys];
     const retries: Row[] = await this.tx.manager.query(
       `SELECT ${CC.c.id} FROM ${CC.name}

@@ -170,9 +170,17 @@ describe('contract: the service against its own document, through Prism (validat
     writeFileSync(docFile, JSON.stringify(doc));
     await t.app.listen(0, '127.0.0.1');
     const upstream = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    prism = await startPrism(docFile, upstream, port);
-    base = `http://127.0.0.1:${port}`;
+    // Prism takes a port number, not 0: a random one below Linux's ephemeral range (32768+, where
+    // the suite's own outgoing connections take theirs), and another one should it be taken.
+    for (let attempt = 1; !prism; attempt++) {
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
+      try {
+        prism = await startPrism(docFile, upstream, port);
+        base = `http://127.0.0.1:${port}`;
+      } catch (error) {
+        if (attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+      }
+    }
   }, 120_000);
   afterAll(async () => {
     prism?.kill('SIGTERM');

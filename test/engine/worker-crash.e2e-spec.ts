@@ -64,20 +64,25 @@ describe('a worker killed mid-campaign', () => {
         [campaignId],
       );
       const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
-      return { inProgress: LIVE_CALL_STATUSES.reduce((n, status) => n + (by[status] ?? 0), 0), finished: (by.ENDED ?? 0) + (by.FAILED ?? 0) };
+      const inProgress = LIVE_CALL_STATUSES.reduce((n, status) => n + (by[status] ?? 0), 0);
+      // A QUEUED call may not have reached the provider yet; past it, the provider has accepted it.
+      return { inProgress, accepted: inProgress - (by.QUEUED ?? 0), finished: (by.ENDED ?? 0) + (by.FAILED ?? 0) };
     };
 
     first = await spawnWorker();
     await startCampaign(t, ws, campaignId, { reservedConcurrency: LINES });
-    // Kill once some calls have finished and others are in flight (400 ms each).
-    await waitFor('calls in flight after some finished', callStates, (s) => s.finished >= 8 && s.inProgress >= 3, 30_000);
+    // Kill once some calls have finished and others are in flight (400 ms each) that the provider
+    // has accepted: right after a wave of calls ends, the next wave can be all QUEUED (not yet
+    // placed), and a kill then leaves nothing for the reaper to recover.
+    await waitFor('accepted calls in flight after some finished', callStates, (s) => s.finished >= 8 && s.accepted >= 3, 30_000);
     await kill(first, 'SIGKILL');
     first = null;
 
     const stuck = (await probe.contacts(campaignId)).filter((c) => c.status === 'IN_PROGRESS');
     expect(stuck.length).toBeGreaterThan(0);
-    const { inProgress: callsCutOff } = await callStates();
+    const { inProgress: callsCutOff, accepted } = await callStates();
     expect(callsCutOff).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
     // The calls the dead worker placed go on at the provider and end there (400 ms each) while no
     // worker is alive to hear of it.
     await new Promise((r) => setTimeout(r, 500));

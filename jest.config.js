@@ -43,6 +43,8 @@ module.exports = {
   maxWorkers: 3,
   // The journey SIGKILL drill starts first, also on a fresh clone with no recorded timings.
   testSequencer: '<rootDir>/test/support/drill-first-sequencer.js',
+  // Keeps V8's code cache of every module a worker compiled, for the worker's next test files.
+  runtime: '<rootDir>/test/support/code-cache-runtime.js',
   // A worker that grew past this after a test file is replaced by a fresh one. Without it, what
   // 240 files leave behind (each builds the whole app; a few apps and their pollers outlive their
   // file) grew each worker to 4.5 GB and slowed later files' setup past the hook timeout.

@@ -1,6 +1,6 @@
 // The answer check every e2e request goes through (test/support/openapi-check.ts): jest-openapi's
 // toSatisfyApiSpec against the API's own document, with each response validator built once and
-// reused (decisions.md 10.13). An answer that breaks its schema must still fail, also when the
+// reused, on one ajv holding the document's components (decisions.md 10.13, 48.1). An answer that breaks its schema must still fail, also when the
 // validator of its response was built by an earlier answer.
 import { prepareOpenApiCheck } from '../support/openapi-check';
 
@@ -26,6 +26,27 @@ describe('the OpenAPI answer check', () => {
       expect(() => expect(wrongType).toSatisfyApiSpec()).toThrow(/message must be string/);
       expect(() => expect(missingField).toSatisfyApiSpec()).toThrow(/must have required property 'message'/);
       expect(() => expect(undocumentedCode).toSatisfyApiSpec()).toThrow(/must be equal to one of the allowed values/);
+    }
+  });
+
+  it("reads OpenAPI 3's nullable in a referenced component: null passes where the field is nullable, a number does not", () => {
+    const workspace = {
+      id: '3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3e',
+      name: 'w',
+      status: 'ACTIVE',
+      concurrency: 1,
+      agentQuota: 1,
+      features: [],
+      trialUntil: null,
+      activityFrozen: false,
+      currency: 'USD',
+      apiKeyId: '3f6c2a9e-8b1d-4c57-9a0e-2d4b6f8a1c3f',
+      scopes: [],
+    };
+    for (let round = 1; round <= 2; round++) {
+      expect(answer(200, workspace)).toSatisfyApiSpec();
+      expect(() => expect(answer(200, { ...workspace, trialUntil: 5 })).toSatisfyApiSpec()).toThrow(/trialUntil must be string,null/);
+      expect(() => expect(answer(200, { ...workspace, name: null })).toSatisfyApiSpec()).toThrow(/name must be string/);
     }
   });
 

@@ -3,46 +3,19 @@
 // must satisfy it (jest-openapi's toSatisfyApiSpec: a documented status, a body matching its
 // schema, so an error code the operation does not list fails the test that provoked it). The
 // answers are checked in an afterEach of that test, so timed requests are not slowed down.
-// The document is the API's own (ApiModule, built in preview mode, once per test file), so routes
+// The document is the API's own (ApiModule in preview mode, written once per jest run), so routes
 // that only a test module registers are not checked. OPENAPI_CHECK=0 turns the check off.
+import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { openApiDocument } from '@outreach/platform';
 import jestOpenAPI from 'jest-openapi';
 import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { ApiModule } from '../../apps/api/src/api.module';
+import { reuseResponseValidators } from './openapi-response-validators';
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
 
-/**
- * jest-openapi builds a new openapi-response-validator for every answer it checks, and each one
- * compiles (ajv) the document's components again: about 36 ms per answer, 69 s of the fuzz test's
- * 120 s and minutes of the whole suite. The validator of one documented response (one status of one
- * operation, against this file's one document) is stateless, so it is built once and kept. The
- * check itself is jest-openapi's, unchanged.
- */
-function reuseResponseValidators(): void {
-  type Args = { responses: Record<string, object>; components?: object; errorTransformer?: unknown };
-  // The instance openapi-validator itself loads (a require: the module must be the same object).
-  const validatorModule = require(require.resolve('openapi-response-validator', { paths: [require.resolve('openapi-validator')] })) as {
-    default: new (args: Args) => object;
-  };
-  const Build = validatorModule.default;
-  const built = new WeakMap<object, Map<string, { components: object | undefined; validator: object }>>();
-  function CachedResponseValidator(args: Args): object {
-    const entries = Object.entries(args.responses);
-    if (entries.length !== 1 || args.errorTransformer !== undefined) return new Build(args);
-    const [[status, response]] = entries;
-    const byStatus = built.get(response) ?? new Map<string, { components: object | undefined; validator: object }>();
-    built.set(response, byStatus);
-    const kept = byStatus.get(status);
-    if (kept && kept.components === args.components) return kept.validator;
-    const validator = new Build(args);
-    byStatus.set(status, { components: args.components, validator });
-    return validator;
-  }
-  validatorModule.default = CachedResponseValidator as unknown as typeof Build;
-}
 reuseResponseValidators();
 
 let documented: Promise<Array<{ method: string; path: RegExp }>> | undefined;
@@ -50,8 +23,7 @@ let documented: Promise<Array<{ method: string; path: RegExp }>> | undefined;
 /** The documented operations, as method + path pattern; jest-openapi is given the document once. */
 function documentedOperations(): Promise<Array<{ method: string; path: RegExp }>> {
   documented ??= (async () => {
-    const app = await NestFactory.create(ApiModule, { preview: true, logger: false, abortOnError: false });
-    const document = openApiDocument(app);
+    const document = await apiDocument();
     // jest-openapi takes the last template that matches a path (…/leads/{leadId} for …/leads/batch):
     // it is given the paths ordered from the most parameters to the fewest, so the most literal wins.
     const params = (path: string) => path.split('{').length;
@@ -62,6 +34,17 @@ function documentedOperations(): Promise<Array<{ method: string; path: RegExp }>
     );
   })();
   return documented;
+}
+
+/**
+ * The API's document: the one the jest run's global setup wrote from dist/ (test/support/global-setup.js),
+ * or, in a run without it, built here from ApiModule in preview mode.
+ */
+async function apiDocument(): Promise<ReturnType<typeof openApiDocument>> {
+  const file = process.env.OPENAPI_CHECK_DOCUMENT;
+  if (file) return JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof openApiDocument>;
+  const app = await NestFactory.create(ApiModule, { preview: true, logger: false, abortOnError: false });
+  return openApiDocument(app);
 }
 
 /** Starts building the document; TestApp.create awaits it so the first request is not slowed. */

@@ -26,13 +26,16 @@ export const MAX_HEADERS = 20;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
 const HEADER_VALUE_MAX = 4096;
 
-const ajv = new Ajv({ strict: false });
+let schemaChecker: Ajv | undefined;
+/** Built on first use, not when the module loads (its meta-schemas are compiled then). */
+const ajv = (): Ajv => (schemaChecker ??= new Ajv({ strict: false }));
 
 /** Why a value is not a usable JSON Schema for function parameters, or null when it is. */
 export function jsonSchemaProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'parameters must be a JSON Schema object';
   try {
-    if (!ajv.validateSchema(value)) return `not a valid JSON Schema: ${ajv.errorsText(ajv.errors, { dataVar: 'parameters' })}`;
+    const checker = ajv();
+    if (!checker.validateSchema(value)) return `not a valid JSON Schema: ${checker.errorsText(checker.errors, { dataVar: 'parameters' })}`;
   } catch (error) {
     return `not a valid JSON Schema: ${(error as Error).message}`;
   }

@@ -10,6 +10,14 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[key] = '<rootDir>/' + target.replace('/*', '/$1');
 }
 
+// A young generation of 32 MB semi-spaces (Node's default is 16) for the jest workers and the
+// processes the tests start, which inherit it: fewer scavenges of the short-lived objects each test
+// file's app boot makes. Alternated runs of ten e2e files: 46.7/46.9 → 43.3/43.1/40.2 s of wall time;
+// 64 MB was slower (46.2 s). Decisions.md 10.15.
+if (!/--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? '')) {
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' ');
+}
+
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',

@@ -3,16 +3,15 @@
 // file, keeps one jest worker from rewriting dist/ while the other boots a process from it (a
 // half-written file made a provider `undefined`). The unit tier (TEST_TIER=unit) starts no
 // process and skips it.
-const { execFileSync } = require('node:child_process');
-const { join } = require('node:path');
-
 //
 // It also writes the API's OpenAPI document once, from that build, for the answer check of every
 // test file (test/support/openapi-check.ts): each file built it again in-process, about a second
 // of CPU per file. The workers find it through OPENAPI_CHECK_DOCUMENT; a run with another global
 // setup leaves that unset, and each file builds the document itself as before.
+const { execFileSync } = require('node:child_process');
 const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 
 module.exports = async () => {
   if (process.env.TEST_TIER === 'unit') return;

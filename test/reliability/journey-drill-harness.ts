@@ -98,7 +98,11 @@ export class JourneyDrill {
   async verify(drill: string): Promise<void> {
     const { t, ws, campaignId, phones } = this;
     const probe = new EngineProbe(t);
-    await waitFor('the campaign to complete', () => probe.campaignStatus(campaignId), (s) => s === 'COMPLETED', 180_000);
+    try {
+      await waitFor('the campaign to complete', () => probe.campaignStatus(campaignId), (s) => s === 'COMPLETED', 180_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nwhat is not final: ${JSON.stringify(await this.stuck())}`);
+    }
 
     const runs: Array<{ id: string; status: string; steps: string[] }> = await t.dataSource.query(
       `SELECT r.id, r.status, array(SELECT s.node_id FROM workflow_steps s WHERE s.run_id = r.id ORDER BY s.visit) AS steps
@@ -127,6 +131,34 @@ export class JourneyDrill {
       duplicated,
     });
     expect(count).toEqual({ accepted: LEADS, delivered: LEADS, lost: 0, duplicated: 0 });
+  }
+
+  /**
+   * The runs and contacts that kept the campaign from completing, grouped by where they stand (run
+   * status, node, its last step's status; the contact's status and leg; its message's status): what
+   * a timed-out drill prints, so a failure in CI says where the work stopped.
+   */
+  private async stuck(): Promise<unknown> {
+    const q = (sql: string) => this.t.dataSource.query(sql, [this.campaignId]);
+    return {
+      runs: await q(
+        `SELECT r.status, r.node_id, s.status AS step_status, s.error, count(*)::int AS n
+           FROM workflow_runs r LEFT JOIN workflow_steps s ON s.run_id = r.id AND s.visit = r.visit
+          WHERE r.campaign_id = $1 AND r.status <> 'DONE'
+          GROUP BY 1, 2, 3, 4`,
+      ),
+      contacts: await q(
+        `SELECT c.status, c.leg, c.current_call_id IS NOT NULL AS has_call, c.attempt_deadline_at < now() AS past_deadline, count(*)::int AS n
+           FROM campaign_contacts c WHERE c.campaign_id = $1 AND c.status <> 'COMPLETED'
+          GROUP BY 1, 2, 3, 4`,
+      ),
+      messages: await q(
+        `SELECT m.status, m.send_started_at IS NOT NULL AS sending, count(*)::int AS n
+           FROM messages m JOIN workflow_runs r ON m.idempotency_key LIKE 'wf-' || r.id || '-%'
+          WHERE r.campaign_id = $1 AND r.status <> 'DONE'
+          GROUP BY 1, 2`,
+      ),
+    };
   }
 
   /** Calls the sandbox provider accepted from this campaign's caller id (its own records, kept across test files), by number called. */

@@ -53,7 +53,10 @@ export class S3FileStore extends FileStore {
         }
       },
       abort: async () => {
-        stream.destroy();
+        // The stream opens its file asynchronously: removing the directory before it has closed
+        // let a late open fail (ENOENT) as an 'error' event nobody listened to.
+        stream.on('error', () => undefined); // what an abandoned upload fails to write does not matter
+        if (!stream.closed) await new Promise<void>((closed) => stream.once('close', () => closed()).destroy());
         await cleanup();
       },
     };

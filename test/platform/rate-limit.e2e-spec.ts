@@ -42,10 +42,16 @@ describe('rate limiting per API key', () => {
 
   /** What Redis counted for a key (all windows). */
   const counted = async (keyId: string): Promise<number> => {
-    const redis = t.get(RedisCommands).client;
-    const keys = await redis.keys(`${t.config.redisPrefix}:rl:key:${keyId}:*`);
-    const values = keys.length ? await redis.mget(...keys) : [];
-    return values.reduce((sum, v) => sum + Number(v ?? 0), 0);
+    // Its own connection: the app's request-path client gives a command 50 ms, which a KEYS on a
+    // loaded CI machine exceeded ("Command timed out").
+    const redis = t.get(RedisCommands).client.duplicate({ commandTimeout: 5_000, enableOfflineQueue: true });
+    try {
+      const keys = await redis.keys(`${t.config.redisPrefix}:rl:key:${keyId}:*`);
+      const values = keys.length ? await redis.mget(...keys) : [];
+      return values.reduce((sum, v) => sum + Number(v ?? 0), 0);
+    } finally {
+      redis.disconnect();
+    }
   };
 
   it('allowed requests carry RateLimit-Policy and RateLimit; the 6th answers 429 rate_limited with Retry-After', async () => {

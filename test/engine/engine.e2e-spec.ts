@@ -5,7 +5,7 @@ process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselves
 
 import { Tariffs } from '@outreach/billing';
-import { ExecuteAttempt } from '@outreach/engine';
+import { attemptJobId, EngineMaintenance, EngineQueue, ExecuteAttempt } from '@outreach/engine';
 import { Clock, FixedClock } from '@outreach/platform';
 import { sandboxScript } from '@outreach/telephony';
 import { bearer, Seeded, TestApp } from '../support/test-app';
@@ -457,6 +457,35 @@ describe('execution engine', () => {
     expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
     expect(voice.placed.get(number)).toBe(1);
     expect(voice.maxConcurrentPerNumber).toBe(1);
+  });
+
+  it('a claim whose attempt job Redis lost is dialled once after ATTEMPT_IDLE_MS, not after its deadline (decisions.md 16.30)', async () => {
+    const number = sandboxNumber(31, 6);
+    const { campaignId } = await runnableCampaign(t, ws, { phones: [number] });
+    const attempts = worker.producer.queue(EngineQueue.Attempts);
+    await attempts.pause();
+    try {
+      await startCampaign(t, ws, campaignId);
+      const [claimed] = await waitFor('the claim', () => probe.contacts(campaignId), (cs) => cs[0]?.status === 'IN_PROGRESS');
+      const jobId = attemptJobId(claimed.id, claimed.attempt_seq);
+      await waitFor('its attempt job queued', () => attempts.getJob(jobId), Boolean);
+      await attempts.obliterate({ force: true }); // what a FLUSHALL does to it
+      expect(await attempts.getJob(jobId)).toBeUndefined();
+    } finally {
+      await attempts.resume();
+    }
+    const maintenance = worker.get(EngineMaintenance);
+    // Inside the idle time: the claim may still have its job; nothing is added, nothing dialled.
+    clock.advance(59_000);
+    expect(await maintenance.run()).toMatchObject({ resumed: 0, released: 0 });
+    expect(voice.placed.get(number)).toBeUndefined();
+    // Past it (long before claim + 600 s + grace): its attempt job again, under its own id; dialled once.
+    clock.advance(2_000);
+    expect(await maintenance.run()).toMatchObject({ resumed: 1, released: 0 });
+    await statusesBecome(campaignId, { COMPLETED: 1 });
+    expect(voice.placed.get(number)).toBe(1);
+    expect(await probe.contacts(campaignId)).toEqual([expect.objectContaining({ attempts: 1, attempt_seq: 1 })]);
+    expect((await maintenance.run()).resumed).toBe(0);
   });
 });
 

@@ -52,6 +52,8 @@ describe('journey runs across a Redis FLUSHALL', () => {
       // A run whose step job, or a call whose analysis job, the flush took gets it again after 2 s, not the default minute.
       WORKFLOW_RUN_IDLE_MS: '2000',
       CALL_ANALYSIS_IDLE_MS: '2000',
+      // A claimed call whose attempt job the flush took is dialled after 2 s, not at claim + 600 s (decisions.md 16.30).
+      ATTEMPT_IDLE_MS: '2000',
     });
     await drill.start();
     const probe = new Redis(ours.url);

@@ -40,6 +40,7 @@ export {
   CampaignLoad,
   CampaignWork,
   ClaimedContact,
+  UndialledClaim,
   ExecutionCampaign,
 } from './application/campaign-execution.ports';
 export { CampaignContacts, ExplainedContactView } from './application/campaign-contacts.service';

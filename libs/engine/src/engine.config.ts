@@ -8,6 +8,11 @@ export const ENGINE_CONFIG = defineConfig('engine', (env) => ({
   attemptConcurrency: env.int('ATTEMPT_CONCURRENCY', 50, 1, 10_000),
   /** Slack after an agent's maxCallDurationSecs before the reaper takes an attempt back (REAPER_GRACE_SECONDS, default 120). */
   reaperGraceSeconds: env.int('REAPER_GRACE_SECONDS', 120, 0, 86_400),
+  /**
+   * How long a claimed call may stay undialled before the worker's maintenance adds its attempt job
+   * again, the wait after a Redis flush took the job, ms (ATTEMPT_IDLE_MS, default 60000; decisions.md 16.30).
+   */
+  attemptIdleMs: env.int('ATTEMPT_IDLE_MS', 60_000, 1_000, 86_400_000),
   /** How often the reaper and the campaign sweep run, ms (REAPER_INTERVAL_MS, default 15000). */
   reaperIntervalMs: env.int('REAPER_INTERVAL_MS', 15_000, 100, 3_600_000),
   /**

@@ -16,6 +16,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  UndialledClaim,
 } from './campaign-execution.ports';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { CampaignPhoneNumberRepository, CampaignRepository, ContactRepository } from './campaigns.ports';
@@ -169,6 +170,10 @@ export class CampaignExecution {
 
   findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
     return this.execution.findStuck(now, limit);
+  }
+
+  findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
+    return this.execution.findUndialled(claimedBefore, limit);
   }
 
   runningCampaignIds(workspaceId?: string): Promise<string[]> {

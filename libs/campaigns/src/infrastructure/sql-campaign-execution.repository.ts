@@ -10,6 +10,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  UndialledClaim,
 } from '../application/campaign-execution.ports';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { CONTACT_COUNT_OF_C } from './contact-count.sql';
@@ -408,6 +409,22 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return rows.map((row) => {
       const { id, attemptSeq } = CC.fromRow(row, ['id', 'attemptSeq']);
       return { contactId: id, attemptSeq };
+    });
+  }
+
+  async findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
+    const params: unknown[] = [claimedBefore, limit];
+    // Along the partial deadline index: the IN_PROGRESS rows are the campaigns' lines, few at any time.
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select(undefined, ['id', 'attemptSeq', 'campaignId', 'leg'])} FROM ${CC.name}
+        WHERE ${statusIn(CC.c.status, [IN_FLIGHT_STATUS], params)} AND ${CC.c.attemptDeadlineAt} IS NOT NULL
+          AND ${CC.c.currentCallId} IS NULL AND ${CC.c.attemptStartedAt} < $1
+        ORDER BY ${CC.c.attemptStartedAt} LIMIT $2`,
+      params,
+    );
+    return rows.map((row) => {
+      const { id, attemptSeq, campaignId, leg } = CC.fromRow(row, ['id', 'attemptSeq', 'campaignId', 'leg']);
+      return { contactId: id, attemptSeq, campaignId, leg };
     });
   }
 

@@ -11,6 +11,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  UndialledClaim,
 } from '../application/campaign-execution.ports';
 import { localeKey } from '../domain/recipient-hours';
 import { RecipientLocale } from '../domain/recipient-locale';
@@ -283,6 +284,14 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       .sort((a, b) => a.attemptDeadlineAt!.getTime() - b.attemptDeadlineAt!.getTime())
       .slice(0, limit)
       .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
+  }
+
+  async findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
+    return [...this.contacts.rows.values()]
+      .filter((c) => c.status === IN_FLIGHT_STATUS && c.attemptDeadlineAt !== null && c.currentCallId === null && c.attemptStartedAt !== null && c.attemptStartedAt.getTime() < claimedBefore.getTime())
+      .sort((a, b) => a.attemptStartedAt!.getTime() - b.attemptStartedAt!.getTime())
+      .slice(0, limit)
+      .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq, campaignId: c.campaignId, leg: c.leg }));
   }
 
   async runningCampaignIds(workspaceId?: string): Promise<string[]> {

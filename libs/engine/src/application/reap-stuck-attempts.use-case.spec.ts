@@ -1,5 +1,5 @@
 import { ENGINE_AGENT, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
-import { dispatchJob } from './engine-jobs';
+import { attemptJob, dispatchJob } from './engine-jobs';
 import { NO_PROVIDER_RECORD } from './reap-stuck-attempts.use-case';
 
 /* ReapStuckAttempts over in-memory fakes: attempts past their deadline are settled from the provider's record of the call; the others stay. */
@@ -155,6 +155,34 @@ describe('ReapStuckAttempts', () => {
     expect(await bed.reaper.execute()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0 });
     expect(bed.contacts.stored(attempt.id)!.status).toBe('IN_PROGRESS');
     expect(bed.calls.rows.get(attempt.callId!)!.status).toBe('QUEUED');
+  });
+
+  it('a claim not dialled for the idle time gets its attempt job again, under its own id; a dialled or younger claim and a message leg do not', async () => {
+    const lost = await stuck('+14155551001', { dialled: false });
+    const dialled = await stuck('+14155551002', { dialled: true });
+    bed.clock.advance(60_000);
+    const young = await stuck('+14155551003', { dialled: false });
+    bed.addCampaign({ id: 'wa', draft: { channel: 'WHATSAPP' } });
+    const now = bed.clock.now();
+    const message = bed.contacts.seed(ENGINE_WS, 'wa', { phone: '+14155551004', status: 'IN_PROGRESS', attempts: 1, attemptSeq: 1, attemptStartedAt: new Date(now.getTime() - 120_000), attemptDeadlineAt: new Date(now.getTime() + 60_000) });
+    bed.clock.advance(1);
+
+    expect(await bed.reaper.resumeUndialled(60_000)).toBe(1);
+    expect(bed.outbox.jobs).toEqual([attemptJob(lost.id, lost.attemptSeq)]);
+    // Nothing else moved: the attempt job re-checks the claim under its lock when it runs.
+    expect(bed.contacts.stored(lost.id)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: lost.attemptSeq, attempts: 1 });
+    for (const other of [dialled, young]) expect(bed.contacts.stored(other.id)!.status).toBe('IN_PROGRESS');
+    expect(bed.contacts.stored(message.id)!.status).toBe('IN_PROGRESS');
+
+    // Younger than the idle time: nothing (the claim that was just made keeps its own job).
+    bed.outbox.jobs.length = 0;
+    expect(await bed.reaper.resumeUndialled(120_000)).toBe(0);
+    expect(bed.outbox.jobs).toEqual([]);
+
+    // The re-added job dials the claim once.
+    expect(await bed.attempt.execute(lost.id, lost.attemptSeq)).toMatchObject({ state: 'placed' });
+    expect(bed.contacts.stored(lost.id)!.currentCallId).not.toBeNull();
+    expect(await bed.reaper.resumeUndialled(0)).toBe(1); // only `young` now
   });
 
   it('sweep wakes every RUNNING campaign at once', async () => {

@@ -4,11 +4,12 @@ import { ReapReport, ReapStuckAttempts } from '../application/reap-stuck-attempt
 
 /**
  * The engine's safety net, run by every worker process on its own timer (REAPER_INTERVAL_MS):
- * the reaper takes back attempts held past their deadline, and the sweep asks for a dispatch
+ * the reaper takes back attempts held past their deadline, claims never dialled for ATTEMPT_IDLE_MS
+ * get their attempt job again (16.30), and the sweep asks for a dispatch
  * wake-up of every RUNNING campaign. A local timer rather than a BullMQ job scheduler, so the
  * net does not hang on Redis: a BullMQ repeatable whose job was active when Redis dropped waits
- * for the stalled-job check, and one that could not be created at boot never ran. Both steps are
- * safe to run in several workers at once (row locks; wake-ups de-duplicated by jobId).
+ * for the stalled-job check, and one that could not be created at boot never ran. Every step is
+ * safe to run in several workers at once (row locks; wake-ups and attempt jobs de-duplicated by jobId).
  */
 @Injectable()
 export class EngineMaintenance implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -32,9 +33,10 @@ export class EngineMaintenance implements OnApplicationBootstrap, OnApplicationS
     await this.loop.stop();
   }
 
-  async run(): Promise<ReapReport & { swept: number }> {
+  async run(): Promise<ReapReport & { resumed: number; swept: number }> {
     const reaped = await this.reaper.execute();
+    const resumed = await this.reaper.resumeUndialled(this.config.attemptIdleMs);
     const swept = await this.reaper.sweep();
-    return { ...reaped, swept };
+    return { ...reaped, resumed, swept };
   }
 }

@@ -1,0 +1,26 @@
+import { AppConfig } from '@outreach/platform';
+import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
+import { EngineMaintenance } from './engine-maintenance';
+
+describe('EngineMaintenance', () => {
+  it('runs the reaper, the undialled-claim resume with ATTEMPT_IDLE_MS, and the sweep, on the reaper interval', async () => {
+    const steps: string[] = [];
+    const idleTimes: number[] = [];
+    const reaper = {
+      execute: () => (steps.push('reap'), Promise.resolve({ recovered: 0, reaped: 0, released: 0, waiting: 0 })),
+      resumeUndialled: (idleMs: number) => (steps.push('resume'), idleTimes.push(idleMs), Promise.resolve(3)),
+      sweep: () => (steps.push('sweep'), Promise.resolve(1)),
+    } as unknown as ReapStuckAttempts;
+    const maintenance = new EngineMaintenance(reaper, { reaperIntervalMs: 5, attemptIdleMs: 4321 } as AppConfig);
+    expect(await maintenance.run()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0, resumed: 3, swept: 1 });
+    expect(steps).toEqual(['reap', 'resume', 'sweep']);
+    maintenance.onApplicationBootstrap();
+    try {
+      for (let i = 0; i < 100 && idleTimes.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    } finally {
+      await maintenance.onApplicationShutdown();
+    }
+    expect(idleTimes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(idleTimes)).toEqual(new Set([4321]));
+  });
+});

@@ -40,7 +40,6 @@ export {
   CampaignLoad,
   CampaignWork,
   ClaimedContact,
-  UndialledClaim,
   ExecutionCampaign,
 } from './application/campaign-execution.ports';
 export { CampaignContacts, ExplainedContactView } from './application/campaign-contacts.service';

@@ -116,14 +116,6 @@ export interface CampaignWork {
   nextRetryAt: Date | null;
 }
 
-/** A claim that has not dialled yet: its contact, attempt, campaign and leg (null: the channel's first). */
-export interface UndialledClaim {
-  contactId: string;
-  attemptSeq: number;
-  campaignId: string;
-  leg: ContactLeg | null;
-}
-
 export abstract class CampaignExecutionRepository {
   abstract findCampaign(campaignId: string): Promise<ExecutionCampaign | null>;
   /** Serialises dispatch (and reservation changes) of one workspace until the transaction ends. */
@@ -173,7 +165,10 @@ export abstract class CampaignExecutionRepository {
   /** The attempt did not dial: the number is on the do-not-call list. */
   abstract markDoNotCall(contacts: ReadonlyArray<{ id: string; attemptSeq: number }>): Promise<void>;
   abstract findStuck(now: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>>;
-  /** Claims with no call yet, made before `claimedBefore`, oldest first (their attempt job may be lost, decisions.md 16.30). */
-  abstract findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]>;
+  /**
+   * Claims running `leg` (their own, else their channel's first) with no call yet, made before
+   * `claimedBefore`, oldest first: their attempt job may be lost (decisions.md 16.30).
+   */
+  abstract findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>>;
   abstract runningCampaignIds(workspaceId?: string): Promise<string[]>;
 }

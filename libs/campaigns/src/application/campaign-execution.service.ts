@@ -4,6 +4,7 @@ import { campaignEventJob, CampaignNotificationEvent } from '@outreach/notificat
 import { Campaign } from '../domain/campaign.aggregate';
 import { LIST_SOURCES } from '../domain/campaign-kinds';
 import { numbersLeftAfter } from '../domain/contact';
+import { ContactLeg } from '../domain/contact-legs';
 import { CONTACT_STATUSES, FINAL_CONTACT_STATUSES } from '../domain/contact-state-machine';
 
 const NOT_FINAL_STATUSES = CONTACT_STATUSES.filter((status) => !FINAL_CONTACT_STATUSES.includes(status));
@@ -16,7 +17,6 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
-  UndialledClaim,
 } from './campaign-execution.ports';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { CampaignPhoneNumberRepository, CampaignRepository, ContactRepository } from './campaigns.ports';
@@ -172,8 +172,8 @@ export class CampaignExecution {
     return this.execution.findStuck(now, limit);
   }
 
-  findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
-    return this.execution.findUndialled(claimedBefore, limit);
+  findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
+    return this.execution.findUndialled(leg, claimedBefore, limit);
   }
 
   runningCampaignIds(workspaceId?: string): Promise<string[]> {

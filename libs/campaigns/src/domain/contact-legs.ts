@@ -1,4 +1,4 @@
-import type { CampaignChannel } from './campaign-kinds';
+import { CAMPAIGN_CHANNELS, type CampaignChannel } from './campaign-kinds';
 
 /**
  * The legs of a contact's outreach (decisions.md 33): a voice leg places calls, a message leg sends
@@ -24,6 +24,11 @@ export function channelLegs(channel: CampaignChannel): readonly ContactLeg[] {
 /** The leg a contact's attempt runs: the one it was moved to, else the channel's first. */
 export function currentLeg(channel: CampaignChannel, leg: ContactLeg | null): ContactLeg | null {
   return leg ?? LEGS[channel][0] ?? null;
+}
+
+/** The channels whose first leg is `leg`: a contact of theirs with no leg of its own runs it. */
+export function channelsStartingWith(leg: ContactLeg): CampaignChannel[] {
+  return CAMPAIGN_CHANNELS.filter((channel) => LEGS[channel][0] === leg);
 }
 
 /** The leg after `leg` in the channel, or null when it is the last. */

@@ -10,8 +10,8 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
-  UndialledClaim,
 } from '../application/campaign-execution.ports';
+import { channelsStartingWith, ContactLeg } from '../domain/contact-legs';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { CONTACT_COUNT_OF_C } from './contact-count.sql';
 import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf } from '../domain/contact-state-machine';
@@ -412,19 +412,22 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     });
   }
 
-  async findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
-    const params: unknown[] = [claimedBefore, limit];
+  async findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
+    const C = CAMPAIGNS;
+    const params: unknown[] = [claimedBefore, limit, leg, channelsStartingWith(leg)];
     // Along the partial deadline index: the IN_PROGRESS rows are the campaigns' lines, few at any time.
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${CC.select(undefined, ['id', 'attemptSeq', 'campaignId', 'leg'])} FROM ${CC.name}
-        WHERE ${statusIn(CC.c.status, [IN_FLIGHT_STATUS], params)} AND ${CC.c.attemptDeadlineAt} IS NOT NULL
-          AND ${CC.c.currentCallId} IS NULL AND ${CC.c.attemptStartedAt} < $1
-        ORDER BY ${CC.c.attemptStartedAt} LIMIT $2`,
+      `SELECT ${CC.select('c', ['id', 'attemptSeq'])} FROM ${CC.name} c
+        WHERE ${statusIn(`c.${CC.c.status}`, [IN_FLIGHT_STATUS], params)} AND c.${CC.c.attemptDeadlineAt} IS NOT NULL
+          AND c.${CC.c.currentCallId} IS NULL AND c.${CC.c.attemptStartedAt} < $1
+          AND (c.${CC.c.leg} = $3 OR (c.${CC.c.leg} IS NULL AND EXISTS (
+                SELECT 1 FROM ${C.name} p WHERE p.${C.c.id} = c.${CC.c.campaignId} AND p.${C.c.channel} = ANY($4::text[]))))
+        ORDER BY c.${CC.c.attemptStartedAt} LIMIT $2`,
       params,
     );
     return rows.map((row) => {
-      const { id, attemptSeq, campaignId, leg } = CC.fromRow(row, ['id', 'attemptSeq', 'campaignId', 'leg']);
-      return { contactId: id, attemptSeq, campaignId, leg };
+      const { id, attemptSeq } = CC.fromRow(row, ['id', 'attemptSeq']);
+      return { contactId: id, attemptSeq };
     });
   }
 

@@ -11,8 +11,8 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
-  UndialledClaim,
 } from '../application/campaign-execution.ports';
+import { channelsStartingWith, ContactLeg } from '../domain/contact-legs';
 import { localeKey } from '../domain/recipient-hours';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { allowedFrom, ContactEvent, IN_FLIGHT_STATUS, settlementEvent, targetOf } from '../domain/contact-state-machine';
@@ -286,12 +286,15 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
   }
 
-  async findUndialled(claimedBefore: Date, limit: number): Promise<UndialledClaim[]> {
+  async findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
+    const starting = new Set<string>(channelsStartingWith(leg));
+    const runs = (c: StoredContact) => (c.leg === null ? starting.has(this.campaigns.rows.get(c.campaignId)?.channel ?? '') : c.leg === leg);
     return [...this.contacts.rows.values()]
       .filter((c) => c.status === IN_FLIGHT_STATUS && c.attemptDeadlineAt !== null && c.currentCallId === null && c.attemptStartedAt !== null && c.attemptStartedAt.getTime() < claimedBefore.getTime())
+      .filter(runs)
       .sort((a, b) => a.attemptStartedAt!.getTime() - b.attemptStartedAt!.getTime())
       .slice(0, limit)
-      .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq, campaignId: c.campaignId, leg: c.leg }));
+      .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
   }
 
   async runningCampaignIds(workspaceId?: string): Promise<string[]> {

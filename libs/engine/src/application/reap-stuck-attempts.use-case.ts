@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CampaignExecution, currentLeg, ExecutionCampaign, isMessageLeg } from '@outreach/campaigns';
-import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
+import { CampaignExecution, currentLeg, isMessageLeg } from '@outreach/campaigns';
+import { Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
 import { attemptJob, dispatchJob } from './engine-jobs';
@@ -131,24 +131,17 @@ export class ReapStuckAttempts {
   }
 
   /**
-   * Claims whose call was never placed, made more than `idleMs` ago (ATTEMPT_IDLE_MS, decisions.md
-   * 16.30): their attempt job was lost (a Redis flush took it after the claim) or is late. Each voice
-   * leg's attempt job is added again through the outbox under its own id, so a job still queued or
-   * running stays the only one, and the attempt re-checks its claim under the contact's lock. A
-   * message leg is left to the reaper at its deadline (its message may be out awaiting its report).
-   * Returns how many jobs were added.
+   * Voice claims whose call was never placed, made more than `idleMs` ago (ATTEMPT_IDLE_MS,
+   * decisions.md 16.30): their attempt job was lost (a Redis flush took it after the claim) or is
+   * late. Each one's attempt job is added again through the outbox under its own id, so a job still
+   * queued or running stays the only one, and the attempt re-checks its claim under the contact's
+   * lock. A message leg is left to the reaper at its deadline (its message may be out awaiting its
+   * report). Returns how many jobs were added.
    */
   async resumeUndialled(idleMs: number, limit = BATCH): Promise<number> {
-    const claims = await this.execution.findUndialled(new Date(this.clock.now().getTime() - idleMs), limit);
-    const channels = new Map<string, ExecutionCampaign['channel'] | null>();
-    const jobs: OutboxJob[] = [];
-    for (const claim of claims) {
-      if (!channels.has(claim.campaignId)) channels.set(claim.campaignId, (await this.execution.campaign(claim.campaignId))?.channel ?? null);
-      const channel = channels.get(claim.campaignId);
-      if (channel && currentLeg(channel, claim.leg) === 'VOICE') jobs.push(attemptJob(claim.contactId, claim.attemptSeq));
-    }
-    if (jobs.length > 0) await this.uow.run(() => this.outbox.enqueue(...jobs));
-    return jobs.length;
+    const claims = await this.execution.findUndialled('VOICE', new Date(this.clock.now().getTime() - idleMs), limit);
+    if (claims.length > 0) await this.uow.run(() => this.outbox.enqueue(...claims.map((c) => attemptJob(c.contactId, c.attemptSeq))));
+    return claims.length;
   }
 
   /** A wake-up for every RUNNING campaign (the safety net behind scheduled ticks). */

@@ -1,4 +1,5 @@
 import { AppConfig } from '@outreach/platform';
+import { tickUntil } from '../../../platform/src/testing';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 import { EngineMaintenance } from './engine-maintenance';
 
@@ -14,12 +15,7 @@ describe('EngineMaintenance', () => {
     const maintenance = new EngineMaintenance(reaper, { reaperIntervalMs: 5, attemptIdleMs: 4321 } as AppConfig);
     expect(await maintenance.run()).toEqual({ recovered: 0, reaped: 0, released: 0, waiting: 0, resumed: 3, swept: 1 });
     expect(steps).toEqual(['reap', 'resume', 'sweep']);
-    maintenance.onApplicationBootstrap();
-    try {
-      for (let i = 0; i < 100 && idleTimes.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
-    } finally {
-      await maintenance.onApplicationShutdown();
-    }
+    await tickUntil(maintenance, () => idleTimes.length >= 3);
     expect(idleTimes.length).toBeGreaterThanOrEqual(3);
     expect(new Set(idleTimes)).toEqual(new Set([4321]));
   });

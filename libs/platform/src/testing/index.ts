@@ -85,3 +85,16 @@ export async function codeOf(work: Promise<unknown>): Promise<{ code: string; ch
     return { code: error.code, chosenStatus: error.options.status };
   }
 }
+
+/**
+ * Runs a maintenance on its own timer (`onApplicationBootstrap`) until `enough()` holds or about
+ * half a second has passed, then stops it: for specs that check what each tick was given.
+ */
+export async function tickUntil(maintenance: { onApplicationBootstrap(): void; onApplicationShutdown(): Promise<void> }, enough: () => boolean): Promise<void> {
+  maintenance.onApplicationBootstrap();
+  try {
+    for (let i = 0; i < 100 && !enough(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  } finally {
+    await maintenance.onApplicationShutdown();
+  }
+}

@@ -1,4 +1,5 @@
 import { AppConfig } from '@outreach/platform';
+import { tickUntil } from '../../../platform/src/testing';
 import { JourneyRuns } from '../application/journey-runs';
 import { WorkflowsMaintenance } from './workflows-maintenance';
 
@@ -8,12 +9,7 @@ describe('WorkflowsMaintenance', () => {
     const runs = { sweep: (idleMs: number) => (idleTimes.push(idleMs), Promise.resolve(0)) } as unknown as JourneyRuns;
     const config = { reaperIntervalMs: 5, workflowRunIdleMs: 2345 } as AppConfig;
     const maintenance = new WorkflowsMaintenance(runs, config);
-    maintenance.onApplicationBootstrap();
-    try {
-      for (let i = 0; i < 100 && idleTimes.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
-    } finally {
-      await maintenance.onApplicationShutdown();
-    }
+    await tickUntil(maintenance, () => idleTimes.length >= 2);
     expect(idleTimes.length).toBeGreaterThanOrEqual(2);
     expect(new Set(idleTimes)).toEqual(new Set([2345]));
   });

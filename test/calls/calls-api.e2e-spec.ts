@@ -1,7 +1,8 @@
-import { Clock, FixedClock } from '@outreach/platform';
+import { CallLog } from '@outreach/calls';
+import { Clock, FixedClock, TransactionHost } from '@outreach/platform';
 import { createCampaign, expectError } from '../campaigns/campaign-helpers';
 import { bearer, Seeded, TestApp } from '../support/test-app';
-import { countCalls, recordCall } from './call-fixtures';
+import { countCalls, recordCall, sandboxResult } from './call-fixtures';
 
 /*
  * The calls API (scope calls.view): GET /calls (offset/limit + total, filters), GET /calls/{id},
@@ -128,6 +129,55 @@ describe('calls API', () => {
 
     const paged = await get(`/calls?campaignId=${a.id}&limit=2&offset=2`);
     expect(paged.body).toEqual({ items: [expect.objectContaining({ id: a1 })], total: 3 });
+  });
+
+  it('CallLog.recordMany (decisions.md 16.31): several endings written in one statement read back through the API as record() writes them; a finished call keeps its first ending; an unknown call refuses the batch', async () => {
+    const [voicemail, completed, alreadyEnded] = [
+      await call({ to: '+14155550102', unfinished: true }),
+      await call({ to: '+14155550105', unfinished: true }),
+      await call({ to: '+14155550100' }), // no answer, ended before
+    ];
+    const log = t.get(CallLog);
+    const before = (await get(`/calls/${alreadyEnded}`)).body;
+    const at = clock.now();
+
+    const answers = await t.get(TransactionHost).run(() =>
+      log.recordMany([
+        { callId: completed, result: sandboxResult('+14155550105', at) },
+        { callId: voicemail, result: sandboxResult('+14155550102', at) },
+        { callId: alreadyEnded, result: sandboxResult('+14155550105', at) },
+      ]),
+    );
+
+    expect(answers.map((a) => [a.call.id, a.finishedNow, a.call.outcome])).toEqual([
+      [completed, true, 'completed'],
+      [voicemail, true, 'voicemail'],
+      [alreadyEnded, false, 'no_answer'],
+    ]);
+    const expected = sandboxResult('+14155550105', at);
+    const read = (await get(`/calls/${completed}`)).body;
+    expect(read).toMatchObject({
+      status: 'ENDED',
+      outcome: 'completed',
+      providerDisposition: expected.providerDisposition,
+      answeredAt: expected.answeredAt!.toISOString(),
+      endedAt: expected.endedAt.toISOString(),
+      durationMs: expected.durationMs,
+      transcript: expected.transcript,
+    });
+    expect((await get(`/calls/${voicemail}`)).body).toMatchObject({ status: 'ENDED', outcome: 'voicemail', durationMs: sandboxResult('+14155550102', at).durationMs });
+    expect((await get(`/calls/${alreadyEnded}`)).body).toEqual(before);
+    const [{ analysis }] = await t.dataSource.query(`SELECT analysis_status AS analysis FROM calls WHERE id = $1`, [completed]);
+    expect(analysis).toBe('PENDING');
+
+    const live = await call({ to: '+14155550106', unfinished: true });
+    await expect(
+      log.recordMany([
+        { callId: live, result: sandboxResult('+14155550106', at) },
+        { callId: '00000000-0000-4000-8000-000000000000', result: sandboxResult('+14155550106', at) },
+      ]),
+    ).rejects.toMatchObject({ code: 'call_not_found' });
+    expect((await get(`/calls/${live}`)).body.status).toBe('QUEUED');
   });
 
   it('GET /calls with a bad query → 400 invalid_query (with issues)', async () => {

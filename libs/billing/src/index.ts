@@ -21,7 +21,7 @@ export {
   RechargeView,
   RecordPendingRecharge,
 } from './application/recharges';
-export { LedgerEntryView } from './application/wallet.ports';
+export { DebitManyResult, LedgerEntryView } from './application/wallet.ports';
 export { DEBIT_KINDS, DebitKind } from './domain/money';
 export { startedMinutes } from './domain/tariff';
 export const BILLING_MIGRATIONS = defineMigrations('billing', [BillingWallets1763700000200, BillingDebits1763700003000, LedgerCampaign1763700009800]);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { assertDebitAmount, assertDebitKind, assertDebitReference, DebitKind } from '../domain/money';
-import { WalletDebit, WalletRepository } from './wallet.ports';
+import { DebitManyResult, WalletDebit, WalletRepository } from './wallet.ports';
 
 export interface DebitInput {
   workspaceId: string;
@@ -53,9 +53,9 @@ export class WalletDebits {
   /**
    * `debit` of several entries of one workspace together (decisions.md 47.5, 47.11): one statement
    * and one change of the wallet's balance for the batch, its row locked from then to the commit.
-   * Each reference is named once per call.
+   * Each reference is named once per call. Every element carries the balance the batch left.
    */
-  async debitMany(inputs: readonly DebitInput[]): Promise<Array<{ replayed: boolean }>> {
+  async debitMany(inputs: readonly DebitInput[]): Promise<DebitManyResult[]> {
     inputs.forEach(assertDebit);
     if (inputs.length === 0) return [];
     return this.uow.run(async () => {

@@ -55,6 +55,12 @@ export interface WalletDebit {
   campaignId?: string | null;
 }
 
+/** One input's share of `debitMany`: a replay or not, and the wallet's balance once the batch is written. */
+export interface DebitManyResult {
+  replayed: boolean;
+  balanceMinor: number;
+}
+
 export abstract class WalletRepository {
   /**
    * Adds a credit and its ledger row atomically. With a reference already used for a credit of
@@ -72,12 +78,12 @@ export abstract class WalletRepository {
   abstract debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }>;
 
   /**
-   * `debit` of several entries of ONE workspace in two statements (decisions.md 47.5): the new
-   * rows inserted together, then the wallet changed once by their sum and each row given the
-   * balance it left, in the order of the rows' ids (so the chain reads right in ledger order).
-   * Answers, per input, whether it was a replay.
+   * `debit` of several entries of ONE workspace in one statement (decisions.md 47.5, 47.11): the
+   * wallet changed once by their sum and each new row given the balance it left, in the order of
+   * the rows' ids (so the chain reads right in ledger order). Answers, per input, whether it was
+   * a replay, and the wallet's balance after the whole batch (the same figure on every element).
    */
-  abstract debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>>;
+  abstract debitMany(inputs: readonly WalletDebit[]): Promise<DebitManyResult[]>;
 
   /** Sum of the debits written for this campaign (its spend against its budget), minor units. */
   abstract campaignSpentMinor(campaignId: string): Promise<number>;

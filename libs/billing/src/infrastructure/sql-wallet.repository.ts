@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@outreach/platform';
-import { LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
+import { DebitManyResult, LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import { LEDGER_ENTRIES, LedgerEntryRecord } from './persistence/ledger-entry.table';
 import { WALLETS } from './persistence/wallet.table';
 
@@ -123,9 +123,12 @@ export class SqlWalletRepository extends WalletRepository {
    * took: the statement's transaction is refused rather than leave the ledger and the balance
    * apart.
    */
-  async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
+  async debitMany(inputs: readonly WalletDebit[]): Promise<DebitManyResult[]> {
     if (inputs.length === 0) return [];
-    if (inputs.length === 1) return [{ replayed: (await this.debit(inputs[0])).replayed }];
+    if (inputs.length === 1) {
+      const { replayed, balanceMinor } = await this.debit(inputs[0]);
+      return [{ replayed, balanceMinor }];
+    }
     const workspaceId = inputs[0].workspaceId;
     if (inputs.some((input) => input.workspaceId !== workspaceId)) throw new Error('debitMany: every debit must be of one workspace');
     if (new Set(inputs.map((input) => `${input.debitKind}\u0000${input.reference}`)).size !== inputs.length) {
@@ -134,7 +137,7 @@ export class SqlWalletRepository extends WalletRepository {
     const ids = inputs.map(() => randomUUID()).sort();
     const rows = inputs.map((input, i) => debitRow(input, ids[i]));
     const column = <K extends keyof LedgerEntryRecord>(key: K) => rows.map((row) => LEDGER_ENTRIES.param(key, row[key]));
-    const [result]: Array<{ expected: number; ids: string[] }> = await this.tx.manager.query(
+    const [result]: Array<{ expected: number; ids: string[]; balance: string }> = await this.tx.manager.query(
       `WITH t AS (
          SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::uuid[])
            AS t(id, debit_kind, amount_minor, currency, reference, description, created_at, campaign_id)
@@ -157,7 +160,9 @@ export class SqlWalletRepository extends WalletRepository {
          ${DEBIT_ONCE}
          RETURNING ${l.id}
        )
-       SELECT (SELECT count(*)::int FROM fresh) AS expected, COALESCE(array_agg(ins.${l.id}::text), '{}') AS ids FROM ins`,
+       SELECT (SELECT count(*)::int FROM fresh) AS expected, COALESCE(array_agg(ins.${l.id}::text), '{}') AS ids,
+              (SELECT ${w.balanceMinor} FROM w)::text AS balance
+         FROM ins`,
       [
         workspaceId,
         ids,
@@ -175,7 +180,8 @@ export class SqlWalletRepository extends WalletRepository {
       throw new Error('debitMany: a debit of this batch was written by a concurrent transaction; the batch is refused and runs again');
     }
     const inserted = new Set(result.ids);
-    return ids.map((id) => ({ replayed: !inserted.has(id) }));
+    const balanceMinor = Number(result.balance);
+    return ids.map((id) => ({ replayed: !inserted.has(id), balanceMinor }));
   }
 
   async campaignSpentMinor(campaignId: string): Promise<number> {

@@ -2,6 +2,7 @@ import { CampaignSpend } from '../application/campaign-spend';
 import { CreditStatus } from '../application/credit-status';
 import { TariffRates, Tariffs } from '../application/tariffs';
 import { DebitInput, WalletDebits } from '../application/wallet-debits.use-case';
+import { DebitManyResult } from '../application/wallet.ports';
 
 /** Tariffs at fixed rates; the prices still come from the domain's tariff arithmetic. */
 export class FixedTariffs extends Tariffs {
@@ -30,6 +31,12 @@ export class RecordingWalletDebits extends WalletDebits {
       this.balances.set(input.workspaceId, (this.balances.get(input.workspaceId) ?? 0) - input.amountMinor);
     }
     return { balanceMinor: this.balances.get(input.workspaceId) ?? 0, entryId: String(index < 0 ? this.debits.length : index + 1), replayed: index >= 0 };
+  }
+
+  override async debitMany(inputs: readonly DebitInput[]): Promise<DebitManyResult[]> {
+    const replays: boolean[] = [];
+    for (const input of inputs) replays.push((await this.debit(input)).replayed);
+    return replays.map((replayed) => ({ replayed, balanceMinor: this.balances.get(inputs[0].workspaceId) ?? 0 }));
   }
 }
 

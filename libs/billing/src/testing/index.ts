@@ -1,7 +1,7 @@
 // In-memory fakes of the billing module's ports, for use-case specs (no Nest, no database).
 // Other modules' specs and fakes import this file by relative path; production code never does.
 import { randomUUID } from 'node:crypto';
-import { LedgerEntryView, LedgerPageEntry, LedgerQuery, RechargeRepository, TariffOverride, TariffRepository, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
+import { DebitManyResult, LedgerEntryView, LedgerPageEntry, LedgerQuery, RechargeRepository, TariffOverride, TariffRepository, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import type { DebitKind } from '../domain/money';
 import type { RechargeProps } from '../domain/recharge';
 
@@ -30,13 +30,14 @@ export class InMemoryWalletRepository extends WalletRepository {
     return { entry: view(entry), replayed: false };
   }
 
-  async debitMany(inputs: readonly WalletDebit[]): Promise<Array<{ replayed: boolean }>> {
+  async debitMany(inputs: readonly WalletDebit[]): Promise<DebitManyResult[]> {
     if (new Set(inputs.map((input) => `${input.debitKind}\u0000${input.reference}`)).size !== inputs.length) {
       throw new Error('debitMany: a reference is named twice');
     }
-    const out: Array<{ replayed: boolean }> = [];
-    for (const input of inputs) out.push({ replayed: (await this.debit(input)).replayed });
-    return out;
+    const replays: boolean[] = [];
+    for (const input of inputs) replays.push((await this.debit(input)).replayed);
+    const balanceMinor = inputs.length > 0 ? (this.wallets.get(inputs[0].workspaceId)?.balanceMinor ?? 0) : 0;
+    return replays.map((replayed) => ({ replayed, balanceMinor }));
   }
 
   async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {

@@ -97,6 +97,29 @@ export class CallLog {
   }
 
   /**
+   * record() of several endings in two statements (decisions.md 16.31): the calls locked in id
+   * order, then the ones that ended now written together. Answers in the order of `endings`; a
+   * call named twice ends once (the first ending; the second answers it unchanged). 404
+   * call_not_found when any call is unknown (nothing is written).
+   */
+  recordMany(endings: ReadonlyArray<{ callId: string; result: VoiceCallResult }>): Promise<Array<{ call: CallView; finishedNow: boolean }>> {
+    return this.uow.run(async () => {
+      const calls = new Map((await this.calls.findAnyByIds(endings.map((e) => e.callId), { lock: true })).map((call) => [call.id, call]));
+      const missing = endings.find((e) => !calls.has(e.callId));
+      if (missing) throw new AppError('call_not_found', { message: `no call ${missing.callId}` });
+      const finished: Call[] = [];
+      const answers = endings.map(({ callId, result }) => {
+        const call = calls.get(callId)!;
+        const finishedNow = call.finish(result);
+        if (finishedNow) finished.push(call);
+        return { call, finishedNow };
+      });
+      await this.calls.updateEndings(finished);
+      return answers.map(({ call, finishedNow }) => ({ call: toCallView(call), finishedNow }));
+    });
+  }
+
+  /**
    * The provider's progress on a live call (accepted with its id, ringing, answered). Only forward:
    * false when it changed nothing (a late, repeated or unknown call's event).
    */
@@ -113,6 +136,11 @@ export class CallLog {
   async find(callId: string): Promise<CallView | null> {
     const call = await this.calls.findAnyById(callId);
     return call ? toCallView(call) : null;
+  }
+
+  /** find() of several calls, in id order; unknown ids are left out. */
+  async findMany(callIds: readonly string[]): Promise<CallView[]> {
+    return (await this.calls.findAnyByIds(callIds)).map(toCallView);
   }
 
   /** Outcomes of the campaign's latest ended calls placed since `since`, newest first (the circuit breaker's window). */

@@ -47,12 +47,16 @@ export abstract class CallRepository {
   abstract insert(call: Call): Promise<void>;
   /** Saves the ending of a call. */
   abstract update(call: Call): Promise<void>;
+  /** Saves the endings of several finished calls in one statement (decisions.md 16.31). */
+  abstract updateEndings(calls: readonly Call[]): Promise<void>;
   /** Deletes a call the provider never took (still QUEUED, no event applied); false when it is not such a call. */
   abstract discardQueued(id: string): Promise<boolean>;
   /** The workspace's call; null for unknown, malformed or another workspace's ids. */
   abstract findById(workspaceId: string, id: string): Promise<Call | null>;
   /** Any call by id (the worker knows only ids); `lock` takes the row lock inside a transaction. */
   abstract findAnyById(id: string, options?: { lock?: boolean }): Promise<Call | null>;
+  /** findAnyById of several ids, in id order (so two batches never deadlock on their locks); unknown ids are left out. */
+  abstract findAnyByIds(ids: readonly string[], options?: { lock?: boolean }): Promise<Call[]>;
   /**
    * Outcomes of the campaign's latest calls placed at or after `since` that have ended, newest
    * first, at most `limit` (the circuit breaker's window, decisions.md 16.26).

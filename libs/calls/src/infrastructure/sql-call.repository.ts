@@ -3,7 +3,7 @@ import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { CallRepository } from '../application/calls.ports';
 import { Call } from '../domain/call';
-import { CALL_PROPS, CALLS } from './persistence/call.table';
+import { CALL_PROPS, CALLS, StoredCall } from './persistence/call.table';
 import { CALL_EVENTS } from './persistence/call-event.table';
 
 const c = CALLS.c;
@@ -44,6 +44,39 @@ export class SqlCallRepository extends CallRepository {
     await this.tx.manager.query(sql, params);
   }
 
+  async updateEndings(calls: readonly Call[]): Promise<void> {
+    if (calls.length === 0) return;
+    if (calls.length === 1) return this.update(calls[0]);
+    const props: StoredCall[] = calls.map((call) => ({ ...call.toProps(), metricOverrides: {} })); // metricOverrides is not written here
+    const column = <K extends keyof StoredCall>(key: K) => props.map((p) => CALLS.param(key, p[key]));
+    await this.tx.manager.query(
+      `UPDATE ${CALLS.name} k
+          SET ${c.status} = t.status, ${c.outcome} = t.outcome, ${c.providerDisposition} = t.provider_disposition,
+              ${c.providerCallId} = t.provider_call_id, ${c.answeredAt} = t.answered_at, ${c.endedAt} = t.ended_at,
+              ${c.durationMs} = t.duration_ms, ${c.transcript} = t.transcript, ${c.recordingUrl} = t.recording_url,
+              ${c.providerAnalysis} = t.provider_analysis, ${c.analysisStatus} = t.analysis_status
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[],
+                     $9::text[], $10::text[], $11::jsonb[], $12::text[])
+              AS t(id, status, outcome, provider_disposition, provider_call_id, answered_at, ended_at, duration_ms,
+                   transcript, recording_url, provider_analysis, analysis_status)
+        WHERE k.${c.id} = t.id`,
+      [
+        column('id'),
+        column('status'),
+        column('outcome'),
+        column('providerDisposition'),
+        column('providerCallId'),
+        column('answeredAt'),
+        column('endedAt'),
+        column('durationMs'),
+        column('transcript'),
+        column('recordingUrl'),
+        column('providerAnalysis'),
+        column('analysisStatus'),
+      ],
+    );
+  }
+
   async findById(workspaceId: string, id: string): Promise<Call | null> {
     if (!isUuid(id)) return null;
     const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1 AND ${c.workspaceId} = $2`, [id, workspaceId]);
@@ -55,6 +88,14 @@ export class SqlCallRepository extends CallRepository {
     const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
     const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1${lock}`, [id]);
     return rows[0] ? Call.restore(CALLS.fromRow(rows[0], CALL_PROPS)) : null;
+  }
+
+  async findAnyByIds(ids: readonly string[], options: { lock?: boolean } = {}): Promise<Call[]> {
+    const valid = [...new Set(ids.filter(isUuid))];
+    if (valid.length === 0) return [];
+    const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = ANY($1::uuid[]) ORDER BY ${c.id}${lock}`, [valid]);
+    return rows.map((row) => Call.restore(CALLS.fromRow(row, CALL_PROPS)));
   }
 
   async recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {

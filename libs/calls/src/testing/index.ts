@@ -45,6 +45,10 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
     this.rows.set(props.id, structuredClone(props));
   }
 
+  async updateEndings(calls: readonly Call[]): Promise<void> {
+    for (const call of calls) await this.update(call);
+  }
+
   async findById(workspaceId: string, id: string): Promise<Call | null> {
     const props = this.rows.get(id);
     return props && props.workspaceId === workspaceId ? Call.restore(structuredClone(props)) : null;
@@ -79,6 +83,11 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
   async findAnyById(id: string): Promise<Call | null> {
     const props = this.rows.get(id);
     return props ? Call.restore(structuredClone(props)) : null;
+  }
+
+  async findAnyByIds(ids: readonly string[]): Promise<Call[]> {
+    const found = [...new Set(ids)].sort().map((id) => this.rows.get(id));
+    return found.filter((props): props is CallProps => props !== undefined).map((props) => Call.restore(structuredClone(props)));
   }
 }
 

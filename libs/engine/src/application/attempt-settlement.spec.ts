@@ -247,6 +247,100 @@ describe('AttemptSettlement', () => {
     const attempt = await inFlight();
     expect((await settle(attempt, result('completed', 1_000))).contactStatus).toBe('COMPLETED');
   });
+
+  describe('settleMany: several endings in one transaction (decisions.md 16.31)', () => {
+    it('settles each as settle() would, debits the workspace once for the batch, and wakes the campaign once', async () => {
+      const answered = await inFlight(1, 0, '+14155551001');
+      const unanswered = await inFlight(1, 0, '+14155551002');
+      const stale = await inFlight(1, 0, '+14155551003');
+      Object.assign(bed.contacts.rows.get(stale.contactId)!, { attemptSeq: 2, currentCallId: null });
+      const debitMany = jest.spyOn(bed.debits, 'debitMany');
+
+      const settled = await bed.settlement.settleMany([
+        { ...answered, campaign, result: result('completed', 61_000, 'Agent: hello') },
+        { ...unanswered, campaign, result: result('no_answer', 0) },
+        { ...stale, campaign, result: result('completed', 1_000) },
+      ]);
+
+      expect(settled.map((s) => [s.call.id, s.contactStatus, s.debitedMinor])).toEqual([
+        [answered.callId, 'COMPLETED', 20],
+        [unanswered.callId, 'RETRY_SCHEDULED', 0],
+        [stale.callId, null, 10],
+      ]);
+      expect(bed.contacts.stored(answered.contactId)).toMatchObject({ status: 'COMPLETED', lastOutcome: 'completed' });
+      expect(bed.contacts.stored(unanswered.contactId)).toMatchObject({ status: 'RETRY_SCHEDULED', nextAttemptAt: at(60).toISOString() });
+      expect(bed.contacts.stored(stale.contactId)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: 2, lastOutcome: null });
+      expect([...bed.calls.rows.values()].map((c) => c.status).sort()).toEqual(['ENDED', 'ENDED', 'ENDED']);
+      expect(debitMany).toHaveBeenCalledTimes(1);
+      expect(debitMany.mock.calls[0][0].map((d) => [d.reference, d.amountMinor])).toEqual([
+        [answered.callId, 20],
+        [stale.callId, 10],
+      ]);
+      expect(bed.outbox.jobs).toEqual([analyseCallJob(answered.callId)]);
+      expect(bed.timeline.recorded.typesOf(unanswered.contactId)).toEqual(['attempt_ended', 'retry_scheduled']);
+      expect(bed.scheduler.wakeNows).toEqual([CID]);
+    });
+
+    it('is one transaction: one failing part leaves every ending of the batch unwritten', async () => {
+      const first = await inFlight(1, 0, '+14155551001');
+      const second = await inFlight(1, 0, '+14155551002');
+      bed.debits.debitMany = async () => {
+        throw new Error('wallet row locked');
+      };
+
+      await expect(
+        bed.settlement.settleMany([
+          { ...first, campaign, result: result('completed', 61_000) },
+          { ...second, campaign, result: result('no_answer', 0) },
+        ]),
+      ).rejects.toThrow('wallet row locked');
+      expect([...bed.calls.rows.values()].map((c) => c.status)).toEqual(['QUEUED', 'QUEUED']);
+      expect(bed.contacts.stored(second.contactId)!.status).toBe('IN_PROGRESS');
+      expect(bed.timeline.recorded.events).toEqual([]);
+    });
+
+    it('refuses a batch naming a contact twice', async () => {
+      const attempt = await inFlight();
+      await expect(
+        bed.settlement.settleMany([
+          { ...attempt, campaign, result: result('completed', 1_000) },
+          { ...attempt, campaign, result: result('completed', 1_000) },
+        ]),
+      ).rejects.toThrow('a contact is named twice');
+    });
+  });
+
+  describe('CallEndings: endings that arrive together are settled together (decisions.md 16.31)', () => {
+    it('endings arriving while one is written share one settlement; each caller gets its own report', async () => {
+      const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
+      const settleMany = jest.spyOn(bed.settlement, 'settleMany');
+
+      const reports = await Promise.all(attempts.map((a) => bed.endings.end(a.callId, result('completed', 1_000))));
+
+      expect(reports.map((r) => r.state)).toEqual(['settled', 'settled', 'settled', 'settled']);
+      // The first two start alone at once (two groups in flight); the two that arrived meanwhile go together.
+      const [a, b, c, d] = attempts.map((x) => x.callId);
+      expect(settleMany.mock.calls.map(([inputs]) => inputs.map((i) => i.callId))).toEqual([[a], [b], [c, d]]);
+      for (const a of attempts) expect(bed.contacts.stored(a.contactId)!.status).toBe('COMPLETED');
+    });
+
+    it('a group that cannot be written is settled one by one: the failing ending is deferred, the others are settled', async () => {
+      const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
+      const poisoned = attempts[3].callId; // in the third group, with attempts[2]
+      const settleMany = bed.settlement.settleMany.bind(bed.settlement);
+      bed.settlement.settleMany = async (inputs) => {
+        if (inputs.some((i) => i.callId === poisoned)) throw new Error('connection reset');
+        return settleMany(inputs);
+      };
+
+      const reports = await Promise.all(attempts.map((a) => bed.endings.end(a.callId, result('completed', 1_000))));
+
+      expect(reports.map((r) => r.state)).toEqual(['settled', 'settled', 'settled', 'deferred']);
+      expect(bed.settlements.deferred.map((d) => d.callId)).toEqual([poisoned]);
+      expect(bed.contacts.stored(attempts[2].contactId)!.status).toBe('COMPLETED');
+      expect(bed.contacts.stored(attempts[3].contactId)!.status).toBe('IN_PROGRESS');
+    });
+  });
   describe('circuit breaker (decisions.md 16.26)', () => {
     const breaker = { circuitBreakerWindow: 10, circuitBreakerFailurePercent: 50 };
     const status = () => bed.campaigns.rows.get(CID)!;

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CreditStatus, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
+import { CreditStatus, DebitInput, startedMinutes, Tariffs, WalletDebits } from '@outreach/billing';
 import { analyseCallJob, CallLog, CallView } from '@outreach/calls';
-import { CampaignExecution, ContactStatus, ContactTimeline, ExecutionCampaign, numbersLeftAfter } from '@outreach/campaigns';
+import { AttemptOutcomeUpdate, CampaignExecution, ContactStatus, ContactTimeline, ExecutionCampaign, numbersLeftAfter, TimelineEntry } from '@outreach/campaigns';
 import { leadFinalJob } from '@outreach/results';
 import { Clock, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
 import { CONNECTED_OUTCOMES, isAnswered, PhoneNumberDirectory, VoiceCallResult } from '@outreach/telephony';
@@ -25,6 +25,14 @@ const UNANSWERED = new Set(['no_answer', 'voicemail']);
 function whatsappFollowsCall(campaign: ExecutionCampaign, outcome: string): boolean {
   if (campaign.channel !== 'VOICE_THEN_WHATSAPP') return false;
   return UNANSWERED.has(outcome) || (outcome === 'busy' && campaign.settings.messageDeclinedLeads);
+}
+
+export interface SettleInput {
+  contactId: string;
+  attemptSeq: number;
+  callId: string;
+  campaign: ExecutionCampaign;
+  result: VoiceCallResult;
 }
 
 export interface SettledAttempt {
@@ -61,119 +69,153 @@ export class AttemptSettlement {
 
   private readonly logger = new Logger('AttemptSettlement');
 
-  async settle(input: {
-    contactId: string;
-    attemptSeq: number;
-    callId: string;
-    campaign: ExecutionCampaign;
-    result: VoiceCallResult;
-  }): Promise<SettledAttempt> {
-    const { campaign } = input;
-    const settled = await this.uow.run(async (): Promise<SettledAttempt & { canSpend: boolean }> => {
+  async settle(input: SettleInput): Promise<SettledAttempt> {
+    return (await this.settleMany([input]))[0];
+  }
+
+  /**
+   * settle() of several attempts in ONE transaction (decisions.md 16.31): the contacts and calls
+   * locked in id order, the calls' endings written together, the contacts' next statuses in one
+   * statement, one timeline insert, one outbox insert, and one debit per workspace (its wallet row
+   * locked from then to the commit, once per batch instead of once per call). Each contact at most
+   * once per batch. Answers in the order of `inputs`. A failure fails the whole batch: nothing is
+   * written, and the caller settles its attempts one by one (CallEndings).
+   */
+  async settleMany(inputs: readonly SettleInput[]): Promise<SettledAttempt[]> {
+    if (new Set(inputs.map((input) => input.contactId)).size !== inputs.length) throw new Error('settleMany: a contact is named twice');
+    const settled = await this.uow.run(async () => {
       const now = this.clock.now();
-      const contact = await this.execution.lockContact(input.contactId);
-      const { call, finishedNow } = await this.callLog.record(input.callId, input.result);
+      const contacts = new Map((await this.execution.lockContacts(inputs.map((input) => input.contactId))).map((c) => [c.id, c]));
+      const recorded = await this.callLog.recordMany(inputs.map((input) => ({ callId: input.callId, result: input.result })));
       const jobs: OutboxJob[] = [];
-      if (finishedNow && call.analysisStatus === 'PENDING') jobs.push(analyseCallJob(call.id));
-      let contactStatus: ContactStatus | null = null;
-      const current =
-        contact !== null &&
-        contact.status === 'IN_PROGRESS' &&
-        contact.attemptSeq === input.attemptSeq &&
-        contact.currentCallId === input.callId;
-      if (current && call.outcome && campaign.channel === 'CUSTOM') {
-        // A journey's call step (decisions.md 37.12): no retry policy; the contact is parked again and its run goes on.
-        contactStatus = await this.settleJourneyCall(input.contactId, input.attemptSeq, contact.attempts, call, now, jobs);
-      } else if (current && call.outcome) {
-        const signals = callSignals(call.providerAnalysis);
-        const step = campaign.source === 'INBOUND' ? inboundStep(call.outcome) : nextStep(campaign.settings, {
-          attempts: contact.attempts - contact.phoneFirstAttempt,
-          incompleteRetries: contact.incompleteRetries,
-          outcome: call.outcome,
-          durationMs: call.durationMs ?? 0,
-          numbersLeft: numbersLeftAfter(contact),
-          followups: contact.followups,
-          churnRounds: contact.churnRounds,
-          interested: signals.interested,
-        });
-        // VOICE_THEN_WHATSAPP (decisions.md 33): a voice leg that ends without reaching the person goes on to the WhatsApp leg, at once.
-        const followUp = step.status === 'FAILED' && whatsappFollowsCall(campaign, call.outcome);
-        const status = followUp ? 'RETRY_SCHEDULED' : step.status;
-        const retryAt = step.status === 'RETRY_SCHEDULED' ? new Date(now.getTime() + step.delayMinutes * 60_000) : followUp ? now : null;
-        await this.execution.recordOutcome(input.contactId, input.attemptSeq, {
-          status,
-          nextAttemptAt: retryAt,
-          lastOutcome: call.outcome,
-          lastAttemptAt: now,
-          incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
-          nextNumber: step.status === 'RETRY_SCHEDULED' && step.nextNumber,
-          connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
-          sequence: step.status === 'RETRY_SCHEDULED' ? (step.sequence ?? null) : null,
-          talkMs: isConnected(call.outcome) ? (call.durationMs ?? 0) : null,
-          ...(followUp
-            ? { legState: { leg: 'WHATSAPP', messageSends: 0, messageTransient: 0, messageLegAt: null, messageOutcome: null, followupCallId: call.id, switchLeg: true } }
-            : {}),
-        });
-        contactStatus = status;
-        // Referrals the person gave join the campaign, up to referralMaxDepth (decisions.md 35.6).
-        const referred = await this.execution.addReferrals(campaign, contact, signals.referrals);
-        if (referred > 0) this.logger.log(`contact ${input.contactId}: ${referred} referral(s) added to campaign ${campaign.id}`);
-        const attempt = contact.attempts;
-        await this.timeline.record(
-          { contactId: input.contactId, type: 'attempt_ended', detail: { attempt, callId: call.id, outcome: call.outcome, status } },
-          ...(retryAt
-            ? [
-                {
-                  contactId: input.contactId,
-                  type: 'retry_scheduled' as const,
-                  detail: {
-                    at: retryAt.toISOString(),
-                    why: followUp
-                      ? 'next_leg'
-                      : step.status === 'RETRY_SCHEDULED' && step.nextNumber
-                        ? 'next_number'
-                        : step.status === 'RETRY_SCHEDULED' && step.incompleteRetry
-                          ? 'incomplete_call'
-                          : ((step.status === 'RETRY_SCHEDULED' ? step.sequence : null) ?? call.outcome),
-                  },
-                },
-              ]
-            : []),
-        );
-        // An API lead (or an INBOUND caller, decisions.md 36.3) that reached its final state gets its immutable result (results module).
-        if (status !== 'RETRY_SCHEDULED' && (campaign.source === 'API' || campaign.source === 'INBOUND')) jobs.push(leadFinalJob(input.contactId, call.id));
+      const outcomes: Array<{ contactId: string; attemptSeq: number; update: AttemptOutcomeUpdate }> = [];
+      const events: TimelineEntry[] = [];
+      const answers: Array<{ call: CallView; contactStatus: ContactStatus | null; debitedMinor: number; finishedNow: boolean }> = [];
+      for (const [i, input] of inputs.entries()) {
+        const { campaign } = input;
+        const { call, finishedNow } = recorded[i];
+        const contact = contacts.get(input.contactId) ?? null;
+        if (finishedNow && call.analysisStatus === 'PENDING') jobs.push(analyseCallJob(call.id));
+        let contactStatus: ContactStatus | null = null;
+        const current =
+          contact !== null &&
+          contact.status === 'IN_PROGRESS' &&
+          contact.attemptSeq === input.attemptSeq &&
+          contact.currentCallId === input.callId;
+        if (current && call.outcome && campaign.channel === 'CUSTOM') {
+          // A journey's call step (decisions.md 37.12): no retry policy; the contact is parked again and its run goes on.
+          contactStatus = await this.settleJourneyCall(input.contactId, input.attemptSeq, contact.attempts, call, now, jobs);
+        } else if (current && call.outcome) {
+          const signals = callSignals(call.providerAnalysis);
+          const step = campaign.source === 'INBOUND' ? inboundStep(call.outcome) : nextStep(campaign.settings, {
+            attempts: contact.attempts - contact.phoneFirstAttempt,
+            incompleteRetries: contact.incompleteRetries,
+            outcome: call.outcome,
+            durationMs: call.durationMs ?? 0,
+            numbersLeft: numbersLeftAfter(contact),
+            followups: contact.followups,
+            churnRounds: contact.churnRounds,
+            interested: signals.interested,
+          });
+          // VOICE_THEN_WHATSAPP (decisions.md 33): a voice leg that ends without reaching the person goes on to the WhatsApp leg, at once.
+          const followUp = step.status === 'FAILED' && whatsappFollowsCall(campaign, call.outcome);
+          const status = followUp ? 'RETRY_SCHEDULED' : step.status;
+          const retryAt = step.status === 'RETRY_SCHEDULED' ? new Date(now.getTime() + step.delayMinutes * 60_000) : followUp ? now : null;
+          outcomes.push({
+            contactId: input.contactId,
+            attemptSeq: input.attemptSeq,
+            update: {
+              status,
+              nextAttemptAt: retryAt,
+              lastOutcome: call.outcome,
+              lastAttemptAt: now,
+              incompleteRetry: step.status === 'RETRY_SCHEDULED' && step.incompleteRetry,
+              nextNumber: step.status === 'RETRY_SCHEDULED' && step.nextNumber,
+              connectedPhone: isConnected(call.outcome) ? call.toNumber : null,
+              sequence: step.status === 'RETRY_SCHEDULED' ? (step.sequence ?? null) : null,
+              talkMs: isConnected(call.outcome) ? (call.durationMs ?? 0) : null,
+              ...(followUp
+                ? { legState: { leg: 'WHATSAPP', messageSends: 0, messageTransient: 0, messageLegAt: null, messageOutcome: null, followupCallId: call.id, switchLeg: true } }
+                : {}),
+            },
+          });
+          contactStatus = status;
+          // Referrals the person gave join the campaign, up to referralMaxDepth (decisions.md 35.6).
+          const referred = await this.execution.addReferrals(campaign, contact, signals.referrals);
+          if (referred > 0) this.logger.log(`contact ${input.contactId}: ${referred} referral(s) added to campaign ${campaign.id}`);
+          events.push({ contactId: input.contactId, type: 'attempt_ended', detail: { attempt: contact.attempts, callId: call.id, outcome: call.outcome, status } });
+          if (retryAt) {
+            events.push({
+              contactId: input.contactId,
+              type: 'retry_scheduled',
+              detail: {
+                at: retryAt.toISOString(),
+                why: followUp
+                  ? 'next_leg'
+                  : step.status === 'RETRY_SCHEDULED' && step.nextNumber
+                    ? 'next_number'
+                    : step.status === 'RETRY_SCHEDULED' && step.incompleteRetry
+                      ? 'incomplete_call'
+                      : ((step.status === 'RETRY_SCHEDULED' ? step.sequence : null) ?? call.outcome),
+              },
+            });
+          }
+          // An API lead (or an INBOUND caller, decisions.md 36.3) that reached its final state gets its immutable result (results module).
+          if (status !== 'RETRY_SCHEDULED' && (campaign.source === 'API' || campaign.source === 'INBOUND')) jobs.push(leadFinalJob(input.contactId, call.id));
+        }
+        answers.push({ call, contactStatus, debitedMinor: 0, finishedNow });
       }
+      await this.execution.recordOutcomes(outcomes);
+      await this.timeline.record(...events);
       await this.outbox.enqueue(...jobs);
-      // The debit comes last: the wallet row stays locked until commit, so the lock is held briefly.
-      let debitedMinor = 0;
-      let canSpend = true;
-      if (finishedNow && call.outcome && isAnswered(call.outcome)) {
+      // The debits come last: each wallet row stays locked until commit, so the lock is held briefly.
+      // One debit statement per workspace, in workspace order (two batches never wait on each other's wallets in a cycle).
+      const debits = new Map<string, Array<{ index: number; debit: DebitInput }>>();
+      for (const [i, { call, finishedNow }] of answers.entries()) {
+        if (!finishedNow || !call.outcome || !isAnswered(call.outcome)) continue;
+        const { campaign } = inputs[i];
         const durationMs = call.durationMs ?? 0;
-        debitedMinor = await this.tariffs.voiceCostMinor(campaign.workspaceId, durationMs);
-        const { balanceMinor } = await this.debits.debit({
+        const amountMinor = await this.tariffs.voiceCostMinor(campaign.workspaceId, durationMs);
+        answers[i].debitedMinor = amountMinor;
+        const debit: DebitInput = {
           workspaceId: campaign.workspaceId,
-          amountMinor: debitedMinor,
+          amountMinor,
           kind: 'call',
           reference: call.id,
           campaignId: campaign.id,
           description: `Call to ${call.toNumber}: ${call.outcome}, ${startedMinutes(durationMs)} min`,
-        });
-        canSpend = balanceMinor > 0;
+        };
+        debits.set(campaign.workspaceId, [...(debits.get(campaign.workspaceId) ?? []), { index: i, debit }]);
       }
-      return { call, contactStatus, debitedMinor, canSpend };
+      const spent = new Set<string>();
+      for (const workspaceId of [...debits.keys()].sort()) {
+        const [{ balanceMinor }] = await this.debits.debitMany(debits.get(workspaceId)!.map((d) => d.debit));
+        if (balanceMinor <= 0) spent.add(workspaceId);
+      }
+      return { answers, spent };
     });
+    const results = settled.answers.map(({ call, contactStatus, debitedMinor }) => ({ call, contactStatus, debitedMinor }));
     // A line is free: wake the dispatcher now. Only a hint (it runs after commit and may be lost
     // with the process): the dispatcher's own tick, scheduled while attempts are in flight, covers it.
-    if (settled.contactStatus !== null) {
-      await this.scheduler.wakeNow(campaign.id).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
+    const freed = new Set(inputs.filter((_, i) => results[i].contactStatus !== null).map((input) => input.campaign.id));
+    for (const campaignId of freed) {
+      await this.scheduler.wakeNow(campaignId).catch((error: Error) => this.logger.warn(`dispatch wake-up failed: ${error.message}`));
     }
     // Out of money (and no trial): stop dialling; attempts in flight still finish.
-    if (!settled.canSpend && !(await this.credit.canSpend(campaign.workspaceId, this.clock.now()))) {
-      await this.execution.exhaustCredit(campaign.workspaceId);
+    for (const workspaceId of settled.spent) {
+      if (!(await this.credit.canSpend(workspaceId, this.clock.now()))) await this.execution.exhaustCredit(workspaceId);
     }
-    // A carrier failure of the current attempt may open the campaign's circuit breaker.
-    if (settled.contactStatus !== null && settled.call.outcome === 'carrier_failure') await this.checkCircuit(campaign, settled.call.fromNumber);
-    return { call: settled.call, contactStatus: settled.contactStatus, debitedMinor: settled.debitedMinor };
+    // A carrier failure of the current attempt may open the campaign's circuit breaker (once per campaign and caller id).
+    const judged = new Set<string>();
+    for (const [i, { campaign }] of inputs.entries()) {
+      const { call, contactStatus } = results[i];
+      if (contactStatus === null || call.outcome !== 'carrier_failure') continue;
+      const key = `${campaign.id}\u0000${call.fromNumber ?? ''}`;
+      if (judged.has(key)) continue;
+      judged.add(key);
+      await this.checkCircuit(campaign, call.fromNumber);
+    }
+    return results;
   }
 
   /**

@@ -6,6 +6,7 @@ import { VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
 import { SettlementQueue } from './engine.ports';
+import { GroupedRuns } from './grouped-runs';
 
 export type CallEndingReport =
   | { state: 'settled'; settled: SettledAttempt }
@@ -21,16 +22,37 @@ export interface KnownAttempt {
   campaign: ExecutionCampaign;
 }
 
+/** Endings settled together at most (decisions.md 16.31). */
+const MAX_GROUP = 100;
+/** Groups of endings in flight per process: one gathers while the other is written. */
+const GROUPS_IN_FLIGHT = 2;
+
+interface Ending {
+  callId: string;
+  result: VoiceCallResult;
+  known?: KnownAttempt;
+}
+
 /**
  * A campaign call ended — by the provider's event, its poll, a recovered attempt or a call never
  * placed: settle the attempt (AttemptSettlement, idempotent). When that fails for any reason but
  * a business rule (the database unreachable, a deadlock), the outcome goes to a settle job of its
  * own instead of being lost (decisions.md 16.18); only when that job cannot be stored either does
  * this reject, and the sender (provider redelivery, poll, attempt job) tries again.
+ *
+ * Endings that arrive while others are being written are settled together (GroupedRuns,
+ * decisions.md 16.31): their calls and contacts read in one go, then one transaction for the
+ * group. Should the group's transaction fail, each of its endings is settled on its own as above,
+ * so one ending's failure is never another's.
  */
 @Injectable()
 export class CallEndings {
   private readonly logger = new Logger('CallEndings');
+  private readonly groups = new GroupedRuns<Ending, CallEndingReport>((endings) => this.endGroup(endings), {
+    maxGroup: MAX_GROUP,
+    concurrency: GROUPS_IN_FLIGHT,
+    keyOf: (ending) => ending.callId,
+  });
 
   constructor(
     private readonly execution: CampaignExecution,
@@ -40,8 +62,37 @@ export class CallEndings {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async end(callId: string, result: VoiceCallResult, known?: KnownAttempt): Promise<CallEndingReport> {
-    const attempt = known ?? (await this.attemptOf(callId));
+  end(callId: string, result: VoiceCallResult, known?: KnownAttempt): Promise<CallEndingReport> {
+    return this.groups.submit({ callId, result, known });
+  }
+
+  private async endGroup(endings: Ending[]): Promise<Array<PromiseSettledResult<CallEndingReport>>> {
+    if (endings.length > 1) {
+      try {
+        return (await this.settleGroup(endings)).map((value) => ({ status: 'fulfilled' as const, value }));
+      } catch (error) {
+        this.logger.warn(`${endings.length} call endings could not be settled together (${(error as Error).message}): settling each on its own`);
+      }
+    }
+    return Promise.allSettled(endings.map((ending) => this.endAlone(ending)));
+  }
+
+  /** The group in one transaction; any failure rejects the whole group (nothing written). */
+  private async settleGroup(endings: Ending[]): Promise<CallEndingReport[]> {
+    const attempts = await this.attemptsOf(endings);
+    const settling = endings.flatMap((ending, i) => {
+      const attempt = attempts[i];
+      return attempt ? [{ index: i, input: { contactId: attempt.contactId, attemptSeq: attempt.attemptSeq, callId: ending.callId, campaign: attempt.campaign, result: ending.result } }] : [];
+    });
+    const reports: CallEndingReport[] = endings.map(() => ({ state: 'not_an_attempt' }));
+    if (settling.length === 0) return reports;
+    const settled = await this.settlement.settleMany(settling.map((s) => s.input));
+    settling.forEach((s, k) => (reports[s.index] = { state: 'settled', settled: settled[k] }));
+    return reports;
+  }
+
+  private async endAlone({ callId, result, known }: Ending): Promise<CallEndingReport> {
+    const attempt = known ?? (await this.attemptsOf([{ callId, result }]))[0];
     if (!attempt) return { state: 'not_an_attempt' };
     const input = { contactId: attempt.contactId, attemptSeq: attempt.attemptSeq, callId, campaign: attempt.campaign, result };
     try {
@@ -60,18 +111,39 @@ export class CallEndings {
   }
 
   /**
-   * The attempt a campaign call belongs to. The contact's current attempt when the call is its
-   * current call; otherwise the call is stale (the contact moved on) and is settled as such:
-   * recorded and billed, the contact untouched.
+   * The attempt each campaign call belongs to (what the caller knew, else read: the calls in one
+   * statement, each campaign once, the contacts under their locks in one transaction). A call is
+   * its contact's current attempt when it is the contact's current call; otherwise the call is
+   * stale (the contact moved on) and is settled as such: recorded and billed, the contact
+   * untouched. Null for what is not a campaign attempt.
    */
-  private async attemptOf(callId: string): Promise<KnownAttempt | null> {
-    const call = await this.callLog.find(callId);
+  private async attemptsOf(endings: readonly Ending[]): Promise<Array<KnownAttempt | null>> {
+    const unknown = endings.filter((ending) => !ending.known).map((ending) => ending.callId);
+    if (unknown.length === 0) return endings.map((ending) => ending.known!);
+    const calls = new Map((await this.callLog.findMany(unknown)).map((call) => [call.id, call]));
     // Inbound calls an INBOUND campaign took settle like its attempts (decisions.md 36.3); declined ones have no campaign.
-    if (!call || (call.kind !== 'campaign' && call.kind !== 'inbound') || !call.campaignId || !call.contactId) return null;
-    const campaign = await this.execution.campaign(call.campaignId);
-    if (!campaign) return null;
-    const contact = await this.uow.run(() => this.execution.lockContact(call.contactId!));
-    const attemptSeq = contact && contact.currentCallId === callId ? contact.attemptSeq : -1;
-    return { contactId: call.contactId, attemptSeq, campaign };
+    const attemptCall = (callId: string) => {
+      const call = calls.get(callId);
+      return call && (call.kind === 'campaign' || call.kind === 'inbound') && call.campaignId && call.contactId ? { ...call, campaignId: call.campaignId, contactId: call.contactId } : null;
+    };
+    const campaigns = new Map<string, ExecutionCampaign | null>();
+    for (const callId of unknown) {
+      const call = attemptCall(callId);
+      if (call && !campaigns.has(call.campaignId)) campaigns.set(call.campaignId, await this.execution.campaign(call.campaignId));
+    }
+    const contactIds = unknown.flatMap((callId) => {
+      const call = attemptCall(callId);
+      return call && campaigns.get(call.campaignId) ? [call.contactId] : [];
+    });
+    const contacts = new Map((contactIds.length > 0 ? await this.uow.run(() => this.execution.lockContacts(contactIds)) : []).map((c) => [c.id, c]));
+    return endings.map((ending) => {
+      if (ending.known) return ending.known;
+      const call = attemptCall(ending.callId);
+      const campaign = call ? campaigns.get(call.campaignId) : null;
+      if (!call || !campaign) return null;
+      const contact = contacts.get(call.contactId);
+      const attemptSeq = contact && contact.currentCallId === ending.callId ? contact.attemptSeq : -1;
+      return { contactId: call.contactId, attemptSeq, campaign };
+    });
   }
 }

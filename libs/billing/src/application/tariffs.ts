@@ -35,6 +35,13 @@ export class Tariffs {
     return voiceCost(durationMs, (await this.rates(workspaceId)).voiceMinuteMinor);
   }
 
+  /** voiceCostMinor of several answered calls of one workspace, its rates read once. */
+  async voiceCostsMinor(workspaceId: string, durationsMs: readonly number[]): Promise<number[]> {
+    if (durationsMs.length === 0) return [];
+    const { voiceMinuteMinor } = await this.rates(workspaceId);
+    return durationsMs.map((durationMs) => voiceCost(durationMs, voiceMinuteMinor));
+  }
+
   async messageCostMinor(workspaceId: string): Promise<number> {
     return (await this.rates(workspaceId)).messageMinor;
   }

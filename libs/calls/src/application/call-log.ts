@@ -69,6 +69,14 @@ export class CallLog {
     return { callId: call.id };
   }
 
+  /** start() of several campaign calls in one statement (decisions.md 16.32); ids in the order of `inputs`. */
+  async startMany(inputs: readonly Omit<StartCallInput, 'idempotencyKey'>[]): Promise<Array<{ callId: string }>> {
+    const now = this.clock.now();
+    const calls = inputs.map((input) => Call.start({ ...input, idempotencyKey: null, id: input.id ?? randomUUID(), now }));
+    await this.calls.insertMany(calls);
+    return calls.map((call) => ({ callId: call.id }));
+  }
+
   /**
    * Forgets a call the provider refused before taking it (a synchronous route answers the refusal
    * instead: the request changed nothing, and a retry with its Idempotency-Key can place it).
@@ -114,7 +122,7 @@ export class CallLog {
         if (finishedNow) finished.push(call);
         return { call, finishedNow };
       });
-      await this.calls.updateEndings(finished);
+      await this.calls.updateMany(finished);
       return answers.map(({ call, finishedNow }) => ({ call: toCallView(call), finishedNow }));
     });
   }
@@ -129,6 +137,26 @@ export class CallLog {
       if (!call || !call.progress(step, event)) return false;
       await this.calls.update(call);
       return true;
+    });
+  }
+
+  /**
+   * progress() of several calls to the same step in two statements (decisions.md 16.32): the calls
+   * locked in id order, then the ones that moved written together. Answers, in order, whether each
+   * moved; an unknown call did not.
+   */
+  progressMany(steps: ReadonlyArray<{ callId: string; providerCallId?: string | null }>, step: CallProgress): Promise<boolean[]> {
+    return this.uow.run(async () => {
+      const calls = new Map((await this.calls.findAnyByIds(steps.map((s) => s.callId), { lock: true })).map((call) => [call.id, call]));
+      const moved = new Set<Call>();
+      const answers = steps.map(({ callId, providerCallId }) => {
+        const call = calls.get(callId);
+        const changed = call !== undefined && call.progress(step, { providerCallId });
+        if (changed) moved.add(call);
+        return changed;
+      });
+      await this.calls.updateMany([...moved]);
+      return answers;
     });
   }
 

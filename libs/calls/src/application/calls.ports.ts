@@ -45,10 +45,12 @@ export interface CallView {
 export abstract class CallRepository {
   /** Inserts; 409 idempotency_key_reused when the workspace has a call with this idempotency key. */
   abstract insert(call: Call): Promise<void>;
+  /** Several new calls without idempotency keys in one statement (decisions.md 16.32). */
+  abstract insertMany(calls: readonly Call[]): Promise<void>;
   /** Saves the ending of a call. */
   abstract update(call: Call): Promise<void>;
-  /** Saves the endings of several finished calls in one statement (decisions.md 16.31). */
-  abstract updateEndings(calls: readonly Call[]): Promise<void>;
+  /** Saves several calls' progress or endings (the columns `progress` and `finish` change) in one statement (decisions.md 16.31). */
+  abstract updateMany(calls: readonly Call[]): Promise<void>;
   /** Deletes a call the provider never took (still QUEUED, no event applied); false when it is not such a call. */
   abstract discardQueued(id: string): Promise<boolean>;
   /** The workspace's call; null for unknown, malformed or another workspace's ids. */

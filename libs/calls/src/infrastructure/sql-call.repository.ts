@@ -27,6 +27,13 @@ export class SqlCallRepository extends CallRepository {
     }
   }
 
+  async insertMany(calls: readonly Call[]): Promise<void> {
+    if (calls.length === 0) return;
+    if (calls.some((call) => call.toProps().idempotencyKey !== null)) throw new Error('insertMany: calls with an idempotency key are inserted one by one');
+    const { sql, params } = CALLS.insertMany(calls.map((call) => call.toProps()), '', CALL_PROPS);
+    await this.tx.manager.query(sql, params);
+  }
+
   async discardQueued(id: string): Promise<boolean> {
     const rows: unknown[] = await this.tx.manager.query(
       `DELETE FROM ${CALLS.name} c WHERE c.id = $1 AND c.status = 'QUEUED' AND NOT EXISTS (SELECT 1 FROM call_events e WHERE e.call_id = c.id) RETURNING c.id`,
@@ -44,7 +51,7 @@ export class SqlCallRepository extends CallRepository {
     await this.tx.manager.query(sql, params);
   }
 
-  async updateEndings(calls: readonly Call[]): Promise<void> {
+  async updateMany(calls: readonly Call[]): Promise<void> {
     if (calls.length === 0) return;
     if (calls.length === 1) return this.update(calls[0]);
     const props: StoredCall[] = calls.map((call) => ({ ...call.toProps(), metricOverrides: {} })); // metricOverrides is not written here

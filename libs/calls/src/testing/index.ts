@@ -39,13 +39,17 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
     this.rows.set(props.id, structuredClone(props));
   }
 
+  async insertMany(calls: readonly Call[]): Promise<void> {
+    for (const call of calls) await this.insert(call);
+  }
+
   async update(call: Call): Promise<void> {
     const props = call.toProps();
     if (!this.rows.has(props.id)) throw new Error(`no call ${props.id} to update`);
     this.rows.set(props.id, structuredClone(props));
   }
 
-  async updateEndings(calls: readonly Call[]): Promise<void> {
+  async updateMany(calls: readonly Call[]): Promise<void> {
     for (const call of calls) await this.update(call);
   }
 

@@ -151,6 +151,8 @@ export abstract class CampaignExecutionRepository {
   /** Several contacts under their row locks, taken in id order (so two batches never deadlock); missing ids are left out. */
   abstract lockContacts(contactIds: readonly string[]): Promise<AttemptContact[]>;
   abstract markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void>;
+  /** markCallStarted of several contacts (each at most once) in one statement (decisions.md 16.32). */
+  abstract markCallsStarted(started: ReadonlyArray<{ contactId: string; attemptSeq: number; callId: string }>): Promise<void>;
   /** False when the contact is no longer IN_PROGRESS with this attemptSeq (nothing changes). */
   abstract recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean>;
   /** recordOutcome of several contacts (each at most once) in one statement: answers the ids that moved. */

@@ -121,6 +121,10 @@ export class CampaignExecution {
     return this.execution.markCallStarted(contactId, attemptSeq, callId);
   }
 
+  markCallsStarted(started: ReadonlyArray<{ contactId: string; attemptSeq: number; callId: string }>): Promise<void> {
+    return this.execution.markCallsStarted(started);
+  }
+
   recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
     return this.execution.recordOutcome(contactId, attemptSeq, update);
   }

@@ -300,6 +300,17 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     );
   }
 
+  async markCallsStarted(started: ReadonlyArray<{ contactId: string; attemptSeq: number; callId: string }>): Promise<void> {
+    if (started.length === 0) return;
+    if (started.length === 1) return this.markCallStarted(started[0].contactId, started[0].attemptSeq, started[0].callId);
+    await this.tx.manager.query(
+      `UPDATE ${CC.name} c SET ${CC.c.currentCallId} = t.call_id, ${CC.c.updatedAt} = now()
+         FROM unnest($1::uuid[], $2::int[], $3::uuid[]) AS t(id, seq, call_id)
+        WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY($4::text[])`,
+      [started.map((s) => s.contactId), started.map((s) => s.attemptSeq), started.map((s) => s.callId), [IN_FLIGHT_STATUS]],
+    );
+  }
+
   async recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
     return (await this.recordOutcomes([{ contactId, attemptSeq, update }])).has(contactId);
   }

@@ -210,6 +210,10 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
     if (c) c.currentCallId = callId;
   }
 
+  async markCallsStarted(started: ReadonlyArray<{ contactId: string; attemptSeq: number; callId: string }>): Promise<void> {
+    for (const s of started) await this.markCallStarted(s.contactId, s.attemptSeq, s.callId);
+  }
+
   async recordOutcome(contactId: string, attemptSeq: number, update: AttemptOutcomeUpdate): Promise<boolean> {
     const event = settlementEvent(update.status);
     const c = this.current(contactId, attemptSeq, allowedFrom(event));

@@ -170,26 +170,29 @@ export class AttemptSettlement {
       await this.outbox.enqueue(...jobs);
       // The debits come last: each wallet row stays locked until commit, so the lock is held briefly.
       // One debit statement per workspace, in workspace order (two batches never wait on each other's wallets in a cycle).
-      const debits = new Map<string, Array<{ index: number; debit: DebitInput }>>();
+      const answered = new Map<string, number[]>();
       for (const [i, { call, finishedNow }] of answers.entries()) {
         if (!finishedNow || !call.outcome || !isAnswered(call.outcome)) continue;
-        const { campaign } = inputs[i];
-        const durationMs = call.durationMs ?? 0;
-        const amountMinor = await this.tariffs.voiceCostMinor(campaign.workspaceId, durationMs);
-        answers[i].debitedMinor = amountMinor;
-        const debit: DebitInput = {
-          workspaceId: campaign.workspaceId,
-          amountMinor,
-          kind: 'call',
-          reference: call.id,
-          campaignId: campaign.id,
-          description: `Call to ${call.toNumber}: ${call.outcome}, ${startedMinutes(durationMs)} min`,
-        };
-        debits.set(campaign.workspaceId, [...(debits.get(campaign.workspaceId) ?? []), { index: i, debit }]);
+        const workspaceId = inputs[i].campaign.workspaceId;
+        answered.set(workspaceId, [...(answered.get(workspaceId) ?? []), i]);
       }
       const spent = new Set<string>();
-      for (const workspaceId of [...debits.keys()].sort()) {
-        const [{ balanceMinor }] = await this.debits.debitMany(debits.get(workspaceId)!.map((d) => d.debit));
+      for (const workspaceId of [...answered.keys()].sort()) {
+        const indexes = answered.get(workspaceId)!;
+        const costs = await this.tariffs.voiceCostsMinor(workspaceId, indexes.map((i) => answers[i].call.durationMs ?? 0));
+        const debits = indexes.map((i, k): DebitInput => {
+          const { call } = answers[i];
+          answers[i].debitedMinor = costs[k];
+          return {
+            workspaceId,
+            amountMinor: costs[k],
+            kind: 'call',
+            reference: call.id,
+            campaignId: inputs[i].campaign.id,
+            description: `Call to ${call.toNumber}: ${call.outcome}, ${startedMinutes(call.durationMs ?? 0)} min`,
+          };
+        });
+        const [{ balanceMinor }] = await this.debits.debitMany(debits);
         if (balanceMinor <= 0) spent.add(workspaceId);
       }
       return { answers, spent };

@@ -48,6 +48,11 @@ export abstract class SettlementQueue {
  */
 export abstract class CallPolls {
   abstract schedule(callId: string, delayMs: number): Promise<void>;
+
+  /** `schedule` for several calls (an adapter may add them in one round trip). */
+  async scheduleMany(callIds: readonly string[], delayMs: number): Promise<void> {
+    for (const callId of callIds) await this.schedule(callId, delayMs);
+  }
 }
 
 /**

@@ -10,7 +10,8 @@ import { AppConfig, Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
-import { dispatchJob } from './engine-jobs';
+import { AttemptPayload, dispatchJob } from './engine-jobs';
+import { GroupedRuns } from './grouped-runs';
 import { CallPolls, JourneySteps } from './engine.ports';
 import { MessageAttempt, MessageAttemptReport } from './message-attempt';
 import { ShortLivedCache } from './short-lived-cache';
@@ -34,6 +35,20 @@ export type AttemptReport =
 
 type Started = { callId: string; from: string | null; contact: AttemptContact; campaign: ExecutionCampaign; agent: AgentSummary | null };
 
+/** How an attempt's start transaction ended (startAlone / startTogether). */
+type Start =
+  | { state: 'stale' | 'released' | 'do_not_call' | 'replied' }
+  | { state: 'message'; contact: AttemptContact; campaign: ExecutionCampaign }
+  | { state: 'recover'; callId: string; contact: AttemptContact; campaign: ExecutionCampaign }
+  | ({ state: 'started' } & Started);
+
+/** A call the provider accepted: its poll to schedule, its Call to move to DIALING. */
+type Acceptance = { callId: string; providerCallId: string | null };
+
+/** Attempts started together at most, and start transactions in flight per process (decisions.md 16.32). */
+const MAX_START_GROUP = 100;
+const START_GROUPS_IN_FLIGHT = 2;
+
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
  * the do-not-call list, picks a caller id, records the Call (QUEUED), and asks the VoiceProvider
@@ -54,6 +69,18 @@ export class ExecuteAttempt {
   private readonly callerIds = new ShortLivedCache<PhoneNumberView[]>(LOOKUP_TTL_MS);
   private readonly agentsById = new ShortLivedCache<AgentSummary | null>(LOOKUP_TTL_MS);
   private readonly workspaceNames = new ShortLivedCache<string>(LOOKUP_TTL_MS);
+  /** Calls accepted at about the same time are recorded together (decisions.md 16.32). */
+  private readonly acceptances = new GroupedRuns<Acceptance, void>((group) => this.acceptGroup(group), {
+    maxGroup: MAX_START_GROUP,
+    concurrency: START_GROUPS_IN_FLIGHT,
+    keyOf: (acceptance) => acceptance.callId,
+  });
+  /** Attempt jobs running at once start together (decisions.md 16.32). */
+  private readonly starts = new GroupedRuns<AttemptPayload, Start>((group) => this.startGroup(group), {
+    maxGroup: MAX_START_GROUP,
+    concurrency: START_GROUPS_IN_FLIGHT,
+    keyOf: (attempt) => attempt.contactId,
+  });
 
   constructor(
     private readonly execution: CampaignExecution,
@@ -76,28 +103,126 @@ export class ExecuteAttempt {
   ) {}
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
-    const started = await this.uow.run(async () => {
+    const started = await this.starts.submit({ contactId, attemptSeq });
+    if (started.state === 'message') {
+      // The leg starts from the contact and campaign this transaction read (no second read, decisions.md 44.7).
+      return { state: 'message', report: await this.messages.execute(contactId, attemptSeq, { read: { contact: started.contact, campaign: started.campaign } }) };
+    }
+    if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
+    if (started.state !== 'started') return started;
+    return this.dial(started);
+  }
+
+  /**
+   * The attempts that start together (decisions.md 16.32): most go through `startTogether` in one
+   * transaction; the ones it leaves (and every one of a group it could not write) start on their
+   * own, as a lone attempt does.
+   */
+  private async startGroup(group: AttemptPayload[]): Promise<Array<PromiseSettledResult<Start>>> {
+    if (group.length > 1) {
+      try {
+        const starts = await this.startTogether(group);
+        return Promise.allSettled(group.map((a, i) => starts[i] ?? this.startAlone(a.contactId, a.attemptSeq)));
+      } catch (error) {
+        this.logger.warn(`${group.length} attempts could not start together (${(error as Error).message}): starting each on its own`);
+      }
+    }
+    return Promise.allSettled(group.map((a) => this.startAlone(a.contactId, a.attemptSeq)));
+  }
+
+  /**
+   * The usual start of several attempts in ONE transaction: the contacts locked in id order, each
+   * campaign read once, the do-not-call list asked once per workspace, the calls recorded in one
+   * statement, the contacts marked in one, and one timeline insert. An attempt off that path — a
+   * call on record (recover), a campaign no longer dialling, a message leg, a journey's call, the
+   * reply check of WHATSAPP_THEN_VOICE, a number listed since the claim — is left undefined, for
+   * `startAlone`.
+   */
+  private startTogether(group: readonly AttemptPayload[]): Promise<Array<Start | undefined>> {
+    return this.uow.run(async () => {
+      const contacts = new Map((await this.execution.lockContacts(group.map((a) => a.contactId))).map((c) => [c.id, c]));
+      const campaigns = new Map<string, ExecutionCampaign | null>();
+      const starts: Array<Start | undefined> = new Array(group.length);
+      const dialling: Array<{ index: number; contact: AttemptContact; campaign: ExecutionCampaign }> = [];
+      for (const [i, { contactId, attemptSeq }] of group.entries()) {
+        const contact = contacts.get(contactId);
+        if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) {
+          starts[i] = { state: 'stale' };
+          continue;
+        }
+        let campaign = campaigns.get(contact.campaignId);
+        if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+        if (contact.currentCallId) {
+          starts[i] = campaign ? { state: 'recover', callId: contact.currentCallId, contact, campaign } : { state: 'stale' };
+          continue;
+        }
+        const alone =
+          !campaign ||
+          !DIALABLE_STATUSES.has(campaign.status) ||
+          campaign.channel === 'CUSTOM' ||
+          campaign.channel === 'WHATSAPP_THEN_VOICE' ||
+          isMessageLeg(currentLeg(campaign.channel, contact.leg));
+        if (!alone) dialling.push({ index: i, contact, campaign: campaign! });
+      }
+      const calls: Array<(typeof dialling)[number] & { from: string | null; agent: AgentSummary | null }> = [];
+      for (const workspaceId of new Set(dialling.map((d) => d.campaign.workspaceId))) {
+        const mine = dialling.filter((d) => d.campaign.workspaceId === workspaceId);
+        const listed = await this.dnc.blockedAmong(workspaceId, mine.map((d) => numberToDial(d.contact)));
+        for (const d of mine) {
+          if (listed.has(numberToDial(d.contact))) continue; // listed since the claim: its own transaction moves it on
+          calls.push({ ...d, from: await this.pickFromNumber(d.campaign, d.contact), agent: await this.agentOf(d.campaign, d.campaign.agentId) });
+        }
+      }
+      if (calls.length === 0) return starts;
+      const ids = await this.callLog.startMany(
+        calls.map(({ contact, campaign, from }) => ({
+          workspaceId: campaign.workspaceId,
+          campaignId: campaign.id,
+          contactId: contact.id,
+          agentId: campaign.agentId,
+          fromNumber: from,
+          toNumber: numberToDial(contact),
+          attemptNumber: contact.attempts,
+          kind: 'campaign' as const,
+        })),
+      );
+      await this.execution.markCallsStarted(calls.map(({ contact }, k) => ({ contactId: contact.id, attemptSeq: contact.attemptSeq, callId: ids[k].callId })));
+      await this.timeline.record(
+        ...calls.map(({ contact }, k) => ({
+          contactId: contact.id,
+          type: 'attempt_started' as const,
+          detail: { attempt: contact.attempts, callId: ids[k].callId, toNumber: numberToDial(contact) },
+        })),
+      );
+      calls.forEach(({ index, contact, campaign, from, agent }, k) => (starts[index] = { state: 'started', callId: ids[k].callId, from, contact, campaign, agent }));
+      return starts;
+    });
+  }
+
+  /** One attempt's start in its own transaction: every case, as the attempt job has always run it. */
+  private startAlone(contactId: string, attemptSeq: number): Promise<Start> {
+    return this.uow.run(async (): Promise<Start> => {
       const contact = await this.execution.lockContact(contactId);
-      if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' as const };
+      if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) return { state: 'stale' };
       const campaign = await this.execution.campaign(contact.campaignId);
       if (contact.currentCallId) {
-        if (!campaign) return { state: 'stale' as const };
-        return { state: 'recover' as const, callId: contact.currentCallId, contact, campaign };
+        if (!campaign) return { state: 'stale' };
+        return { state: 'recover', callId: contact.currentCallId, contact, campaign };
       }
       if (!campaign || !DIALABLE_STATUSES.has(campaign.status)) {
         await this.execution.release(contactId, attemptSeq);
-        return { state: 'released' as const };
+        return { state: 'released' };
       }
       if (await this.dnc.isBlocked(campaign.workspaceId, numberToDial(contact))) {
         // Listed since the claim: the contact moves on to its next number, or ends DO_NOT_CALL.
         const ended = await this.execution.numberListed([contact]);
         await this.timeline.skipped([contactId], 'do_not_call', null);
         await this.outbox.enqueue(dispatchJob(campaign.id), ...(campaign.source === 'API' && ended.length > 0 ? [leadFinalJob(contactId)] : []));
-        return { state: 'do_not_call' as const };
+        return { state: 'do_not_call' };
       }
       const leg = currentLeg(campaign.channel, contact.leg);
-      if (isMessageLeg(leg)) return { state: 'message' as const, contact, campaign };
-      if (await this.repliedToMessageLeg(campaign, contact)) return { state: 'replied' as const };
+      if (isMessageLeg(leg)) return { state: 'message', contact, campaign };
+      if (await this.repliedToMessageLeg(campaign, contact)) return { state: 'replied' };
       const from = await this.pickFromNumber(campaign, contact);
       // A journey's call step names its own agent (decisions.md 37.12).
       const agentId = campaign.channel === 'CUSTOM' ? await this.journeys.callAgent(contactId) : campaign.agentId;
@@ -118,15 +243,8 @@ export class ExecuteAttempt {
         type: 'attempt_started',
         detail: { attempt: contact.attempts, callId, toNumber: numberToDial(contact) },
       });
-      return { state: 'started' as const, callId, from, contact, campaign, agent };
+      return { state: 'started', callId, from, contact, campaign, agent };
     });
-    if (started.state === 'message') {
-      // The leg starts from the contact and campaign this transaction read (no second read, decisions.md 44.7).
-      return { state: 'message', report: await this.messages.execute(contactId, attemptSeq, { read: { contact: started.contact, campaign: started.campaign } }) };
-    }
-    if (started.state === 'recover') return this.recover(started.callId, started.contact, started.campaign);
-    if (started.state !== 'started') return started;
-    return this.dial(started);
   }
 
   /**
@@ -252,9 +370,31 @@ export class ExecuteAttempt {
    * job fails and its next run recovers (the provider has the call: nothing is dialled again).
    */
   private async accepted(callId: string, providerCallId: string | null): Promise<AttemptReport> {
-    await this.polls.schedule(callId, this.config.callPollIntervalMs);
-    await this.callLog.progress(callId, 'accepted', { providerCallId });
+    await this.acceptances.submit({ callId, providerCallId });
     return { state: 'placed', providerCallId: providerCallId ?? '' };
+  }
+
+  /**
+   * Calls the provider accepted at about the same time (decisions.md 16.32): their polls added in
+   * one round trip, then the calls moved to DIALING in one transaction. A group that fails is done
+   * call by call, as a lone call is.
+   */
+  private async acceptGroup(group: Acceptance[]): Promise<Array<PromiseSettledResult<void>>> {
+    if (group.length > 1) {
+      try {
+        await this.polls.scheduleMany(group.map((a) => a.callId), this.config.callPollIntervalMs);
+        await this.callLog.progressMany(group, 'accepted');
+        return group.map(() => ({ status: 'fulfilled', value: undefined }));
+      } catch (error) {
+        this.logger.warn(`${group.length} accepted calls could not be recorded together (${(error as Error).message}): recording each on its own`);
+      }
+    }
+    return Promise.allSettled(
+      group.map(async ({ callId, providerCallId }) => {
+        await this.polls.schedule(callId, this.config.callPollIntervalMs);
+        await this.callLog.progress(callId, 'accepted', { providerCallId });
+      }),
+    );
   }
 
   private finish({ callId, contact, campaign }: Started, result: VoiceCallResult): Promise<AttemptReport> {

@@ -78,6 +78,13 @@ export class BullmqCallPolls extends CallPolls {
     const payload: PollPayload = { callId };
     await this.producer.add(EngineQueue.Attempts, EngineJob.Poll, payload, pollJobId(callId), { delay: delayMs });
   }
+
+  override async scheduleMany(callIds: readonly string[], delayMs: number): Promise<void> {
+    await this.producer.addBulk(
+      EngineQueue.Attempts,
+      callIds.map((callId) => ({ name: EngineJob.Poll, payload: { callId } satisfies PollPayload, jobId: pollJobId(callId), delay: delayMs })),
+    );
+  }
 }
 
 /** Message checks as delayed `attempts`/`message-check` jobs; the job id makes a second schedule of one attempt a no-op. */

@@ -6,6 +6,7 @@ process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselv
 
 import { Tariffs } from '@outreach/billing';
 import { attemptJobId, EngineMaintenance, EngineQueue, ExecuteAttempt } from '@outreach/engine';
+import { CallLog } from '@outreach/calls';
 import { Clock, FixedClock } from '@outreach/platform';
 import { sandboxScript } from '@outreach/telephony';
 import { bearer, Seeded, TestApp } from '../support/test-app';
@@ -135,6 +136,50 @@ describe('execution engine', () => {
     // The campaign reads COMPLETED over the API too.
     const read = await t.http.get(`/v1/campaigns/${campaignId}`).set(bearer(ws.key));
     expect(read.body.status).toBe('COMPLETED');
+  });
+
+  it('attempts running together start, are accepted and settle in groups (decisions.md 16.31, 16.32): one call per contact, each with its own outcome, ledger = balance change', async () => {
+    const calls = worker.get(CallLog);
+    const spies = {
+      startMany: jest.spyOn(calls, 'startMany'),
+      progressMany: jest.spyOn(calls, 'progressMany'),
+      recordMany: jest.spyOn(calls, 'recordMany'),
+    };
+    try {
+      const phones = Array.from({ length: 40 }, (_, i) => sandboxNumber(i, 4 + (i % 6))); // 4 transferred, 5-9 completed
+      const { campaignId } = await runnableCampaign(t, ws, { phones, creditMinor: 1_000_000 });
+      await startCampaign(t, ws, campaignId, { reservedConcurrency: 10 });
+      await statusesBecome(campaignId, { COMPLETED: 40 });
+
+      // Groups of more than one ran through each grouped statement, on the real Postgres.
+      for (const [name, spy] of Object.entries(spies)) {
+        expect({ name, grouped: spy.mock.calls.some(([items]) => items.length > 1) }).toEqual({ name, grouped: true });
+      }
+      const rows = await probe.calls(campaignId);
+      const contacts = await probe.contacts(campaignId);
+      expect(rows).toHaveLength(40);
+      expect(voice.total()).toBe(40);
+      for (const phone of phones) {
+        const own = rows.filter((c) => c.to_number === phone);
+        const contact = contacts.find((c) => c.phone === phone)!;
+        expect({ phone, calls: own.length, outcome: own[0]?.outcome, status: own[0]?.status, last: contact.last_outcome }).toEqual({
+          phone,
+          calls: 1,
+          outcome: sandboxScript(phone).outcome,
+          status: 'ENDED',
+          last: sandboxScript(phone).outcome,
+        });
+      }
+      const [{ started }] = await t.dataSource.query(
+        `SELECT count(*)::int AS started FROM contact_timeline_events e JOIN campaign_contacts c ON c.id = e.contact_id WHERE c.campaign_id = $1 AND e.type = 'attempt_started'`,
+        [campaignId],
+      );
+      expect(started).toBe(40);
+      const expectedDebits = rows.reduce((sum, c) => sum + Math.ceil(c.duration_ms! / MIN) * 10, 0);
+      expect(await probe.wallet(ws.workspaceId)).toEqual({ balance: 1_000_000 - expectedDebits, credits: 1_000_000, debits: expectedDebits, debitCount: 40 });
+    } finally {
+      for (const spy of Object.values(spies)) spy.mockRestore();
+    }
   });
 
   it('a paused campaign whose only work left is retries resumes (200), and the retries dial at their nextAttemptAt', async () => {

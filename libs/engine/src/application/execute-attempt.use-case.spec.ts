@@ -215,6 +215,60 @@ describe('ExecuteAttempt', () => {
     expect(bed.outbox.jobs).toEqual([dispatchJob(CID)]);
   });
 
+  describe('attempts that run together start together (decisions.md 16.32)', () => {
+    const PHONES = ['+14155551005', '+14155551006', '+14155551007', '+14155551008', '+14155551009'];
+
+    /** Five contacts of the campaign, claimed together (attemptSeq 1); their ids in PHONES order. */
+    async function claimedFive(): Promise<string[]> {
+      bed.addCampaign({ id: CID, reservedConcurrency: 5, draft: { source: 'CSV' } });
+      const ids = PHONES.map((phone) => bed.contacts.seed(ENGINE_WS, CID, { phone }).id);
+      expect((await bed.dispatch.execute(CID)).claimed).toBe(5);
+      return ids;
+    }
+
+    it('the first starts alone, the ones arriving meanwhile in one transaction: one call each, placed and accepted; a stale or listed one takes its own path', async () => {
+      const ids = await claimedFive();
+      await bed.dnc.add(ENGINE_WS, { phone: PHONES[4] });
+      const startMany = jest.spyOn(bed.callLog, 'startMany');
+      const progressMany = jest.spyOn(bed.callLog, 'progressMany');
+      const progress = jest.spyOn(bed.callLog, 'progress');
+
+      const reports = await Promise.all([...ids.map((id) => bed.attempt.execute(id, 1)), bed.attempt.execute(ids[0], 7)]);
+
+      expect(reports.map((r) => r.state)).toEqual(['placed', 'placed', 'placed', 'placed', 'do_not_call', 'stale']);
+      // Two start groups in flight: ids[0] and ids[1] alone, then the rest together (the listed one and the stale one left out of the calls).
+      expect(startMany.mock.calls.map(([inputs]) => inputs.map((i) => i.contactId))).toEqual([[ids[2], ids[3]]]);
+      // Each call accepted once: alone (progress) or with others (progressMany).
+      const accepted = [...progress.mock.calls.filter(([, step]) => step === 'accepted').map(([callId]) => callId), ...progressMany.mock.calls.flatMap(([steps]) => steps.map((step) => step.callId))];
+      expect(accepted.sort()).toEqual([...bed.calls.rows.keys()].sort());
+      expect(bed.voice.requests.map((r) => r.to).sort()).toEqual(PHONES.slice(0, 4));
+      for (const id of ids.slice(0, 4)) {
+        const contact = bed.contacts.stored(id)!;
+        expect(bed.calls.rows.get(contact.currentCallId!)).toMatchObject({ contactId: id, attemptNumber: 1, fromNumber: ENGINE_NUMBER, toNumber: contact.phone });
+        expect(bed.voice.requests.filter((r) => r.callId === contact.currentCallId)).toHaveLength(1);
+        expect(bed.timeline.recorded.typesOf(id).slice(0, 2)).toEqual(['claimed', 'attempt_started']);
+        expect(bed.timeline.recorded.typesOf(id).filter((type) => type === 'attempt_started')).toHaveLength(1);
+      }
+      expect(bed.polls.scheduled.map((p) => p.callId).sort()).toEqual([...bed.calls.rows.keys()].sort());
+      expect(bed.contacts.stored(ids[4])).toMatchObject({ status: 'DO_NOT_CALL' });
+      expect(bed.calls.rows.size).toBe(4);
+    });
+
+    it('a group that cannot be written starts each of its attempts on its own', async () => {
+      const ids = await claimedFive();
+      bed.callLog.startMany = async () => {
+        throw new Error('connection reset');
+      };
+
+      const reports = await Promise.all(ids.map((id) => bed.attempt.execute(id, 1)));
+
+      expect(reports.map((r) => r.state)).toEqual(['placed', 'placed', 'placed', 'placed', 'placed']);
+      expect(bed.voice.requests.map((r) => r.to).sort()).toEqual(PHONES);
+      expect(bed.calls.rows.size).toBe(5);
+      for (const id of ids) expect(bed.timeline.recorded.typesOf(id).filter((type) => type === 'attempt_started')).toHaveLength(1);
+    });
+  });
+
   it('a do-not-call API lead also gets its lead-final job', async () => {
     const id = await claimed({ source: 'API' });
     await bed.dnc.add(ENGINE_WS, { phone: PHONE });

@@ -186,6 +186,16 @@ export class CallLog {
     return this.calls.hasEvent(provider, eventId);
   }
 
+  /** Which of a provider's event ids were applied already (decisions.md 16.33). */
+  appliedEvents(provider: string, eventIds: readonly string[]): Promise<Set<string>> {
+    return this.calls.appliedEvents(provider, eventIds);
+  }
+
+  /** noteEvent of several events in one statement (in the caller's transaction when there is one). */
+  noteEvents(events: ReadonlyArray<{ provider: string; eventId: string; callId: string; type: string }>): Promise<void> {
+    return this.calls.addEvents(events);
+  }
+
   /** Notes a provider event as applied; false when it had been noted before. */
   noteEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean> {
     return this.calls.addEvent(event);

@@ -70,4 +70,8 @@ export abstract class CallRepository {
   abstract hasEvent(provider: string, eventId: string): Promise<boolean>;
   /** Notes a provider event as applied; false when it was noted before (a concurrent redelivery). */
   abstract addEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean>;
+  /** Which of a provider's event ids were applied already, in one statement (decisions.md 16.33). */
+  abstract appliedEvents(provider: string, eventIds: readonly string[]): Promise<Set<string>>;
+  /** addEvent of several events in one statement; one noted before is skipped. */
+  abstract addEvents(events: ReadonlyArray<{ provider: string; eventId: string; callId: string; type: string }>): Promise<void>;
 }

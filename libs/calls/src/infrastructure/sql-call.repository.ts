@@ -129,6 +129,22 @@ export class SqlCallRepository extends CallRepository {
     return rows.length > 0;
   }
 
+  async appliedEvents(provider: string, eventIds: readonly string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const e = CALL_EVENTS.c;
+    const rows: Array<{ event_id: string }> = await this.tx.manager.query(
+      `SELECT ${e.eventId} AS event_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = ANY($2::text[])`,
+      [provider, eventIds],
+    );
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  async addEvents(events: ReadonlyArray<{ provider: string; eventId: string; callId: string; type: string }>): Promise<void> {
+    if (events.length === 0) return;
+    const { sql, params } = CALL_EVENTS.insertMany(events, 'ON CONFLICT DO NOTHING', ['provider', 'eventId', 'callId', 'type']);
+    await this.tx.manager.query(sql, params);
+  }
+
   async addEvent(event: { provider: string; eventId: string; callId: string; type: string }): Promise<boolean> {
     const { sql, params } = CALL_EVENTS.insert(event, 'ON CONFLICT DO NOTHING RETURNING 1 AS added', ['provider', 'eventId', 'callId', 'type']);
     const rows: unknown[] = await this.tx.manager.query(sql, params);

@@ -84,6 +84,14 @@ export class InMemoryCallRepository extends CallRepository implements Rollbackab
     return true;
   }
 
+  async appliedEvents(provider: string, eventIds: readonly string[]): Promise<Set<string>> {
+    return new Set(eventIds.filter((eventId) => this.events.has(`${provider}/${eventId}`)));
+  }
+
+  async addEvents(events: ReadonlyArray<{ provider: string; eventId: string; callId: string; type: string }>): Promise<void> {
+    for (const event of events) await this.addEvent(event);
+  }
+
   async findAnyById(id: string): Promise<Call | null> {
     const props = this.rows.get(id);
     return props ? Call.restore(structuredClone(props)) : null;

@@ -324,6 +324,26 @@ describe('AttemptSettlement', () => {
       for (const a of attempts) expect(bed.contacts.stored(a.contactId)!.status).toBe('COMPLETED');
     });
 
+    it('provider events settled together (decisions.md 16.33): applied ones are duplicates, the others noted with their settlement', async () => {
+      const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
+      await bed.callLog.noteEvent({ provider: 'scripted', eventId: 'seen-before', callId: attempts[3].callId, type: 'ended' });
+      const settleMany = jest.spyOn(bed.settlement, 'settleMany');
+      const event = (callId: string, eventId: string) => ({ provider: 'scripted', callId, providerCallId: `p-${callId}`, eventId, type: 'ended' as const, at: ENGINE_NOW, result: result('completed', 1_000) });
+
+      const reports = await Promise.all(attempts.map((a, i) => bed.endings.endEvent(event(a.callId, i === 3 ? 'seen-before' : `ended-${i}`))));
+
+      expect(reports.map((r) => r.state)).toEqual(['settled', 'settled', 'settled', 'duplicate']);
+      // The first two alone (noted after their settlement, as before); the third with the duplicate, which is left out, noted in its settlement.
+      expect(settleMany.mock.calls.map(([inputs]) => inputs.map((i) => i.event?.eventId ?? 'alone'))).toEqual([['alone'], ['alone'], ['ended-2']]);
+      for (const [i, a] of attempts.slice(0, 3).entries()) {
+        expect(await bed.callLog.eventApplied('scripted', `ended-${i}`)).toBe(true);
+        expect(bed.contacts.stored(a.contactId)!.status).toBe('COMPLETED');
+      }
+      expect(bed.contacts.stored(attempts[3].contactId)!.status).toBe('IN_PROGRESS');
+      // A redelivery of a settled event is a duplicate too.
+      expect(await bed.endings.endEvent(event(attempts[2].callId, 'ended-2'))).toEqual({ state: 'duplicate' });
+    });
+
     it('a group that cannot be written is settled one by one: the failing ending is deferred, the others are settled', async () => {
       const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
       const poisoned = attempts[3].callId; // in the third group, with attempts[2]

@@ -33,6 +33,8 @@ export interface SettleInput {
   callId: string;
   campaign: ExecutionCampaign;
   result: VoiceCallResult;
+  /** The provider event that reported the ending, noted as applied in the settlement's transaction (decisions.md 16.33). */
+  event?: { provider: string; eventId: string; type: string };
 }
 
 export interface SettledAttempt {
@@ -166,6 +168,7 @@ export class AttemptSettlement {
         answers.push({ call, contactStatus, debitedMinor: 0, finishedNow });
       }
       await this.execution.recordOutcomes(outcomes);
+      await this.callLog.noteEvents(inputs.flatMap((input) => (input.event ? [{ ...input.event, callId: input.callId }] : [])));
       await this.timeline.record(...events);
       await this.outbox.enqueue(...jobs);
       // The debits come last: each wallet row stays locked until commit, so the lock is held briefly.

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CallLog } from '@outreach/calls';
 import { CampaignExecution, ExecutionCampaign } from '@outreach/campaigns';
 import { isAppError, UnitOfWork } from '@outreach/core';
-import { VoiceCallResult } from '@outreach/telephony';
+import { VoiceCallEvent, VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
 import { SettlementQueue } from './engine.ports';
@@ -10,6 +10,8 @@ import { GroupedRuns } from './grouped-runs';
 
 export type CallEndingReport =
   | { state: 'settled'; settled: SettledAttempt }
+  /** A provider event applied before (decisions.md 16.24): nothing done. */
+  | { state: 'duplicate' }
   /** The outcome could not be stored: it waits in its own settle job. */
   | { state: 'deferred' }
   /** Not a campaign call, or its campaign is gone. */
@@ -31,6 +33,8 @@ interface Ending {
   callId: string;
   result: VoiceCallResult;
   known?: KnownAttempt;
+  /** The provider event that reported it: skipped when applied before, noted as applied once settled. */
+  event?: { provider: string; eventId: string; type: string };
 }
 
 /**
@@ -66,6 +70,15 @@ export class CallEndings {
     return this.groups.submit({ callId, result, known });
   }
 
+  /**
+   * A provider's `ended` event (decisions.md 16.24): an event id applied before is a duplicate; one
+   * settled is noted as applied (in the settlement's transaction when settled with others,
+   * decisions.md 16.33), and so is one deferred to its settle job.
+   */
+  endEvent(event: VoiceCallEvent & { type: 'ended' }): Promise<CallEndingReport> {
+    return this.groups.submit({ callId: event.callId, result: event.result, event: { provider: event.provider, eventId: event.eventId, type: event.type } });
+  }
+
   private async endGroup(endings: Ending[]): Promise<Array<PromiseSettledResult<CallEndingReport>>> {
     if (endings.length > 1) {
       try {
@@ -78,20 +91,45 @@ export class CallEndings {
   }
 
   /** The group in one transaction; any failure rejects the whole group (nothing written). */
-  private async settleGroup(endings: Ending[]): Promise<CallEndingReport[]> {
+  private async settleGroup(group: Ending[]): Promise<CallEndingReport[]> {
+    const reports: CallEndingReport[] = group.map(() => ({ state: 'not_an_attempt' }));
+    const duplicates = await this.appliedBefore(group);
+    duplicates.forEach((i) => (reports[i] = { state: 'duplicate' }));
+    const endings = group.filter((_, i) => !duplicates.has(i));
+    const indexes = group.flatMap((_, i) => (duplicates.has(i) ? [] : [i]));
     const attempts = await this.attemptsOf(endings);
-    const settling = endings.flatMap((ending, i) => {
-      const attempt = attempts[i];
-      return attempt ? [{ index: i, input: { contactId: attempt.contactId, attemptSeq: attempt.attemptSeq, callId: ending.callId, campaign: attempt.campaign, result: ending.result } }] : [];
+    const settling = endings.flatMap((ending, k) => {
+      const attempt = attempts[k];
+      if (!attempt) return [];
+      const { contactId, attemptSeq, campaign } = attempt;
+      return [{ index: indexes[k], input: { contactId, attemptSeq, callId: ending.callId, campaign, result: ending.result, event: ending.event } }];
     });
-    const reports: CallEndingReport[] = endings.map(() => ({ state: 'not_an_attempt' }));
     if (settling.length === 0) return reports;
     const settled = await this.settlement.settleMany(settling.map((s) => s.input));
     settling.forEach((s, k) => (reports[s.index] = { state: 'settled', settled: settled[k] }));
     return reports;
   }
 
-  private async endAlone({ callId, result, known }: Ending): Promise<CallEndingReport> {
+  /** The group's endings whose provider event was applied before (their indexes), one statement per provider. */
+  private async appliedBefore(group: readonly Ending[]): Promise<Set<number>> {
+    const duplicates = new Set<number>();
+    for (const provider of new Set(group.flatMap((ending) => (ending.event ? [ending.event.provider] : [])))) {
+      const mine = group.flatMap((ending, i) => (ending.event?.provider === provider ? [i] : []));
+      const applied = await this.callLog.appliedEvents(provider, mine.map((i) => group[i].event!.eventId));
+      for (const i of mine) if (applied.has(group[i].event!.eventId)) duplicates.add(i);
+    }
+    return duplicates;
+  }
+
+  private async endAlone(ending: Ending): Promise<CallEndingReport> {
+    const { event } = ending;
+    if (event && (await this.callLog.eventApplied(event.provider, event.eventId))) return { state: 'duplicate' };
+    const report = await this.settleAlone(ending);
+    if (event && report.state !== 'not_an_attempt') await this.callLog.noteEvent({ ...event, callId: ending.callId });
+    return report;
+  }
+
+  private async settleAlone({ callId, result, known }: Ending): Promise<CallEndingReport> {
     const attempt = known ?? (await this.attemptsOf([{ callId, result }]))[0];
     if (!attempt) return { state: 'not_an_attempt' };
     const input = { contactId: attempt.contactId, attemptSeq: attempt.attemptSeq, callId, campaign: attempt.campaign, result };

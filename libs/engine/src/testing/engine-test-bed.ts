@@ -82,7 +82,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
   const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());
   const poll = new PollCall(callLog, voice, endings, config, clock);
-  const callEvents = new EngineCallEvents(voice.events, callLog, endings);
+  const callEvents = new EngineCallEvents(voice.events, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
   const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock, {} as MessageAttempt);

@@ -450,7 +450,7 @@ describe('execution engine', () => {
     const number = sandboxNumber(21, 6);
     const { campaignId } = await runnableCampaign(t, ws, { phones: [number] });
     const tariffs = worker.get(Tariffs);
-    const spy = jest.spyOn(tariffs, 'voiceCostMinor').mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'));
+    const spy = jest.spyOn(tariffs, 'voiceCostsMinor').mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'));
     try {
       await startCampaign(t, ws, campaignId);
       await statusesBecome(campaignId, { COMPLETED: 1 });

@@ -32,6 +32,16 @@ describe('Tariffs', () => {
 
   it('invalid_request for a negative duration', async () => {
     await expect(tariffs.voiceCostMinor(W1, -1)).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(tariffs.voiceCostsMinor(W1, [1, -1])).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('voiceCostsMinor prices several calls of a workspace with its rates read once', async () => {
+    await tariffs.setOverride(W2, { voiceMinuteMinor: 5, messageMinor: null });
+    const find = jest.spyOn(repo, 'find');
+    await expect(tariffs.voiceCostsMinor(W2, [0, 1, 60_000, 61_000])).resolves.toEqual([0, 5, 5, 10]);
+    await expect(tariffs.voiceCostsMinor(W1, [61_000])).resolves.toEqual([24]);
+    await expect(tariffs.voiceCostsMinor(W1, [])).resolves.toEqual([]);
+    expect(find).toHaveBeenCalledTimes(2);
   });
 
   it("stores an override for one workspace and prices with it; null keeps that price's default", async () => {

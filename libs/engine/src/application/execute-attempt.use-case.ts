@@ -62,6 +62,10 @@ const START_GROUPS_IN_FLIGHT = 2;
  * provider: an ended call is settled with what the provider says, a call it has is left to its
  * events and poll, and a call it never accepted is placed now with the same call id (the
  * provider's idempotency key), so nobody is dialled twice and nobody waits for a timer.
+ *
+ * Attempt jobs a worker runs at once share their start transaction, and calls accepted at about
+ * the same time their DIALING transaction (GroupedRuns, decisions.md 16.32); each job still dials
+ * its own call and ends on its own.
  */
 @Injectable()
 export class ExecuteAttempt {

@@ -532,6 +532,39 @@ describe('execution engine', () => {
     expect(await probe.contacts(campaignId)).toEqual([expect.objectContaining({ attempts: 1, attempt_seq: 1 })]);
     expect((await maintenance.run()).resumed).toBe(0);
   });
+
+  it('a claim whose attempt job used up its tries (in the failed set) is dialled once after ATTEMPT_IDLE_MS (decisions.md 16.34)', async () => {
+    const number = sandboxNumber(32, 7);
+    const { campaignId } = await runnableCampaign(t, ws, { phones: [number] });
+    const attempts = worker.producer.queue(EngineQueue.Attempts);
+    await attempts.pause();
+    let jobId = '';
+    let claimed: { id: string; attempt_seq: number };
+    try {
+      await startCampaign(t, ws, campaignId);
+      [claimed] = await waitFor('the claim', () => probe.contacts(campaignId), (cs) => cs[0]?.status === 'IN_PROGRESS');
+      jobId = attemptJobId(claimed.id, claimed.attempt_seq);
+      await waitFor('its attempt job queued', () => attempts.getJob(jobId), Boolean);
+      await attempts.obliterate({ force: true });
+    } finally {
+      await attempts.resume();
+    }
+    // The job under its own id runs out of tries (one here, five in production) while the database is out: it sits in the failed set.
+    const execute = jest.spyOn(worker.get(ExecuteAttempt), 'execute').mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    try {
+      await attempts.add('attempt', { contactId: claimed!.id, attemptSeq: claimed!.attempt_seq }, { jobId, attempts: 1 });
+      await waitFor('the job failed', async () => (await attempts.getJob(jobId))?.isFailed(), Boolean);
+    } finally {
+      execute.mockRestore();
+    }
+    expect(voice.placed.get(number)).toBeUndefined();
+    // An add under the failed job's id is ignored; the maintenance puts the failed job back.
+    clock.advance(61_000);
+    expect(await worker.get(EngineMaintenance).run()).toMatchObject({ resumed: 1 });
+    await statusesBecome(campaignId, { COMPLETED: 1 });
+    expect(voice.placed.get(number)).toBe(1);
+    expect(await probe.contacts(campaignId)).toEqual([expect.objectContaining({ attempts: 1, attempt_seq: 1 })]);
+  });
 });
 
 function sortKeys(o: Record<string, number>): Record<string, number> {

@@ -13,7 +13,7 @@ import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { CallPolls, DirectEnqueue, DispatchScheduler, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
+import { CallPolls, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
 import { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 import { EngineMessageEvents } from './application/engine-message-events';
 import { MessageAttempt } from './application/message-attempt';
@@ -24,7 +24,7 @@ import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
+import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqFailedAttemptJobs, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor, OutreachProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 
@@ -42,6 +42,7 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
     { provide: CallPolls, useClass: BullmqCallPolls },
+    { provide: FailedAttemptJobs, useClass: BullmqFailedAttemptJobs },
     { provide: MessageChecks, useClass: BullmqMessageChecks },
     // Journey campaigns: bound by the workflows module (decisions.md 37.12).
     JourneyStepsBinding,

@@ -56,6 +56,16 @@ export abstract class CallPolls {
 }
 
 /**
+ * Attempt jobs that used up their tries (a database outage longer than their backoff) stay in the
+ * queue's failed set, and an add under the same id is ignored while they are there. `retry` puts
+ * back the ones of `jobIds` that are failed, so their claims are dialled (decisions.md 16.34);
+ * answers how many it put back.
+ */
+export abstract class FailedAttemptJobs {
+  abstract retry(jobIds: readonly string[]): Promise<number>;
+}
+
+/**
  * The fallback for a message leg whose report is overdue (decisions.md 33): a delayed job
  * (`attempts`/`message-check`, job id `mcheck-<contactId>-<attemptSeq>`) that looks at the leg's
  * message again and settles it, counting a message still without a report as sent.

@@ -1,5 +1,5 @@
 import { ENGINE_AGENT, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
-import { attemptJob, dispatchJob } from './engine-jobs';
+import { attemptJob, attemptJobId, dispatchJob } from './engine-jobs';
 import { NO_PROVIDER_RECORD } from './reap-stuck-attempts.use-case';
 
 /* ReapStuckAttempts over in-memory fakes: attempts past their deadline are settled from the provider's record of the call; the others stay. */
@@ -167,8 +167,12 @@ describe('ReapStuckAttempts', () => {
     const message = bed.contacts.seed(ENGINE_WS, 'wa', { phone: '+14155551004', status: 'IN_PROGRESS', attempts: 1, attemptSeq: 1, attemptStartedAt: new Date(now.getTime() - 120_000), attemptDeadlineAt: new Date(now.getTime() + 60_000) });
     bed.clock.advance(1);
 
+    bed.failedJobs.failed.add(attemptJobId(lost.id, lost.attemptSeq)); // its job used up its tries (16.34)
+    bed.failedJobs.failed.add(attemptJobId(young.id, young.attemptSeq));
     expect(await bed.reaper.resumeUndialled(60_000)).toBe(1);
     expect(bed.outbox.jobs).toEqual([attemptJob(lost.id, lost.attemptSeq)]);
+    // The failed job of the resumed claim is put back (an add under its id alone would be ignored); the younger claim's is not.
+    expect(bed.failedJobs.retried).toEqual([attemptJobId(lost.id, lost.attemptSeq)]);
     // Nothing else moved: the attempt job re-checks the claim under its lock when it runs.
     expect(bed.contacts.stored(lost.id)).toMatchObject({ status: 'IN_PROGRESS', attemptSeq: lost.attemptSeq, attempts: 1 });
     for (const other of [dialled, young]) expect(bed.contacts.stored(other.id)!.status).toBe('IN_PROGRESS');

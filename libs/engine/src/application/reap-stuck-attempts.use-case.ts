@@ -3,8 +3,8 @@ import { CampaignExecution, currentLeg, isMessageLeg } from '@outreach/campaigns
 import { Clock, Outbox, UnitOfWork } from '@outreach/core';
 import { VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
-import { attemptJob, dispatchJob } from './engine-jobs';
-import { DispatchScheduler } from './engine.ports';
+import { attemptJob, attemptJobId, dispatchJob } from './engine-jobs';
+import { DispatchScheduler, FailedAttemptJobs } from './engine.ports';
 import { MessageAttempt } from './message-attempt';
 
 const BATCH = 200;
@@ -50,6 +50,7 @@ export class ReapStuckAttempts {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly messages: MessageAttempt,
+    private readonly failedJobs: FailedAttemptJobs,
   ) {}
 
   async execute(): Promise<ReapReport> {
@@ -140,7 +141,14 @@ export class ReapStuckAttempts {
    */
   async resumeUndialled(idleMs: number, limit = BATCH): Promise<number> {
     const claims = await this.execution.findUndialled('VOICE', new Date(this.clock.now().getTime() - idleMs), limit);
-    if (claims.length > 0) await this.uow.run(() => this.outbox.enqueue(...claims.map((c) => attemptJob(c.contactId, c.attemptSeq))));
+    if (claims.length === 0) return 0;
+    await this.uow.run(() => this.outbox.enqueue(...claims.map((c) => attemptJob(c.contactId, c.attemptSeq))));
+    // A job that used up its tries is still there under that id, so the add above is ignored: put it back (16.34).
+    const retried = await this.failedJobs.retry(claims.map((c) => attemptJobId(c.contactId, c.attemptSeq))).catch((error: Error) => {
+      this.logger.warn(`failed attempt jobs not retried (the next maintenance tries again): ${error.message}`);
+      return 0;
+    });
+    if (retried > 0) this.logger.log(`${retried} failed attempt job(s) of undialled claims retried`);
     return claims.length;
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, MessageChecks, SettlementQueue } from '../application/engine.ports';
+import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, MessageChecks, SettlementQueue } from '../application/engine.ports';
 import { AttemptPayload, DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, messageCheckJobId, PollPayload, pollJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
@@ -64,6 +64,26 @@ export class BullmqSettlementQueue extends SettlementQueue {
 
   async defer(settlement: DeferredSettlement): Promise<void> {
     await this.producer.add(EngineQueue.Attempts, EngineJob.Settle, toSettlePayload(settlement), settleJobId(settlement.callId));
+  }
+}
+
+/** Failed `attempts` jobs, retried by id (BullMQ `Job.retry`: back to waiting, its tries counted afresh). */
+@Injectable()
+export class BullmqFailedAttemptJobs extends FailedAttemptJobs {
+  constructor(private readonly producer: QueueProducer) {
+    super();
+  }
+
+  async retry(jobIds: readonly string[]): Promise<number> {
+    const queue = this.producer.queue(EngineQueue.Attempts);
+    let retried = 0;
+    for (const jobId of jobIds) {
+      const job = await queue.getJob(jobId);
+      if (!job || !(await job.isFailed())) continue;
+      await job.retry('failed');
+      retried++;
+    }
+    return retried;
   }
 }
 

@@ -27,7 +27,7 @@ import { MessageAttempt } from '../application/message-attempt';
 import type { MessageLegs } from '@outreach/messaging';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
-import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingSettlementQueue } from './recording-engine-ports';
+import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingFailedAttemptJobs, RecordingSettlementQueue } from './recording-engine-ports';
 import { CallEndings } from '../application/call-endings';
 import { EngineCallEvents } from '../application/engine-call-events';
 import { PollCall } from '../application/poll-call.use-case';
@@ -85,7 +85,8 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const callEvents = new EngineCallEvents(voice.events, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
-  const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock, {} as MessageAttempt);
+  const failedJobs = new RecordingFailedAttemptJobs();
+  const reaper = new ReapStuckAttempts(execution, settlement, voice, scheduler, outbox, uow, clock, {} as MessageAttempt, failedJobs);
 
   workspaces.add({ id: ENGINE_WS, concurrency: 10 });
   wallet.balances.set(ENGINE_WS, 10_000);
@@ -140,6 +141,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     config,
     settlement,
     polls,
+    failedJobs,
     endings,
     poll,
     callEvents,

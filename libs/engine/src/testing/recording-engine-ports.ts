@@ -1,4 +1,4 @@
-import { DeferredSettlement, DirectEnqueue, DispatchScheduler, SettlementQueue, CallPolls } from '../application/engine.ports';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, SettlementQueue, CallPolls } from '../application/engine.ports';
 
 /** Keeps every wake-up asked for; `failing` makes them reject (a lost hint). */
 export class RecordingDispatchScheduler extends DispatchScheduler {
@@ -49,5 +49,17 @@ export class RecordingCallPolls extends CallPolls {
   async schedule(callId: string, delayMs: number): Promise<void> {
     if (this.failing) throw new Error('queue unavailable');
     this.scheduled.push({ callId, delayMs });
+  }
+}
+
+/** Attempt jobs in the queue's failed set (`failed`, by job id); `retry` moves those named back and keeps them in `retried`. */
+export class RecordingFailedAttemptJobs extends FailedAttemptJobs {
+  readonly failed = new Set<string>();
+  readonly retried: string[] = [];
+
+  async retry(jobIds: readonly string[]): Promise<number> {
+    const mine = jobIds.filter((id) => this.failed.delete(id));
+    this.retried.push(...mine);
+    return mine.length;
   }
 }

@@ -180,6 +180,27 @@ describe('calls API', () => {
     expect((await get(`/calls/${live}`)).body.status).toBe('QUEUED');
   });
 
+  it("CallLog.recentOutcomes (the circuit breaker's window, decisions.md 16.35): ended calls of the campaign since the instant, newest first, up to the limit, of the given caller ids; live calls and other campaigns left out", async () => {
+    const campaign = (await createCampaign(t, ws.key)).id as string;
+    const other = (await createCampaign(t, ws.key)).id as string;
+    const since = clock.now();
+    const A = '+14155550100';
+    const B = '+14155550199';
+    await call({ campaignId: campaign, to: '+14155550101', from: A }); // busy
+    await call({ campaignId: campaign, to: '+14155550103', from: B }); // carrier_failure
+    await call({ campaignId: other, to: '+14155550103', from: A });
+    await call({ campaignId: campaign, to: '+14155550103', from: A }); // carrier_failure
+    await call({ campaignId: campaign, to: '+14155550105', from: A, unfinished: true }); // live: no outcome yet
+    await call({ campaignId: campaign, to: '+14155550100', from: A }); // no_answer
+    const log = t.get(CallLog);
+
+    expect(await log.recentOutcomes(campaign, since, 10)).toEqual(['no_answer', 'carrier_failure', 'carrier_failure', 'busy']);
+    expect(await log.recentOutcomes(campaign, since, 2)).toEqual(['no_answer', 'carrier_failure']);
+    expect(await log.recentOutcomes(campaign, since, 10, [A])).toEqual(['no_answer', 'carrier_failure', 'busy']);
+    expect(await log.recentOutcomes(campaign, since, 10, [B])).toEqual(['carrier_failure']);
+    expect(await log.recentOutcomes(campaign, new Date(since.getTime() + 60_000), 10)).toEqual(['no_answer', 'carrier_failure', 'carrier_failure']);
+  });
+
   it('GET /calls with a bad query → 400 invalid_query (with issues)', async () => {
     for (const query of [
       'from=yesterday',

@@ -8,6 +8,7 @@ import { CallLifecycle1763700009200 } from './infrastructure/migrations/17637000
 import { CallProviderAnalysis1763700010300 } from './infrastructure/migrations/1763700010300-call-provider-analysis';
 import { InboundCalls1763700011320 } from './infrastructure/migrations/1763700011320-inbound-calls';
 import { CallAnalysisPending1763700011800 } from './infrastructure/migrations/1763700011800-call-analysis-pending';
+import { RecentOutcomes1763700012100 } from './infrastructure/migrations/1763700012100-recent-outcomes';
 
 export { CallsCoreModule } from './calls.module';
 export { ContactCallReader, ContactFinalCall } from './application/contact-call-reader';
@@ -32,6 +33,6 @@ export { OverrideCallMetric, OverrideCallMetricInput } from './application/overr
 export { PlaceTestCall } from './application/place-test-call';
 export { AnswerInboundCall, DECLINED_DISPOSITION, InboundAnswer, TakeInboundCall } from './application/inbound/answer-inbound-call';
 export { ReceiveVoiceWebhook } from './application/receive-voice-webhook';
-export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300, InboundCalls1763700011320, CallAnalysisPending1763700011800]);
+export const CALLS_MIGRATIONS = defineMigrations('calls', [Calls1763700004000, CallMetricOverrides1763700005500, CallLifecycle1763700009200, CallProviderAnalysis1763700010300, InboundCalls1763700011320, CallAnalysisPending1763700011800, RecentOutcomes1763700012100]);
 export { CallAnalysed, CallAnalysedBinding } from './application/analysis/call-analysed';
 export type { CallAnalysedEvent } from './application/analysis/call-analysed';

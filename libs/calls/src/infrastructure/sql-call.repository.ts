@@ -106,14 +106,14 @@ export class SqlCallRepository extends CallRepository {
   }
 
   async recentOutcomes(campaignId: string, since: Date, limit: number, fromNumbers: readonly string[] | null = null): Promise<string[]> {
-    // calls_campaign_created_idx (campaign_id, created_at DESC) walks the newest first.
-    const rows: Array<{ outcome: string }> = await this.tx.manager.query(
-      `SELECT ${c.outcome} AS outcome FROM ${CALLS.name}
-        WHERE ${c.campaignId} = $1 AND ${c.createdAt} >= $2 AND ${c.outcome} IS NOT NULL
-          AND ($4::text[] IS NULL OR ${c.fromNumber} = ANY($4::text[]))
-        ORDER BY ${c.createdAt} DESC LIMIT $3`,
-      [campaignId, since, limit, fromNumbers],
-    );
+    // calls_campaign_created_idx (campaign_id, created_at DESC) walked newest first, whatever the
+    // statistics say (migration 1763700012100, decisions.md 16.35).
+    const rows: Array<{ outcome: string }> = await this.tx.manager.query(`SELECT calls_recent_outcomes($1, $2, $3::int, $4::text[]) AS outcome`, [
+      campaignId,
+      since,
+      limit,
+      fromNumbers,
+    ]);
     return rows.map((r) => r.outcome);
   }
 

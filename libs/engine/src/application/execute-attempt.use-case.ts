@@ -144,18 +144,15 @@ export class ExecuteAttempt {
    */
   private startTogether(group: readonly AttemptPayload[]): Promise<Array<Start | undefined>> {
     return this.uow.run(async () => {
-      const contacts = new Map((await this.execution.lockContacts(group.map((a) => a.contactId))).map((c) => [c.id, c]));
-      const campaigns = new Map<string, ExecutionCampaign | null>();
+      const read = await this.lockAttempts(group);
       const starts: Array<Start | undefined> = new Array(group.length);
       const dialling: Array<{ index: number; contact: AttemptContact; campaign: ExecutionCampaign }> = [];
-      for (const [i, { contactId, attemptSeq }] of group.entries()) {
-        const contact = contacts.get(contactId);
-        if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) {
+      for (const [i, attempt] of read.entries()) {
+        if (!attempt) {
           starts[i] = { state: 'stale' };
           continue;
         }
-        let campaign = campaigns.get(contact.campaignId);
-        if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+        const { contact, campaign } = attempt;
         if (contact.currentCallId) {
           starts[i] = campaign ? { state: 'recover', callId: contact.currentCallId, contact, campaign } : { state: 'stale' };
           continue;
@@ -201,6 +198,27 @@ export class ExecuteAttempt {
       calls.forEach(({ index, contact, campaign, from, agent }, k) => (starts[index] = { state: 'started', callId: ids[k].callId, from, contact, campaign, agent }));
       return starts;
     });
+  }
+
+  /**
+   * The attempts' contacts under their row locks (taken in id order) and each campaign read once;
+   * null for a stale attempt (the contact gone, no longer IN_PROGRESS, or on another attempt).
+   */
+  private async lockAttempts(attempts: readonly AttemptPayload[]): Promise<Array<{ contact: AttemptContact; campaign: ExecutionCampaign | null } | null>> {
+    const contacts = new Map((await this.execution.lockContacts(attempts.map((a) => a.contactId))).map((c) => [c.id, c]));
+    const campaigns = new Map<string, ExecutionCampaign | null>();
+    const read: Array<{ contact: AttemptContact; campaign: ExecutionCampaign | null } | null> = [];
+    for (const { contactId, attemptSeq } of attempts) {
+      const contact = contacts.get(contactId);
+      if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) {
+        read.push(null);
+        continue;
+      }
+      let campaign = campaigns.get(contact.campaignId);
+      if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+      read.push({ contact, campaign });
+    }
+    return read;
   }
 
   /** One attempt's start in its own transaction: every case, as the attempt job has always run it. */
@@ -261,18 +279,15 @@ export class ExecuteAttempt {
    */
   async executeMessages(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>): Promise<AttemptReport[]> {
     const reports: AttemptReport[] = new Array(attempts.length);
-    const contacts = new Map((await this.execution.lockContacts(attempts.map((a) => a.contactId))).map((c) => [c.id, c]));
-    const campaigns = new Map<string, ExecutionCampaign | null>();
+    const read = await this.lockAttempts(attempts);
     const candidates: Array<{ index: number; contact: AttemptContact; campaign: ExecutionCampaign }> = [];
     const alone: number[] = [];
-    for (const [i, { contactId, attemptSeq }] of attempts.entries()) {
-      const contact = contacts.get(contactId);
-      if (!contact || contact.status !== 'IN_PROGRESS' || contact.attemptSeq !== attemptSeq) {
+    for (const [i, attempt] of read.entries()) {
+      if (!attempt) {
         reports[i] = { state: 'stale' };
         continue;
       }
-      let campaign = campaigns.get(contact.campaignId);
-      if (campaign === undefined) campaigns.set(contact.campaignId, (campaign = await this.execution.campaign(contact.campaignId)));
+      const { contact, campaign } = attempt;
       if (contact.currentCallId || !campaign || !DIALABLE_STATUSES.has(campaign.status) || !isMessageLeg(currentLeg(campaign.channel, contact.leg))) alone.push(i);
       else candidates.push({ index: i, contact, campaign });
     }

@@ -8,6 +8,7 @@ import {
 } from '@outreach/billing';
 import { AppConfig, Clock, FixedClock, loadConfig, UnitOfWork, WORKER_CONFIG_DEFAULTS } from '@outreach/platform';
 import { WorkspaceAdministration } from '@outreach/workspaces';
+import { EntityManager } from 'typeorm';
 import { Seeded, TestApp } from '../support/test-app';
 
 type LedgerRow = { id: string; kind: string; debit_kind: string | null; amount_minor: string; balance_after_minor: string; reference: string | null };
@@ -218,6 +219,53 @@ describe('wallet debits, tariffs and credit status', () => {
     await expect(debits.debitMany([batch[0], { ...batch[0], amountMinor: 1 }].map((d) => ({ ...d, reference: 'dup' })))).rejects.toThrow('named twice');
     expect(await ledger()).toHaveLength(4);
     expect(await balance()).toBe(940);
+  });
+
+  it("debitMany looks each reference up by the whole key (decisions.md 16.36): with statistics older than the workspace's ledger, a batch reads none of the workspace's other debits", async () => {
+    // The statistics know other workspaces' debits and none of this one's, as when a campaign
+    // starts; then the workspace writes 3,000 debits the statistics never see (autovacuum may be off).
+    const other = await t.seed();
+    await t.dataSource.query(
+      `INSERT INTO ledger_entries (workspace_id, kind, debit_kind, amount_minor, balance_after_minor, currency, reference, description)
+       SELECT $1, 'debit', 'message', 1, 0, 'EUR', 'o-' || i, 'seed' FROM generate_series(1, 2000) AS i`,
+      [other.workspaceId],
+    );
+    await t.dataSource.query(`ANALYZE ledger_entries`);
+    await t.dataSource.query(
+      `INSERT INTO ledger_entries (workspace_id, kind, debit_kind, amount_minor, balance_after_minor, currency, reference, description)
+       SELECT $1, 'debit', 'message', 1, 0, 'EUR', 'old-' || i, 'seed' FROM generate_series(1, 3000) AS i`,
+      [ws.workspaceId],
+    );
+    // The statement debitMany sends, captured, then explained in a transaction rolled back.
+    const sent: Array<{ sql: string; params: unknown[] }> = [];
+    const original = EntityManager.prototype.query;
+    const spy = jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (this: EntityManager, sql: string, params?: Parameters<EntityManager['query']>[1]) {
+      if (sql.includes('INSERT INTO ledger_entries')) sent.push({ sql, params: (params as unknown[] | undefined) ?? [] });
+      return original.call(this, sql, params);
+    });
+    let answers: Array<{ replayed: boolean }>;
+    try {
+      answers = await debits.debitMany(['n-1', 'n-2', 'old-7'].map((reference) => ({ workspaceId: ws.workspaceId, amountMinor: 2, kind: 'message' as const, reference, description: reference })));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answers.map((a) => a.replayed)).toEqual([false, false, true]);
+    expect(sent).toHaveLength(1);
+    const runner = t.dataSource.createQueryRunner();
+    let plan: unknown;
+    try {
+      await runner.startTransaction();
+      [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sent[0].sql}`, sent[0].params);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    // Every row read from ledger_entries by a scan (rows × loops): the three references probed, nothing else.
+    const read = (node: Record<string, unknown>): number =>
+      (node['Relation Name'] === 'ledger_entries' && String(node['Node Type']).includes('Scan') ? (node['Actual Rows'] as number) * (node['Actual Loops'] as number) : 0) +
+      ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce((sum, child) => sum + read(child), 0);
+    expect(read((plan as Array<{ Plan: Record<string, unknown> }>)[0].Plan)).toBeLessThanOrEqual(3);
+    expect(sent).toHaveLength(1);
   });
 
   it('20 racing retries of one debit write exactly one row', async () => {

@@ -142,9 +142,15 @@ export class SqlWalletRepository extends WalletRepository {
          SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::uuid[])
            AS t(id, debit_kind, amount_minor, currency, reference, description, created_at, campaign_id)
        ), fresh AS (
-         SELECT t.* FROM t WHERE NOT EXISTS (
-           SELECT 1 FROM ${LEDGER_ENTRIES.name} e
-            WHERE e.${l.workspaceId} = $1 AND e.${l.kind} = 'debit' AND e.${l.debitKind} = t.debit_kind AND e.${l.reference} = t.reference)
+         -- A lateral probe, not NOT EXISTS: each debit is looked up by the whole unique key. With
+         -- statistics older than the workspace's ledger, the planner read NOT EXISTS as an anti join
+         -- over every debit of the workspace, once per batch (decisions.md 16.36).
+         SELECT t.* FROM t LEFT JOIN LATERAL (
+           SELECT true AS found FROM ${LEDGER_ENTRIES.name} e
+            WHERE e.${l.workspaceId} = $1 AND e.${l.kind} = 'debit' AND e.${l.debitKind} = t.debit_kind AND e.${l.reference} = t.reference
+            LIMIT 1
+         ) known ON true
+          WHERE known.found IS NULL
        ), w AS (
          INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor})
          SELECT $1, $10, -COALESCE(sum(amount_minor), 0)::bigint FROM fresh

@@ -1,4 +1,5 @@
 import { Clock, FixedClock } from '@outreach/platform';
+import { NewLeadStatement, NewLeadWrite } from '@outreach/results';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { addContacts, createCampaign, readCampaign } from '../campaigns/campaign-helpers';
 import { countContacts, expectError, pushLead, randomE164, runningApiCampaign } from './results-helpers';
@@ -145,6 +146,134 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
     expect(await countContacts(t, c.id)).toBe(1);
     const read = await t.http.get(`/v1/campaigns/${c.id}/leads/${first.body.id}`).set(bearer(ws.key));
     expect(read.body.idempotencyKey).toBe('a');
+  });
+
+  describe('as one statement (decisions.md 42.3)', () => {
+    let written: jest.SpyInstance;
+    beforeEach(() => {
+      written = jest.spyOn(t.get(NewLeadStatement), 'write');
+    });
+    afterEach(() => written.mockRestore());
+    const answers = (): Promise<NewLeadWrite[]> => Promise.all(written.mock.results.map((r) => r.value as Promise<NewLeadWrite>));
+
+    async function timeline(contactId: string): Promise<Array<{ type: string; detail: unknown; occurred_at: Date }>> {
+      return t.dataSource.query(`SELECT type, detail, occurred_at FROM contact_timeline_events WHERE contact_id = $1 ORDER BY seq`, [contactId]);
+    }
+
+    it('once the campaign took a push, a new phone is written by one statement: contact, created event, count, dispatch job, the key with its answer', async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      expect((await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' })).status).toBe(201);
+      expect(written).not.toHaveBeenCalled(); // the first push of the process to a campaign takes the transaction
+      const jobsBefore = await dispatchJobs(c.id);
+
+      const res = await pushLead(t, ws.key, c.id, { idempotencyKey: 'k1', phone: '+1 (415) 555-2671', name: 'Ada', fields: { plan: 'pro', seats: 3 } });
+      expect(res.status).toBe(201);
+      expect(await answers()).toEqual(['written']);
+      expect(res.body).toEqual({
+        id: expect.any(String), campaignId: c.id, idempotencyKey: 'k1', phone: '+14155552671', name: 'Ada', fields: { plan: 'pro', seats: 3 },
+        status: 'PENDING', attempts: 0, resultId: null, deduplicated: false, createdAt: T0.toISOString(),
+      });
+      const [contact] = await t.dataSource.query(`SELECT phone, name, fields, status, attempts, created_at, recipient_zone FROM campaign_contacts WHERE id = $1`, [res.body.id]);
+      expect(contact).toMatchObject({ phone: '+14155552671', name: 'Ada', fields: { plan: 'pro', seats: '3' }, status: 'PENDING', attempts: 0, created_at: T0 });
+      expect(contact.recipient_zone).not.toBeNull();
+      expect(await timeline(res.body.id)).toEqual([{ type: 'created', detail: { source: 'API' }, occurred_at: T0 }]);
+      expect(await dispatchJobs(c.id)).toBe(jobsBefore + 1);
+      expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(2);
+      const [key] = await t.dataSource.query(`SELECT lead_id, response FROM api_lead_keys WHERE campaign_id = $1 AND idempotency_key = 'k1'`, [c.id]);
+      expect(key).toEqual({ lead_id: res.body.id, response: res.body });
+      // Read back and replayed as answered.
+      const read = await t.http.get(`/v1/campaigns/${c.id}/leads/${res.body.id}`).set(bearer(ws.key));
+      expect(read.body).toMatchObject({ id: res.body.id, idempotencyKey: 'k1', phone: '+14155552671', status: 'PENDING', createdAt: T0.toISOString() });
+      const replay = await pushLead(t, ws.key, c.id, { idempotencyKey: 'k1', phone: '+14155552671', name: 'Ada', fields: { seats: 3, plan: 'pro' } });
+      expect(replay.status).toBe(200);
+      expect(replay.body).toEqual(res.body);
+    });
+
+    it('a key taken before fails the whole statement: another lead under it → 422 idempotency_key_reused and nothing of it is written', async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
+      expect((await pushLead(t, ws.key, c.id, { idempotencyKey: 'k', phone: '+14155552671' })).status).toBe(201);
+      const jobs = await dispatchJobs(c.id);
+      const [{ events }] = await t.dataSource.query(`SELECT count(*)::int AS events FROM contact_timeline_events`);
+
+      expectError(await pushLead(t, ws.key, c.id, { idempotencyKey: 'k', phone: '+14155552672' }), 422, 'idempotency_key_reused');
+      expect(await answers()).toEqual(['written', 'key_taken']);
+      expect(await countContacts(t, c.id)).toBe(2);
+      expect(await t.dataSource.query(`SELECT id FROM campaign_contacts WHERE phone = '+14155552672'`)).toEqual([]);
+      expect(await dispatchJobs(c.id)).toBe(jobs);
+      expect((await t.dataSource.query(`SELECT count(*)::int AS events FROM contact_timeline_events`))[0].events).toBe(events);
+      expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(2);
+    });
+
+    it('the statement checks the campaign again: paused since → 409 campaign_not_accepting; another calling code since → normalised with it; a known phone → deduplicated', async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId, { countryCode: '+1' });
+      await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
+
+      await t.dataSource.query(`UPDATE campaigns SET status = 'PAUSED' WHERE id = $1`, [c.id]);
+      const paused = await pushLead(t, ws.key, c.id, { idempotencyKey: 'p', phone: '+14155552671' });
+      expect(paused.status).toBe(409);
+      expect(paused.body).toMatchObject({ code: 'campaign_not_accepting', reason: 'PAUSED' }); // under `code` (contract)
+      expect(await countContacts(t, c.id)).toBe(1);
+
+      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING', country_code = '+44' WHERE id = $1`, [c.id]);
+      // Offered with the remembered +1, refused by the statement, taken by the transaction with +44 (a London number).
+      const london = await pushLead(t, ws.key, c.id, { idempotencyKey: 'l', phone: '020 7946 0018' });
+      expect(london.status).toBe(201);
+      expect(london.body.phone).toBe('+442079460018');
+      const next = await pushLead(t, ws.key, c.id, { idempotencyKey: 'n', phone: '020 7946 0019' });
+      expect(next.status).toBe(201);
+      const offered = written.mock.calls.map(([lead]) => (lead as { countryCode: string }).countryCode);
+      expect(offered).toEqual(['+1', '+44']);
+      expect(await answers()).toEqual(['not_admitted', 'written']);
+
+      const known = await pushLead(t, ws.key, c.id, { idempotencyKey: 'again', phone: '020 7946 0019' });
+      expect(known.status).toBe(200);
+      expect(known.body).toMatchObject({ id: next.body.id, deduplicated: true });
+      expect(await answers()).toEqual(['not_admitted', 'written', 'not_admitted']);
+    });
+
+    it('50 concurrent pushes of one new lead under one key → one contact, one key, one dispatch job, the same answer; no 5xx', async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
+      const jobs = await dispatchJobs(c.id);
+      const body = { idempotencyKey: 'burst', phone: '+14155552671', name: 'Ada' };
+      const responses = await Promise.all(Array.from({ length: 50 }, () => pushLead(t, ws.key, c.id, body)));
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.every((s) => s === 201 || s === 200 || s === 409)).toBe(true);
+      const created = responses.find((r) => r.status === 201)!.body;
+      for (const r of responses.filter((x) => x.status === 200)) expect(r.body).toEqual(created);
+      expect(await countContacts(t, c.id)).toBe(2);
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM api_lead_keys WHERE campaign_id = $1 AND idempotency_key = 'burst'`, [c.id]);
+      expect(n).toBe(1);
+      expect(await dispatchJobs(c.id)).toBe(jobs + 1);
+      expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(2);
+    });
+
+    it('409 idempotency_in_progress + Retry-After: 1 while another transaction holds the key; nothing written', async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
+      const runner = t.dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        await runner.query(
+          `INSERT INTO api_lead_keys (campaign_id, idempotency_key, workspace_id, fingerprint, lead) VALUES ($1, 'held', $2, 'x', '{}')`,
+          [c.id, ws.workspaceId],
+        );
+        const res = await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' });
+        expectError(res, 409, 'idempotency_in_progress');
+        expect(res.headers['retry-after']).toBe('1');
+        expect(written).toHaveBeenCalledTimes(1);
+        expect(await countContacts(t, c.id)).toBe(1);
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+      expect((await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' })).status).toBe(201);
+      await expect(written.mock.results[0].value).rejects.toMatchObject({ code: 'idempotency_in_progress' });
+      expect(await written.mock.results[1].value).toBe('written');
+    });
   });
 
   describe('refusals, in the contract order; a refused push changes nothing', () => {

@@ -56,7 +56,7 @@ export { SKIP_REASONS, SkipReason, TIMELINE_EVENT_TYPES, TimelineEventType } fro
 export { UploadIntake } from './application/upload-intake.service';
 export { OptionalFileUploadInterceptor, SingleFileUploadInterceptor } from './http/single-file-upload.interceptor';
 export { CampaignResponse } from './http/dto/campaign-response.dto';
-export { ApiLeadIntake, ApiLeadContactView, OpenApiCampaign } from './application/api-lead-intake.service';
+export { ApiLeadIntake, ApiLeadContactView, NewApiLead, OpenApiCampaign } from './application/api-lead-intake.service';
 export { AdmittedCaller, InboundCaller, InboundCampaigns, InboundRoute } from './application/inbound-campaigns';
 export { CrmDirectory, EmailReadiness, WhatsappReadiness, WorkflowDirectory } from './application/campaigns.ports';
 export { CrmContactIntake, CrmContactInput, CrmContactsAdded, CrmImportDefaults } from './application/crm-contact-intake.service';

@@ -10,5 +10,6 @@ export * from './env-reader';
 export * from './config-fragments';
 export * from './phone';
 export * from './outbox';
+export * from './statement-parts';
 export * from './app-config';
 export * from './retry-later';

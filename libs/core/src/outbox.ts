@@ -1,3 +1,5 @@
+import type { StatementParts } from './statement-parts';
+
 /** A job to run after the transaction that writes it commits. */
 export interface OutboxJob {
   /** BullMQ queue name (a module's queue enum value). */
@@ -21,6 +23,11 @@ export interface OutboxJob {
 export abstract class Outbox {
   /** Writes the jobs; returns their outbox ids. */
   abstract enqueue(...jobs: OutboxJob[]): Promise<string[]>;
+  /**
+   * Adds the job to a statement other modules write into (decisions.md 42.3), written once per
+   * row `guard` (a part added before) returns, and only then: no row, no job.
+   */
+  abstract enqueueAfter(parts: StatementParts, guard: string, job: OutboxJob): void;
 }
 
 /** Strings that are UUIDs (what every public id is); anything else cannot name a row. */

@@ -11,7 +11,7 @@ export { DeliverResults, AttemptReport } from './application/deliver-results.use
 export { ApiLogs } from './application/api-logs.service';
 export { ResultsHousekeeping } from './application/results-housekeeping';
 export { ResultWebhooks } from './application/result-webhooks.service';
-export { FinalCallLookup, HostResolver, WebhookSender } from './application/results.ports';
+export { FinalCallLookup, HostResolver, NewLeadStatement, NewLeadWrite, WebhookSender } from './application/results.ports';
 export { LeadFinalPayload, leadFinalJob, ResultsJob, ResultsQueue } from './application/results-jobs';
 export { LEAD_RESULT_TYPE, LeadResultEnvelope } from './domain/lead-result';
 export { LeadJourneys, LeadJourneysBinding } from './application/lead-journeys';

@@ -18,6 +18,7 @@ import {
   FinalCallLookup,
   HostResolver,
   LeadKeyStore,
+  NewLeadStatement,
   ResultStore,
   WebhookEndpointStore,
   WebhookSender,
@@ -35,6 +36,7 @@ import { ResultsMaintenance } from './infrastructure/results-maintenance';
 import { SqlApiLogStore } from './infrastructure/sql-api-log.store';
 import { SqlDeliveryStore } from './infrastructure/sql-delivery.store';
 import { SqlLeadKeyStore } from './infrastructure/sql-lead-key.store';
+import { SqlNewLeadStatement } from './infrastructure/sql-new-lead.statement';
 import { SqlResultStore } from './infrastructure/sql-result.store';
 import { SqlWebhookEndpointStore } from './infrastructure/sql-webhook-endpoint.store';
 import { WebhookSecretSealer } from './infrastructure/webhook-secret.sealer';
@@ -51,6 +53,7 @@ const useCases = [PushLead, LeadQueries, RecordLeadResult, ResultQueries, Result
     ...useCases,
     WebhookSecretSealer,
     { provide: LeadKeyStore, useClass: SqlLeadKeyStore },
+    { provide: NewLeadStatement, useClass: SqlNewLeadStatement },
     { provide: ResultStore, useClass: SqlResultStore },
     { provide: WebhookEndpointStore, useClass: SqlWebhookEndpointStore },
     { provide: DeliveryStore, useClass: SqlDeliveryStore },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, Outbox } from '@outreach/core';
+import { AppError, Outbox, StatementParts } from '@outreach/core';
 import { CampaignProps } from '../domain/campaign.aggregate';
 import { ContactRecord } from '../domain/contact';
 import { JOURNEY_LIVE_CAP, JOURNEY_LIVE_CAP_RETRY_AFTER_SECONDS } from '../domain/campaign-kinds';
@@ -60,10 +60,34 @@ export abstract class ApiLeadContactStore {
     contact: ApiLeadContactInput,
     createdEvent: PendingTimelineEvent,
   ): Promise<{ id: string; created: boolean; contact: ApiLeadContactView }>;
+  /**
+   * The new contact of `lead`, with its timeline event `created` and the campaign's count, as parts
+   * of a statement other modules write into too (decisions.md 42.3), guarded by the campaign: it
+   * must still be the workspace's RUNNING API campaign without a journey, with `countryCode` as its
+   * calling code, and must not have the phone. Answers the name of the part that returns the new
+   * contact's row (none when any of that fails), share-locking the campaign as `lockCampaign` does.
+   */
+  abstract admitNewInto(parts: StatementParts, lead: NewApiLead, createdEvent: PendingTimelineEvent): string;
   abstract find(campaignId: string, contactId: string): Promise<ApiLeadContactView | null>;
   /** Contacts of the campaign not final yet (PENDING, IN_PROGRESS, RETRY_SCHEDULED): a journey's live leads. */
   abstract liveCount(campaignId: string): Promise<number>;
 }
+
+/** A lead for a new contact, written in one statement with the push's other rows (decisions.md 42.3). */
+export interface NewApiLead {
+  workspaceId: string;
+  campaignId: string;
+  /** The calling code the phone was normalised with: the campaign's, as openCampaign last read it. */
+  countryCode: string | null;
+  /** The new contact's id, chosen by the caller. */
+  contactId: string;
+  contact: ApiLeadContactInput;
+  /** The contact's createdAt. */
+  at: Date;
+}
+
+/** Campaigns whose calling code a process remembers (openCampaign), at most. */
+const REMEMBERED_CAMPAIGNS = 10_000;
 
 export interface OpenApiCampaign {
   campaignId: string;
@@ -85,6 +109,9 @@ export class ApiLeadIntake {
     private readonly timeline: ContactTimeline,
   ) {}
 
+  /** The calling code of campaigns this process saw taking API leads (openCampaign), by id. */
+  private readonly countryCodes = new Map<string, string | null>();
+
   /**
    * Share-locks the campaign row until the transaction ends (a pause cannot slip in between the
    * check and the insert; pushes still run side by side). 404 campaign_not_found; 409
@@ -100,6 +127,7 @@ export class ApiLeadIntake {
       throw new AppError('campaign_not_accepting', { message: `the campaign is ${p.status}`, extra: { reason: p.status } });
     }
     if (p.workflowId !== null) await this.assertJourneyRoom(p.id);
+    else this.remember(p.id, p.countryCode);
     return { campaignId: p.id, countryCode: p.countryCode };
   }
 
@@ -128,6 +156,33 @@ export class ApiLeadIntake {
     const { id, created, contact } = await this.contacts.insertOrFind(workspaceId, campaignId, input, this.timeline.pending('created', { source: 'API' }));
     if (created) await this.outbox.enqueue({ queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId } });
     return { contactId: id, created, contact };
+  }
+
+  /**
+   * The calling code of a campaign this process saw taking API leads without a journey, as it was
+   * then; undefined when it has not (yet). A hint only: `admitNewInto` checks it is still so.
+   */
+  rememberedCountryCode(campaignId: string): string | null | undefined {
+    return this.countryCodes.get(campaignId);
+  }
+
+  /**
+   * The new contact of a lead and its dispatch job, as parts of one statement (decisions.md 42.3):
+   * written only if the campaign still takes the lead as openCampaign would (RUNNING, source API,
+   * no journey, the same calling code) and does not have the phone yet. Answers the name of the
+   * part that returns the new contact's row; no row means nothing of the lead is written, and the
+   * caller takes the way through openCampaign and admit, which says why.
+   */
+  admitNewInto(parts: StatementParts, lead: NewApiLead): string {
+    const guard = this.contacts.admitNewInto(parts, lead, this.timeline.pending('created', { source: 'API' }));
+    this.outbox.enqueueAfter(parts, guard, { queue: CampaignQueue.Campaigns, name: CampaignJob.Dispatch, payload: { campaignId: lead.campaignId } });
+    return guard;
+  }
+
+  private remember(campaignId: string, countryCode: string | null): void {
+    this.countryCodes.delete(campaignId);
+    if (this.countryCodes.size >= REMEMBERED_CAMPAIGNS) this.countryCodes.delete(this.countryCodes.keys().next().value as string);
+    this.countryCodes.set(campaignId, countryCode);
   }
 
   findContact(campaignId: string, contactId: string): Promise<ApiLeadContactView | null> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { StatementParts } from '@outreach/core';
 import { isUuid, TransactionHost } from '@outreach/platform';
 import {
   API_LEAD_CAMPAIGN_FIELDS,
@@ -7,6 +8,7 @@ import {
   ApiLeadContactInput,
   ApiLeadContactStore,
   ApiLeadContactView,
+  NewApiLead,
 } from '../application/api-lead-intake.service';
 import { PendingTimelineEvent } from '../application/contact-timeline';
 import { withIsoDates } from '../application/iso-dates';
@@ -69,6 +71,34 @@ export class SqlApiLeadContactStore extends ApiLeadContactStore {
     // committed after this statement's snapshot, so read it with a fresh one.
     const again: Row[] = await this.tx.manager.query(`SELECT ${view} FROM ${CC.name} WHERE ${CC.c.campaignId} = $1 AND ${CC.c.phone} = $2`, [campaignId, c.phone]);
     return this.admitted(again[0], false);
+  }
+
+  admitNewInto(parts: StatementParts, lead: NewApiLead, createdEvent: PendingTimelineEvent): string {
+    const c = lead.contact;
+    const locale = recipientLocaleOf(c.phone);
+    // The checks of lockCampaign and openCampaign, under the same share lock; the calling code too,
+    // since the phone was normalised with it.
+    const campaign = parts.add('lead_campaign', {
+      sql: `SELECT ${C.c.id} FROM ${C.name}
+             WHERE ${C.c.id} = $1 AND ${C.c.workspaceId} = $2 AND ${C.c.source} = 'API' AND ${C.c.status} = 'RUNNING'
+               AND ${C.c.workflowId} IS NULL AND ${C.c.countryCode} IS NOT DISTINCT FROM $3::text
+             FOR KEY SHARE`,
+      params: [lead.campaignId, lead.workspaceId, lead.countryCode],
+    });
+    const contact = parts.add('lead_contact', {
+      sql: `INSERT INTO ${CC.name} (${CC.select(undefined, ['id', 'campaignId', 'workspaceId', 'phone', 'name', 'fields', 'recipientZone', 'recipientRegion', 'createdAt', 'updatedAt'])})
+            SELECT $1, ${C.c.id}, $2, $3, $4, $5::jsonb, $6, $7, $8, $8 FROM ${campaign}
+            ON CONFLICT (${CC.c.campaignId}, ${CC.c.phone}) DO NOTHING
+            RETURNING ${CC.c.id}`,
+      params: [lead.contactId, lead.workspaceId, c.phone, c.name, CC.param('fields', c.fields), locale.zone, locale.region, lead.at],
+    });
+    parts.add('lead_counted', { sql: addToContactCount('$1', `SELECT count(*) FROM ${contact}`), params: [lead.campaignId] });
+    parts.add('lead_event', {
+      sql: `INSERT INTO ${E.name} (${E.select(undefined, ['contactId', 'type', 'occurredAt', 'detail'])})
+            SELECT ${CC.c.id}, $1, $2, $3::jsonb FROM ${contact}`,
+      params: [createdEvent.type, createdEvent.at, E.param('detail', createdEvent.detail)],
+    });
+    return contact;
   }
 
   private admitted(row: Row, created: boolean): { id: string; created: boolean; contact: ApiLeadContactView } {

@@ -448,6 +448,11 @@ export class InMemoryApiLeadContactStore extends ApiLeadContactStore {
     return p && p.workspaceId === workspaceId ? { id: p.id, source: p.source, status: p.status, countryCode: p.countryCode, workflowId: p.workflowId } : null;
   }
 
+  /** Statement parts are SQL: use-case specs fake the port that runs the push's statement instead. */
+  admitNewInto(): string {
+    throw new Error('InMemoryApiLeadContactStore cannot write into a SQL statement');
+  }
+
   async insertOrFind(
     workspaceId: string,
     campaignId: string,

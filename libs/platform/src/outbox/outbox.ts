@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Outbox, OutboxJob } from '@outreach/core';
+import { Outbox, OutboxJob, StatementParts } from '@outreach/core';
 import { withTraceContext } from '@outreach/telemetry';
 import { TransactionHost } from '../database/transaction-host';
 import { OUTBOX } from './outbox-message.table';
@@ -33,6 +33,17 @@ export class SqlOutbox extends Outbox {
       params,
     );
     return rows.map((r) => OUTBOX.fromRow(r, ID_ONLY).id);
+  }
+
+  enqueueAfter(parts: StatementParts, guard: string, job: OutboxJob): void {
+    const o = OUTBOX.c;
+    // The wake-up rides along as in enqueue; a guard with no row inserts nothing (the NOTIFY, if
+    // evaluated at all, only wakes the relay early).
+    parts.add(`${guard}_outbox`, {
+      sql: `INSERT INTO ${OUTBOX.name} (${o.queue}, ${o.name}, ${o.payload}, ${o.jobId})
+            SELECT $1, $2, $3::jsonb, $4 FROM ${guard} CROSS JOIN (SELECT pg_notify('outbox', '')) AS wake`,
+      params: [job.queue, job.name, OUTBOX.param('payload', withTraceContext(job.payload)), job.jobId ?? null],
+    });
   }
 }
 

@@ -66,6 +66,11 @@ export class RecordingOutbox extends Outbox {
     return jobs.map((_, i) => String(first + i + 1));
   }
 
+  /** Statement parts are SQL: use-case specs fake the port that runs such a statement instead. */
+  override enqueueAfter(): void {
+    throw new Error('RecordingOutbox cannot write into a SQL statement');
+  }
+
   /** The jobs of one queue and name. */
   named(queue: string, name: string): OutboxJob[] {
     return this.jobs.filter((j) => j.queue === queue && j.name === name);

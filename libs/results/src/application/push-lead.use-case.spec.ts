@@ -2,7 +2,7 @@ import { AppError, FixedClock } from '@outreach/core';
 import { ApiLeadIntake, CampaignJob, CampaignQueue } from '@outreach/campaigns';
 import { aCampaign, InMemoryApiLeadContactStore, InMemoryCampaignRepository, InMemoryContactRepository, inMemoryTimeline } from '../../../campaigns/src/testing';
 import { codeOf, RecordingOutbox, RollbackUnitOfWork } from '../../../platform/src/testing';
-import { InMemoryLeadKeyStore } from '../testing';
+import { InMemoryLeadKeyStore, RecordingNewLeadStatement } from '../testing';
 import { LeadPushInput, PushLead } from './push-lead.use-case';
 
 /* PushLead over in-memory keys and contacts: outcomes (created, deduplicated, replayed), codes, what is stored and enqueued. */
@@ -17,6 +17,7 @@ describe('PushLead', () => {
   let outbox: RecordingOutbox;
   let uow: RollbackUnitOfWork;
   let pushLead: PushLead;
+  let newLeads: RecordingNewLeadStatement;
   const dispatches = () => outbox.named(CampaignQueue.Campaigns, CampaignJob.Dispatch);
 
   beforeEach(() => {
@@ -28,7 +29,8 @@ describe('PushLead', () => {
     // A push that finds its key taken rolls back what it wrote (the contact first of all).
     uow = new RollbackUnitOfWork([contacts]);
     const intake = new ApiLeadIntake(campaigns, new InMemoryApiLeadContactStore(campaigns, contacts), outbox, inMemoryTimeline());
-    pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')));
+    newLeads = new RecordingNewLeadStatement();
+    pushLead = new PushLead(intake, keys, uow, new FixedClock(new Date('2026-01-01T00:00:00.000Z')), newLeads);
   });
 
   const lead = (over: Partial<LeadPushInput> = {}): LeadPushInput => ({ idempotencyKey: 'k1', phone: '(415) 555-2671', name: 'Ada', fields: { plan: 'gold', seats: 3 }, ...over });
@@ -96,6 +98,58 @@ describe('PushLead', () => {
     keys.concurrentWinner = (record) => ({ ...record, leadId: null, response: null });
     const running = await pushLead.push(W, C, lead({ idempotencyKey: 'running' })).catch((e: AppError) => e);
     expect(running).toMatchObject({ code: 'idempotency_in_progress', options: { headers: { 'Retry-After': '1' } } });
+  });
+
+  describe('as one statement (decisions.md 42.3)', () => {
+    it('is offered a push once the campaign was seen taking API leads, with the phone normalised by its calling code and the whole answer', async () => {
+      await pushLead.push(W, C, lead({ idempotencyKey: 'first' }));
+      expect(newLeads.calls).toEqual([]); // the campaign's calling code was not known yet
+      newLeads.answer = 'written';
+      const outcome = await pushLead.push(W, C, lead({ idempotencyKey: 'k2', phone: '(415) 555-0000' }));
+      expect(outcome.result).toBe('created');
+      expect(newLeads.calls).toHaveLength(1);
+      const [{ lead: written, key }] = newLeads.calls;
+      expect(written).toEqual({
+        workspaceId: W,
+        campaignId: C,
+        countryCode: '+1',
+        contactId: outcome.body.id,
+        contact: { phone: '+14155550000', name: 'Ada', fields: { plan: 'gold', seats: '3' } },
+        at: new Date('2026-01-01T00:00:00.000Z'),
+      });
+      expect(outcome.body).toEqual({
+        id: written.contactId, campaignId: C, idempotencyKey: 'k2', phone: '+14155550000', name: 'Ada', fields: { plan: 'gold', seats: 3 },
+        status: 'PENDING', attempts: 0, resultId: null, deduplicated: false, createdAt: '2026-01-01T00:00:00.000Z',
+      });
+      expect(key).toMatchObject({ campaignId: C, idempotencyKey: 'k2', workspaceId: W, leadId: written.contactId, response: outcome.body });
+      // No transaction: the statement is its own.
+      expect(uow.runs).toBe(1);
+    });
+
+    it('not_admitted: the transaction runs as before and answers for itself (here: the phone is known, deduplicated)', async () => {
+      const first = await pushLead.push(W, C, lead({ idempotencyKey: 'first' }));
+      const again = await pushLead.push(W, C, lead({ idempotencyKey: 'k2' }));
+      expect(newLeads.calls).toHaveLength(1);
+      expect(again.result).toBe('deduplicated');
+      expect(again.body.id).toBe(first.body.id);
+      expect(uow.runs).toBe(2);
+    });
+
+    it('key_taken: the first answer of the key is replayed, or idempotency_key_reused for another lead; no transaction', async () => {
+      const first = await pushLead.push(W, C, lead());
+      newLeads.answer = 'key_taken';
+      expect(await pushLead.push(W, C, lead())).toEqual({ result: 'replayed', body: first.body });
+      expect((await codeOf(pushLead.push(W, C, lead({ phone: '+14155550001' }))))?.code).toBe('idempotency_key_reused');
+      expect(newLeads.calls).toHaveLength(2);
+      expect(uow.runs).toBe(1);
+    });
+
+    it('a phone the calling code cannot normalise is not offered: the transaction answers invalid_phone', async () => {
+      await pushLead.push(W, C, lead({ idempotencyKey: 'first' }));
+      newLeads.answer = 'written';
+      expect((await codeOf(pushLead.push(W, C, lead({ idempotencyKey: 'k2', phone: '12' }))))?.code).toBe('invalid_phone');
+      expect(newLeads.calls).toEqual([]);
+    });
   });
 
   it('pushMany: each item on its own, parse errors kept in place, failures per item; an unknown campaign refuses the batch', async () => {

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake } from '@outreach/campaigns';
 import { AppError, Clock, isAppError, normalisePhone, UnitOfWork } from '@outreach/core';
 import { contactFields, Lead, LeadFieldValue, leadFingerprint } from '../domain/lead';
-import { LeadKeyRecord, LeadKeyStore, LeadPushBody } from './results.ports';
+import { LeadKeyRecord, LeadKeyStore, LeadPushBody, NewLeadStatement } from './results.ports';
 
 /** A lead as the push body carries it (shape already validated; key already checked). */
 export interface LeadPushInput {
@@ -31,6 +32,11 @@ export interface LeadPushOutcome {
  * back and replays the first answer when the lead is the same (else idempotency_key_reused). Claiming
  * last, not first, saves the read before the claim and the write of the answer after it: a new
  * key, the common case, costs no statement for its idempotency beyond the one insert.
+ *
+ * The usual push — a new phone for a campaign this process has seen taking API leads — goes first
+ * as one statement, with no transaction around it (NewLeadStatement, decisions.md 42.3). Whatever
+ * that statement does not write (the campaign changed, the phone is known, a journey campaign)
+ * takes the transaction above, which finds out why.
  */
 @Injectable()
 export class PushLead {
@@ -39,9 +45,12 @@ export class PushLead {
     private readonly keys: LeadKeyStore,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly newLeads: NewLeadStatement,
   ) {}
 
   async push(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome> {
+    const alone = await this.pushNew(workspaceId, campaignId, input);
+    if (alone) return alone;
     let fingerprint = '';
     try {
       return await this.uow.run(async () => {
@@ -74,8 +83,49 @@ export class PushLead {
     } catch (error) {
       if (!(error instanceof KeyTaken)) throw error;
     }
-    // The key was pushed before (or by a push that committed while this one waited for it).
-    const known = await this.keys.find(campaignId, input.idempotencyKey);
+    return this.replayKey(campaignId, input.idempotencyKey, fingerprint);
+  }
+
+  /**
+   * The push as one statement (decisions.md 42.3), when the campaign's calling code is remembered
+   * and the phone normalises with it; null when that statement is not for this push or wrote
+   * nothing (the caller then takes the transaction, which answers why). The contact's id and
+   * createdAt are chosen here, so the answer stored with the key is known before the statement.
+   */
+  private async pushNew(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome | null> {
+    const countryCode = this.intake.rememberedCountryCode(campaignId);
+    if (countryCode === undefined) return null;
+    const phone = normalisePhone(input.phone, countryCode);
+    if (!phone) return null;
+    const lead: Lead = { phone, name: input.name ?? null, fields: input.fields ?? {} };
+    const fingerprint = leadFingerprint(lead);
+    const at = this.clock.now();
+    const contactId = randomUUID();
+    const body: LeadPushBody = {
+      id: contactId,
+      campaignId,
+      idempotencyKey: input.idempotencyKey,
+      phone,
+      name: lead.name,
+      fields: lead.fields,
+      status: 'PENDING',
+      attempts: 0,
+      resultId: null,
+      deduplicated: false,
+      createdAt: at.toISOString(),
+    };
+    const written = await this.newLeads.write(
+      { workspaceId, campaignId, countryCode, contactId, contact: { phone, name: lead.name, fields: contactFields(lead.fields) }, at },
+      { campaignId, idempotencyKey: input.idempotencyKey, workspaceId, fingerprint, lead, leadId: contactId, response: body, createdAt: at },
+    );
+    if (written === 'written') return { result: 'created', body };
+    if (written === 'key_taken') return this.replayKey(campaignId, input.idempotencyKey, fingerprint);
+    return null;
+  }
+
+  /** The key was pushed before (or by a push that committed while this one waited for it). */
+  private async replayKey(campaignId: string, idempotencyKey: string, fingerprint: string): Promise<LeadPushOutcome> {
+    const known = await this.keys.find(campaignId, idempotencyKey);
     if (!known) throw new AppError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
     return replay(known, fingerprint);
   }

@@ -1,5 +1,6 @@
 import { AnalysisFacts, FinalCallFacts, LeadResultEnvelope } from '../domain/lead-result';
 import { Lead } from '../domain/lead';
+import type { NewApiLead } from '@outreach/campaigns';
 
 // ---- leads -------------------------------------------------------------------------------
 
@@ -42,6 +43,22 @@ export abstract class LeadKeyStore {
   abstract claim(record: LeadKeyRecord): Promise<boolean>;
   /** The first key that named the lead (the lead's own key), with its campaign and workspace. */
   abstract firstForLead(leadId: string): Promise<LeadKeyRecord | null>;
+}
+
+/** What the one-statement push did (decisions.md 42.3). */
+export type NewLeadWrite = 'written' | 'not_admitted' | 'key_taken';
+
+/**
+ * The push of a lead for a new contact in one statement: one round trip and one implicit
+ * transaction (decisions.md 42.3). It writes the contact, its timeline event, the campaign's count
+ * and dispatch job (parts written by campaigns, ApiLeadIntake.admitNewInto), then the key with its
+ * answer, or nothing: 'not_admitted' when the campaign no longer takes the lead as remembered or
+ * already has the phone, 'key_taken' when a push of the key committed before. A push of the key
+ * still in flight past the key's lock bound → 409 idempotency_in_progress, as LeadKeyStore.claim.
+ * Never inside a transaction (it would be the caller's, not the statement's own).
+ */
+export abstract class NewLeadStatement {
+  abstract write(lead: NewApiLead, key: LeadKeyRecord): Promise<NewLeadWrite>;
 }
 
 // ---- results -----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import { API_LEAD_KEYS } from './persistence/api-lead-key.table';
 const k = API_LEAD_KEYS.c;
 const SELECT = `SELECT ${API_LEAD_KEYS.select()} FROM ${API_LEAD_KEYS.name}`;
 /** How long a push waits for a concurrent push of the same key before answering 409 idempotency_in_progress. */
-const KEY_LOCK_TIMEOUT = '500ms';
+export const KEY_LOCK_TIMEOUT = '500ms';
 
 @Injectable()
 export class SqlLeadKeyStore extends LeadKeyStore {
@@ -39,10 +39,7 @@ export class SqlLeadKeyStore extends LeadKeyStore {
       return rows.length === 1;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '55P03') {
-        throw new AppError('idempotency_in_progress', {
-          message: 'a push with this idempotencyKey is still in progress; retry after Retry-After',
-          headers: { 'Retry-After': '1' },
-        });
+        throw keyInProgress();
       }
       throw error;
     }
@@ -56,4 +53,12 @@ export class SqlLeadKeyStore extends LeadKeyStore {
     );
     return rows[0] ? API_LEAD_KEYS.fromRow(rows[0]) : null;
   }
+}
+
+/** 409: a push of the key is still in flight past the key's lock bound. */
+export function keyInProgress(): AppError {
+  return new AppError('idempotency_in_progress', {
+    message: 'a push with this idempotencyKey is still in progress; retry after Retry-After',
+    headers: { 'Retry-After': '1' },
+  });
 }

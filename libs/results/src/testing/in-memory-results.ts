@@ -14,6 +14,8 @@ import {
   HostResolver,
   LeadKeyRecord,
   LeadKeyStore,
+  NewLeadStatement,
+  NewLeadWrite,
   ResultListQuery,
   ResultStore,
   StoredResult,
@@ -23,6 +25,7 @@ import {
   WebhookResponse,
   WebhookSender,
 } from '../application/results.ports';
+import type { NewApiLead } from '@outreach/campaigns';
 import { AnalysisFacts, FinalCallFacts, LeadResultEnvelope } from '../domain/lead-result';
 import { signingSecrets } from '../domain/webhook-endpoint';
 
@@ -83,6 +86,21 @@ function keyOf(campaignId: string, key: string): string {
 // ---- results -----------------------------------------------------------------------------
 
 /** Results by id, one per lead, numbered in insertion order (their `seq`). */
+/**
+ * The one-statement push (decisions.md 42.3) as a use case sees it: the calls it got, and the
+ * answer it gives (`answer`, 'not_admitted' by default: every push takes the transaction). A
+ * 'written' answer writes nothing here: the statement's writes are SQL, tested end to end.
+ */
+export class RecordingNewLeadStatement extends NewLeadStatement {
+  readonly calls: Array<{ lead: NewApiLead; key: LeadKeyRecord }> = [];
+  answer: NewLeadWrite = 'not_admitted';
+
+  async write(lead: NewApiLead, key: LeadKeyRecord): Promise<NewLeadWrite> {
+    this.calls.push({ lead, key });
+    return this.answer;
+  }
+}
+
 export class InMemoryResultStore extends ResultStore {
   readonly rows: StoredResult[] = [];
   private seq = 0;

@@ -21,6 +21,18 @@ export const ENGINE_CONFIG = defineConfig('engine', (env) => ({
    * default 15000): the longest a lost webhook or a dead process holds a line (decisions.md 16.24).
    */
   callPollIntervalMs: env.int('CALL_POLL_INTERVAL_MS', 15_000, 100, 3_600_000),
+  /**
+   * Attempt starts, call acceptances or call endings a worker writes in one transaction, at most
+   * (ENGINE_GROUP_MAX, default 100; decisions.md 16.37).
+   */
+  engineGroupMax: env.int('ENGINE_GROUP_MAX', 100, 1, 1_000),
+  /**
+   * Groups of each kind (starts, acceptances, endings) a worker writes at once: a group's
+   * transaction waiting on a row lock holds up the items queued behind it, so more groups cost
+   * less head of line and fewer groups fewer transactions (ENGINE_GROUPS_IN_FLIGHT, default 2;
+   * decisions.md 16.37).
+   */
+  engineGroupsInFlight: env.int('ENGINE_GROUPS_IN_FLIGHT', 2, 1, 16),
 }));
 
 declare module '@outreach/core' {

@@ -324,6 +324,22 @@ describe('AttemptSettlement', () => {
       for (const a of attempts) expect(bed.contacts.stored(a.contactId)!.status).toBe('COMPLETED');
     });
 
+    it('ENGINE_GROUPS_IN_FLIGHT and ENGINE_GROUP_MAX (decisions.md 16.37): one group at a time of at most two endings', async () => {
+      bed = engineTestBed({ groupsInFlight: 1, groupMax: 2 });
+      bed.addCampaign({ id: CID, draft: { source: 'CSV' } });
+      campaign = (await bed.execution.campaign(CID))!;
+      const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004', '+14155551005'].map((phone) => inFlight(1, 0, phone)));
+      const settleMany = jest.spyOn(bed.settlement, 'settleMany');
+
+      const reports = await Promise.all(attempts.map((a) => bed.endings.end(a.callId, result('completed', 1_000))));
+
+      expect(reports.map((r) => r.state)).toEqual(['settled', 'settled', 'settled', 'settled', 'settled']);
+      // The first alone (nothing in flight), then the four that arrived meanwhile two by two, one group at a time
+      // (with the defaults: [a], [b], [c, d, e]).
+      const [a, b, c, d, e] = attempts.map((x) => x.callId);
+      expect(settleMany.mock.calls.map(([inputs]) => inputs.map((i) => i.callId))).toEqual([[a], [b, c], [d, e]]);
+    });
+
     it('provider events settled together (decisions.md 16.33): applied ones are duplicates, the others noted with their settlement', async () => {
       const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
       await bed.callLog.noteEvent({ provider: 'scripted', eventId: 'seen-before', callId: attempts[3].callId, type: 'ended' });

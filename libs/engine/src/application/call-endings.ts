@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CallLog } from '@outreach/calls';
 import { CampaignExecution, ExecutionCampaign } from '@outreach/campaigns';
-import { isAppError, UnitOfWork } from '@outreach/core';
+import { AppConfig, isAppError, UnitOfWork } from '@outreach/core';
 import { VoiceCallEvent, VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
@@ -25,9 +25,7 @@ export interface KnownAttempt {
 }
 
 /** Endings settled together at most (decisions.md 16.31). */
-const MAX_GROUP = 100;
 /** Groups of endings in flight per process: one gathers while the other is written. */
-const GROUPS_IN_FLIGHT = 2;
 
 interface Ending {
   callId: string;
@@ -52,11 +50,7 @@ interface Ending {
 @Injectable()
 export class CallEndings {
   private readonly logger = new Logger('CallEndings');
-  private readonly groups = new GroupedRuns<Ending, CallEndingReport>((endings) => this.endGroup(endings), {
-    maxGroup: MAX_GROUP,
-    concurrency: GROUPS_IN_FLIGHT,
-    keyOf: (ending) => ending.callId,
-  });
+  private readonly groups: GroupedRuns<Ending, CallEndingReport>;
 
   constructor(
     private readonly execution: CampaignExecution,
@@ -64,7 +58,15 @@ export class CallEndings {
     private readonly settlement: AttemptSettlement,
     private readonly settlements: SettlementQueue,
     private readonly uow: UnitOfWork,
-  ) {}
+    config: AppConfig,
+  ) {
+    // ENGINE_GROUP_MAX and ENGINE_GROUPS_IN_FLIGHT (decisions.md 16.37).
+    this.groups = new GroupedRuns<Ending, CallEndingReport>((endings) => this.endGroup(endings), {
+      maxGroup: config.engineGroupMax,
+      concurrency: config.engineGroupsInFlight,
+      keyOf: (ending) => ending.callId,
+    });
+  }
 
   end(callId: string, result: VoiceCallResult, known?: KnownAttempt): Promise<CallEndingReport> {
     return this.groups.submit({ callId, result, known });

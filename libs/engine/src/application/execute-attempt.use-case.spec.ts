@@ -226,6 +226,19 @@ describe('ExecuteAttempt', () => {
       return ids;
     }
 
+    it('ENGINE_GROUPS_IN_FLIGHT and ENGINE_GROUP_MAX (decisions.md 16.37): one start group at a time of at most two attempts', async () => {
+      bed = engineTestBed({ groupsInFlight: 1, groupMax: 2 });
+      const ids = await claimedFive();
+      const startMany = jest.spyOn(bed.callLog, 'startMany');
+
+      const reports = await Promise.all(ids.map((id) => bed.attempt.execute(id, 1)));
+
+      expect(reports.map((r) => r.state)).toEqual(['placed', 'placed', 'placed', 'placed', 'placed']);
+      // ids[0] alone; then [1, 2] and [3, 4], one at a time (the defaults put [2, 3, 4] together after [0] and [1]).
+      expect(startMany.mock.calls.map(([inputs]) => inputs.map((i) => i.contactId))).toEqual([[ids[1], ids[2]], [ids[3], ids[4]]]);
+      expect(bed.voice.requests.map((r) => r.to).sort()).toEqual([...PHONES].sort());
+    });
+
     it('the first starts alone, the ones arriving meanwhile in one transaction: one call each, placed and accepted; a stale or listed one takes its own path', async () => {
       const ids = await claimedFive();
       await bed.dnc.add(ENGINE_WS, { phone: PHONES[4] });

@@ -46,8 +46,6 @@ type Start =
 type Acceptance = { callId: string; providerCallId: string | null };
 
 /** Attempts started together at most, and start transactions in flight per process (decisions.md 16.32). */
-const MAX_START_GROUP = 100;
-const START_GROUPS_IN_FLIGHT = 2;
 
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
@@ -74,17 +72,9 @@ export class ExecuteAttempt {
   private readonly agentsById = new ShortLivedCache<AgentSummary | null>(LOOKUP_TTL_MS);
   private readonly workspaceNames = new ShortLivedCache<string>(LOOKUP_TTL_MS);
   /** Calls accepted at about the same time are recorded together (decisions.md 16.32). */
-  private readonly acceptances = new GroupedRuns<Acceptance, void>((group) => this.acceptGroup(group), {
-    maxGroup: MAX_START_GROUP,
-    concurrency: START_GROUPS_IN_FLIGHT,
-    keyOf: (acceptance) => acceptance.callId,
-  });
+  private readonly acceptances: GroupedRuns<Acceptance, void>;
   /** Attempt jobs running at once start together (decisions.md 16.32). */
-  private readonly starts = new GroupedRuns<AttemptPayload, Start>((group) => this.startGroup(group), {
-    maxGroup: MAX_START_GROUP,
-    concurrency: START_GROUPS_IN_FLIGHT,
-    keyOf: (attempt) => attempt.contactId,
-  });
+  private readonly starts: GroupedRuns<AttemptPayload, Start>;
 
   constructor(
     private readonly execution: CampaignExecution,
@@ -104,7 +94,12 @@ export class ExecuteAttempt {
     private readonly messages: MessageAttempt,
     private readonly messageLegs: MessageLegs,
     private readonly journeys: JourneySteps,
-  ) {}
+  ) {
+    // ENGINE_GROUP_MAX and ENGINE_GROUPS_IN_FLIGHT (decisions.md 16.37).
+    const limits = { maxGroup: config.engineGroupMax, concurrency: config.engineGroupsInFlight };
+    this.acceptances = new GroupedRuns<Acceptance, void>((group) => this.acceptGroup(group), { ...limits, keyOf: (acceptance) => acceptance.callId });
+    this.starts = new GroupedRuns<AttemptPayload, Start>((group) => this.startGroup(group), { ...limits, keyOf: (attempt) => attempt.contactId });
+  }
 
   async execute(contactId: string, attemptSeq: number): Promise<AttemptReport> {
     const started = await this.starts.submit({ contactId, attemptSeq });

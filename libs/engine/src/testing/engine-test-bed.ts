@@ -45,7 +45,7 @@ type CampaignInput = Parameters<typeof aCampaign>[0];
  * Every fake the engine talks to, one workspace set up to dial (concurrency 10, a positive
  * balance, an ACTIVE agent with 300 s calls, one number on an enabled carrier), and the four use cases.
  */
-export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; reaperGraceSeconds?: number } = {}) {
+export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; reaperGraceSeconds?: number; groupMax?: number; groupsInFlight?: number } = {}) {
   const clock = new FixedClock(options.now ?? ENGINE_NOW);
   const contacts = new InMemoryContactRepository(() => clock.now());
   const campaigns = new InMemoryCampaignRepository(contacts);
@@ -70,14 +70,20 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const scheduler = new RecordingDispatchScheduler();
   const direct = new RecordingDirectEnqueue();
   const settlements = new RecordingSettlementQueue();
-  const config = { dispatchTickMs: options.dispatchTickMs ?? 2000, reaperGraceSeconds: options.reaperGraceSeconds ?? 120, callPollIntervalMs: 15_000 } as AppConfig;
+  const config = {
+    dispatchTickMs: options.dispatchTickMs ?? 2000,
+    reaperGraceSeconds: options.reaperGraceSeconds ?? 120,
+    callPollIntervalMs: 15_000,
+    engineGroupMax: options.groupMax ?? 100,
+    engineGroupsInFlight: options.groupsInFlight ?? 2,
+  } as AppConfig;
 
   const timeline = inMemoryTimeline({ store: timelineStore, uow, clock });
   const spend = new RecordedCampaignSpend(debits);
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory, new JourneyStepsBinding());
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline, new JourneyStepsBinding());
   const polls = new RecordingCallPolls();
-  const endings = new CallEndings(execution, callLog, settlement, settlements, uow);
+  const endings = new CallEndings(execution, callLog, settlement, settlements, uow, config);
   // Message legs have their e2e tests (test/engine/message-legs.e2e-spec.ts); the bed runs voice legs only.
   const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
   const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());

@@ -1,4 +1,4 @@
-import { Clock, FixedClock } from '@outreach/platform';
+import { Clock, FixedClock, UnitOfWork } from '@outreach/platform';
 import { NewLeadStatement, NewLeadWrite } from '@outreach/results';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { addContacts, createCampaign, readCampaign } from '../campaigns/campaign-helpers';
@@ -248,6 +248,22 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
       expect(n).toBe(1);
       expect(await dispatchJobs(c.id)).toBe(jobs + 1);
       expect((await readCampaign(t, ws.key, c.id)).contactCount).toBe(2);
+    });
+
+    it("inside a caller's transaction the statement writes nothing and answers not_admitted (the push's transaction joins the caller's)", async () => {
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
+      const at = new Date();
+      const contactId = '00000000-0000-4000-8000-000000000042';
+      const answer = await t.get(UnitOfWork).run(() =>
+        t.get(NewLeadStatement).write(
+          { workspaceId: ws.workspaceId, campaignId: c.id, countryCode: c.countryCode ?? null, contactId, contact: { phone: '+14155552671', name: null, fields: {} }, at },
+          { campaignId: c.id, idempotencyKey: 'inside', workspaceId: ws.workspaceId, fingerprint: 'f', lead: { phone: '+14155552671', name: null, fields: {} }, leadId: contactId, response: null, createdAt: at },
+        ),
+      );
+      expect(answer).toBe('not_admitted');
+      expect(await countContacts(t, c.id)).toBe(1);
+      expect(await t.dataSource.query(`SELECT 1 FROM api_lead_keys WHERE idempotency_key = 'inside'`)).toEqual([]);
     });
 
     it('409 idempotency_in_progress + Retry-After: 1 while another transaction holds the key; nothing written', async () => {

@@ -55,7 +55,8 @@ export type NewLeadWrite = 'written' | 'not_admitted' | 'key_taken';
  * answer, or nothing: 'not_admitted' when the campaign no longer takes the lead as remembered or
  * already has the phone, 'key_taken' when a push of the key committed before. A push of the key
  * still in flight past the key's lock bound → 409 idempotency_in_progress, as LeadKeyStore.claim.
- * Never inside a transaction (it would be the caller's, not the statement's own).
+ * Inside a caller's transaction it writes nothing and answers 'not_admitted' (the statement
+ * would be the caller's, not its own).
  */
 export abstract class NewLeadStatement {
   abstract write(lead: NewApiLead, key: LeadKeyRecord): Promise<NewLeadWrite>;

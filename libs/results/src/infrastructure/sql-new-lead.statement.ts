@@ -25,7 +25,9 @@ export class SqlNewLeadStatement extends NewLeadStatement {
   }
 
   async write(lead: NewApiLead, key: LeadKeyRecord): Promise<NewLeadWrite> {
-    if (this.tx.inTransaction) throw new Error('NewLeadStatement.write runs alone, never inside a transaction');
+    // Inside a caller's transaction the statement would not be its own (a taken key would abort
+    // the caller's transaction): the push then takes its transaction path, which joins the caller's.
+    if (this.tx.inTransaction) return 'not_admitted';
     const parts = new StatementParts();
     const contact = this.intake.admitNewInto(parts, lead);
     const bound = parts.add('lead_key_bound', { sql: `SELECT set_config('lock_timeout', '${KEY_LOCK_TIMEOUT}', true) FROM ${contact}`, params: [] });

@@ -29,6 +29,23 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
     return n;
   }
 
+  /** Runs `work` while another push's open transaction holds the key, then rolls that transaction back. */
+  async function whileKeyHeld(campaignId: string, key: string, work: () => Promise<void>): Promise<void> {
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      await runner.query(
+        `INSERT INTO api_lead_keys (campaign_id, idempotency_key, workspace_id, fingerprint, lead) VALUES ($1, $2, $3, 'x', '{}')`,
+        [campaignId, key, ws.workspaceId],
+      );
+      await work();
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  }
+
   it('201 creates a PENDING contact and a dispatch job in the same transaction; a replay answers 200 with the same body', async () => {
     const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
     const jobsBefore = await dispatchJobs(c.id);
@@ -115,23 +132,12 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
 
   it('409 idempotency_in_progress + Retry-After: 1 while a push of the same key is still in flight', async () => {
     const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
-    // Another push's open transaction holds the key.
-    const runner = t.dataSource.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    try {
-      await runner.query(
-        `INSERT INTO api_lead_keys (campaign_id, idempotency_key, workspace_id, fingerprint, lead) VALUES ($1, 'held', $2, 'x', '{}')`,
-        [c.id, ws.workspaceId],
-      );
+    await whileKeyHeld(c.id, 'held', async () => {
       const res = await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' });
       expectError(res, 409, 'idempotency_in_progress');
       expect(res.headers['retry-after']).toBe('1');
       expect(await countContacts(t, c.id)).toBe(0);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
+    });
     // that push never committed: the key is free again
     expect((await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' })).status).toBe(201);
   });
@@ -269,23 +275,13 @@ describe('lead push (POST /v1/campaigns/{id}/leads)', () => {
     it('409 idempotency_in_progress + Retry-After: 1 while another transaction holds the key; nothing written', async () => {
       const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
       await pushLead(t, ws.key, c.id, { idempotencyKey: 'first', phone: '+14155550100' });
-      const runner = t.dataSource.createQueryRunner();
-      await runner.connect();
-      await runner.startTransaction();
-      try {
-        await runner.query(
-          `INSERT INTO api_lead_keys (campaign_id, idempotency_key, workspace_id, fingerprint, lead) VALUES ($1, 'held', $2, 'x', '{}')`,
-          [c.id, ws.workspaceId],
-        );
+      await whileKeyHeld(c.id, 'held', async () => {
         const res = await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' });
         expectError(res, 409, 'idempotency_in_progress');
         expect(res.headers['retry-after']).toBe('1');
         expect(written).toHaveBeenCalledTimes(1);
         expect(await countContacts(t, c.id)).toBe(1);
-      } finally {
-        await runner.rollbackTransaction();
-        await runner.release();
-      }
+      });
       expect((await pushLead(t, ws.key, c.id, { idempotencyKey: 'held', phone: '+14155552671' })).status).toBe(201);
       await expect(written.mock.results[0].value).rejects.toMatchObject({ code: 'idempotency_in_progress' });
       expect(await written.mock.results[1].value).toBe('written');

@@ -62,19 +62,7 @@ export class PushLead {
           name: lead.name,
           fields: contactFields(lead.fields),
         });
-        const body: LeadPushBody = {
-          id: contactId,
-          campaignId,
-          idempotencyKey: input.idempotencyKey,
-          phone: lead.phone,
-          name: lead.name,
-          fields: lead.fields,
-          status: contact.status,
-          attempts: contact.attempts,
-          resultId: null,
-          deduplicated: !created,
-          createdAt: contact.createdAt,
-        };
+        const body = answerOf(campaignId, input.idempotencyKey, lead, { id: contactId, status: contact.status, attempts: contact.attempts, createdAt: contact.createdAt }, !created);
         // Last: the key with its answer. Taken before → everything above is rolled back.
         const claimed = await this.keys.claim({ campaignId, idempotencyKey: input.idempotencyKey, workspaceId, fingerprint, lead, leadId: contactId, response: body, createdAt: this.clock.now() });
         if (!claimed) throw new KeyTaken();
@@ -95,27 +83,14 @@ export class PushLead {
   private async pushNew(workspaceId: string, campaignId: string, input: LeadPushInput): Promise<LeadPushOutcome | null> {
     const countryCode = this.intake.rememberedCountryCode(campaignId);
     if (countryCode === undefined) return null;
-    const phone = normalisePhone(input.phone, countryCode);
-    if (!phone) return null;
-    const lead: Lead = { phone, name: input.name ?? null, fields: input.fields ?? {} };
+    const lead = leadOf(input, countryCode);
+    if (!lead) return null;
     const fingerprint = leadFingerprint(lead);
     const at = this.clock.now();
     const contactId = randomUUID();
-    const body: LeadPushBody = {
-      id: contactId,
-      campaignId,
-      idempotencyKey: input.idempotencyKey,
-      phone,
-      name: lead.name,
-      fields: lead.fields,
-      status: 'PENDING',
-      attempts: 0,
-      resultId: null,
-      deduplicated: false,
-      createdAt: at.toISOString(),
-    };
+    const body = answerOf(campaignId, input.idempotencyKey, lead, { id: contactId, status: 'PENDING', attempts: 0, createdAt: at.toISOString() }, false);
     const written = await this.newLeads.write(
-      { workspaceId, campaignId, countryCode, contactId, contact: { phone, name: lead.name, fields: contactFields(lead.fields) }, at },
+      { workspaceId, campaignId, countryCode, contactId, contact: { phone: lead.phone, name: lead.name, fields: contactFields(lead.fields) }, at },
       { campaignId, idempotencyKey: input.idempotencyKey, workspaceId, fingerprint, lead, leadId: contactId, response: body, createdAt: at },
     );
     if (written === 'written') return { result: 'created', body };
@@ -158,15 +133,45 @@ export class PushLead {
   }
 
   private toLead(input: LeadPushInput, countryCode: string | null): Lead {
-    const phone = normalisePhone(input.phone, countryCode);
-    if (!phone) {
+    const lead = leadOf(input, countryCode);
+    if (!lead) {
       throw new AppError('invalid_phone', {
         message: 'phone could not be normalised to E.164 (send +<country code><number>)',
         issues: [{ path: 'phone', message: 'not a valid phone number' }],
       });
     }
-    return { phone, name: input.name ?? null, fields: input.fields ?? {} };
+    return lead;
   }
+}
+
+/** The pushed lead with its phone normalised by the calling code; null when the phone cannot be. */
+function leadOf(input: LeadPushInput, countryCode: string | null): Lead | null {
+  const phone = normalisePhone(input.phone, countryCode);
+  return phone ? { phone, name: input.name ?? null, fields: input.fields ?? {} } : null;
+}
+
+/** What a push answers (and stores with its key): the lead as pushed, the contact as it stands. */
+function answerOf(
+  campaignId: string,
+  idempotencyKey: string,
+  lead: Lead,
+  contact: Pick<LeadPushBody, 'id' | 'status' | 'attempts' | 'createdAt'>,
+  deduplicated: boolean,
+): LeadPushBody {
+  // In the contract's member order.
+  return {
+    id: contact.id,
+    campaignId,
+    idempotencyKey,
+    phone: lead.phone,
+    name: lead.name,
+    fields: lead.fields,
+    status: contact.status,
+    attempts: contact.attempts,
+    resultId: null,
+    deduplicated,
+    createdAt: contact.createdAt,
+  };
 }
 
 function replay(known: LeadKeyRecord, fingerprint: string): LeadPushOutcome {

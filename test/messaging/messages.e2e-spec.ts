@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Tariffs } from '@outreach/billing';
 import { AppError } from '@outreach/core';
-import { hubSignature, MessageEventIntake, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
+import { hubSignature, MessageEventIntake, MessageLegs, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
+import { TransactionHost } from '@outreach/platform';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
 import { waitFor } from '../support/tcp-proxy';
+import { capturing, rowsRead } from '../support/plans';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 import { WorkerApp } from '../support/worker-app';
 import { connectSender, count, createTemplate, numberEndingIn } from './messaging-helpers';
@@ -345,6 +347,32 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect((await t.http.delete(`/whatsapp/senders/${senderId}`).set(k())).status).toBe(204);
     expect(await send({ idempotencyKey: key })).toMatchObject({ outcome: 'failed', message: { id: queued.message.id, status: 'FAILED', failureReason: expect.stringContaining('disconnected') } });
     expect(await debits(queued.message.id)).toEqual([]);
+  });
+
+  it('replies to a batch of messages are found by one index probe per message, also with statistics older than the table (decisions.md 47.16)', async () => {
+    // The statistics say the table is empty, as on a new database or with autovacuum behind; then
+    // 3,000 messages arrive, two of them answered.
+    await t.dataSource.query(`ANALYZE messages`);
+    const ids: string[] = (
+      await t.dataSource.query(
+        `INSERT INTO messages (id, workspace_id, channel, direction, status, sender_id, address, body, provider)
+         SELECT gen_random_uuid(), $1, 'WHATSAPP', 'OUTBOUND', 'SENT', $2, '+1555' || lpad(i::text, 7, '0'), 'hello', 'sandbox'
+           FROM generate_series(1, 3000) AS i
+         RETURNING id`,
+        [ws.workspaceId, senderId],
+      )
+    ).map((row: { id: string }) => row.id);
+    await t.dataSource.query(
+      `INSERT INTO messages (id, workspace_id, channel, direction, status, sender_id, address, body, provider, in_reply_to_id)
+       SELECT gen_random_uuid(), $1, 'WHATSAPP', 'INBOUND', 'RECEIVED', $2, '+15550000001', 'yes', 'sandbox', unnest($3::uuid[])`,
+      [ws.workspaceId, senderId, [ids[5], ids[150]]],
+    );
+    const batch = ids.slice(0, 200);
+    const { result: replied, sent } = await capturing(t.get(TransactionHost), (sql) => sql.includes('in_reply_to_id'), () => t.get(MessageLegs).repliedAmong(batch));
+    expect([...replied].sort()).toEqual([ids[5], ids[150]].sort());
+    expect(sent).toHaveLength(1);
+    // The two replies, nothing else (as `in_reply_to_id = ANY(…)` it read all 3,002 rows).
+    expect(await rowsRead(t.dataSource, sent[0], 'messages')).toBe(2);
   });
 
   it('GET /webhooks/whatsapp/{senderId}: the verification handshake answers the challenge for the right token only', async () => {

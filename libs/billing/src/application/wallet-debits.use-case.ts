@@ -51,8 +51,9 @@ export class WalletDebits {
   }
 
   /**
-   * `debit` of several entries of one workspace together (decisions.md 47.5, 47.11): one statement
-   * and one change of the wallet's balance for the batch, its row locked from then to the commit.
+   * `debit` of several entries of one workspace together (decisions.md 47.5, 47.11, 16.38): one
+   * statement (a second when some were debited before) and one change of the wallet's balance for
+   * the batch, its row locked from then to the commit.
    * Each reference is named once per call. Every element carries the balance the batch left.
    */
   async debitMany(inputs: readonly DebitInput[]): Promise<DebitManyResult[]> {

@@ -113,15 +113,18 @@ export class SqlWalletRepository extends WalletRepository {
   }
 
   /**
-   * A batch of one workspace's debits in ONE statement (decisions.md 47.11): the references not yet
-   * debited, the wallet changed once by their sum (the row lock taken here, held to the caller's
-   * commit, as in `debit`), and their ledger rows inserted with the balance each left — no row is
-   * written twice. Ids ascend, so the ledger's (created_at, id) order is the order the balances
-   * chain in. A duplicate can only race this statement from a transaction that holds the same
-   * messages' locks (SendMessage debits under them), so it cannot happen; were it to, the unique
-   * index would skip the row and the count of rows written would not match the sum the wallet
-   * took: the statement's transaction is refused rather than leave the ledger and the balance
-   * apart.
+   * A batch of one workspace's debits, in ONE statement when none of it was debited before
+   * (decisions.md 47.11, 16.38): the wallet changes once by the batch's sum (creating it on first
+   * use; the row lock taken here is held to the caller's commit, as in `debit`), and the ledger rows
+   * go in with the balance each left, arbitrated by the unique (workspace, debit kind, reference)
+   * index — a reference debited before, or by a racing transaction that committed first, is
+   * skipped. Ids ascend, so the ledger's (created_at, id) order is the order the balances chain in.
+   * When the index skipped a row (a replay: rare), a second statement gives the wallet back what the
+   * skipped rows took and writes the rows that went in their balances again. Both statements are in
+   * the caller's transaction, so the over-debit between them is never visible. No look-up of earlier
+   * debits precedes the insert: a look-up is planned from statistics, and with statistics older
+   * than the workspace's ledger Postgres answered it from the workspace's other index, reading every
+   * debit of the workspace for each reference of the batch.
    */
   async debitMany(inputs: readonly WalletDebit[]): Promise<DebitManyResult[]> {
     if (inputs.length === 0) return [];
@@ -137,38 +140,26 @@ export class SqlWalletRepository extends WalletRepository {
     const ids = inputs.map(() => randomUUID()).sort();
     const rows = inputs.map((input, i) => debitRow(input, ids[i]));
     const column = <K extends keyof LedgerEntryRecord>(key: K) => rows.map((row) => LEDGER_ENTRIES.param(key, row[key]));
-    const [result]: Array<{ expected: number; ids: string[]; balance: string }> = await this.tx.manager.query(
+    const [result]: Array<{ ids: string[]; balance: string }> = await this.tx.manager.query(
       `WITH t AS (
          SELECT * FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::uuid[])
            AS t(id, debit_kind, amount_minor, currency, reference, description, created_at, campaign_id)
-       ), fresh AS (
-         -- A lateral probe, not NOT EXISTS: each debit is looked up by the whole unique key. With
-         -- statistics older than the workspace's ledger, the planner read NOT EXISTS as an anti join
-         -- over every debit of the workspace, once per batch (decisions.md 16.36).
-         SELECT t.* FROM t LEFT JOIN LATERAL (
-           SELECT true AS found FROM ${LEDGER_ENTRIES.name} e
-            WHERE e.${l.workspaceId} = $1 AND e.${l.kind} = 'debit' AND e.${l.debitKind} = t.debit_kind AND e.${l.reference} = t.reference
-            LIMIT 1
-         ) known ON true
-          WHERE known.found IS NULL
        ), w AS (
          INSERT INTO ${WALLETS.name} (${w.workspaceId}, ${w.currency}, ${w.balanceMinor})
-         SELECT $1, $10, -COALESCE(sum(amount_minor), 0)::bigint FROM fresh
+         SELECT $1, $10, -COALESCE(sum(amount_minor), 0)::bigint FROM t
          ON CONFLICT (${w.workspaceId}) DO UPDATE SET ${w.balanceMinor} = ${WALLETS.name}.${w.balanceMinor} + EXCLUDED.${w.balanceMinor}, ${w.updatedAt} = now()
          RETURNING ${w.balanceMinor}
        ), ins AS (
          INSERT INTO ${LEDGER_ENTRIES.name} (${l.id}, ${l.workspaceId}, ${l.kind}, ${l.debitKind}, ${l.amountMinor}, ${l.balanceAfterMinor},
                                              ${l.currency}, ${l.reference}, ${l.description}, ${l.createdAt}, ${l.campaignId})
-         SELECT f.id, $1, 'debit', f.debit_kind, f.amount_minor,
-                w.${w.balanceMinor} + COALESCE(sum(f.amount_minor) OVER (ORDER BY f.id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0),
-                f.currency, f.reference, f.description, f.created_at, f.campaign_id
-           FROM fresh f CROSS JOIN w
+         SELECT t.id, $1, 'debit', t.debit_kind, t.amount_minor,
+                w.${w.balanceMinor} + COALESCE(sum(t.amount_minor) OVER (ORDER BY t.id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0),
+                t.currency, t.reference, t.description, t.created_at, t.campaign_id
+           FROM t CROSS JOIN w
          ${DEBIT_ONCE}
          RETURNING ${l.id}
        )
-       SELECT (SELECT count(*)::int FROM fresh) AS expected, COALESCE(array_agg(ins.${l.id}::text), '{}') AS ids,
-              (SELECT ${w.balanceMinor} FROM w)::text AS balance
-         FROM ins`,
+       SELECT COALESCE(array_agg(ins.${l.id}::text), '{}') AS ids, (SELECT ${w.balanceMinor} FROM w)::text AS balance FROM ins`,
       [
         workspaceId,
         ids,
@@ -182,12 +173,37 @@ export class SqlWalletRepository extends WalletRepository {
         inputs[0].currency,
       ],
     );
-    if (result.ids.length !== result.expected) {
-      throw new Error('debitMany: a debit of this batch was written by a concurrent transaction; the batch is refused and runs again');
-    }
     const inserted = new Set(result.ids);
-    const balanceMinor = Number(result.balance);
+    let balanceMinor = Number(result.balance);
+    if (inserted.size < ids.length) balanceMinor = await this.takeBackReplays(workspaceId, rows, inserted);
     return ids.map((id) => ({ replayed: !inserted.has(id), balanceMinor }));
+  }
+
+  /**
+   * After a batch whose insert skipped rows already debited: the wallet gets their amounts back,
+   * and each row the batch wrote gets the balance it left (the final balance plus the amounts of
+   * the batch's later rows). Answers the balance.
+   */
+  private async takeBackReplays(workspaceId: string, rows: readonly LedgerEntryRecord[], inserted: ReadonlySet<string>): Promise<number> {
+    const skipped = rows.filter((row) => !inserted.has(row.id)).reduce((sum, row) => sum + row.amountMinor, 0);
+    const [result]: Array<{ balance: string }> = await this.tx.manager.query(
+      `WITH w AS (
+         UPDATE ${WALLETS.name} SET ${w.balanceMinor} = ${w.balanceMinor} + $2::bigint, ${w.updatedAt} = now()
+          WHERE ${w.workspaceId} = $1
+         RETURNING ${w.balanceMinor}
+       ), written AS (
+         SELECT ${l.id} AS id, COALESCE(sum(${l.amountMinor}) OVER (ORDER BY ${l.id} ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS later
+           FROM ${LEDGER_ENTRIES.name} WHERE ${l.id} = ANY($3::uuid[])
+       ), fixed AS (
+         UPDATE ${LEDGER_ENTRIES.name} e SET ${l.balanceAfterMinor} = w.${w.balanceMinor} + written.later
+           FROM written CROSS JOIN w
+          WHERE e.${l.id} = written.id
+         RETURNING 1
+       )
+       SELECT (SELECT ${w.balanceMinor} FROM w)::text AS balance, (SELECT count(*) FROM fixed) AS fixed`,
+      [workspaceId, skipped, [...inserted]],
+    );
+    return Number(result.balance);
   }
 
   async campaignSpentMinor(campaignId: string): Promise<number> {

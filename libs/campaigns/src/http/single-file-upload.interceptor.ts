@@ -46,17 +46,26 @@ export class SingleFileUploadInterceptor implements NestInterceptor {
   }
 
   private translate(error: unknown): AppError {
-    if (error instanceof MulterError) {
-      if (error.code === 'LIMIT_FILE_SIZE') {
-        return new AppError(this.limit.code, { message: `the file is over ${this.limit.bytes} bytes` });
-      }
-      return new AppError('upload_error', { message: `${error.message}: send a single "file" field` });
-    }
-    const message = error instanceof Error ? error.message : '';
-    return message
-      ? new AppError('upload_error', { message: `malformed multipart request (${message}): send a single "file" field` })
-      : new AppError('upload_failed');
+    return uploadError(error, this.limit);
   }
+}
+
+/**
+ * The contract code of a failure while reading a multipart upload: over the limit → the route's
+ * size code, any other multer or multipart failure → 400 upload_error naming it, and a failure
+ * that says nothing (no message) → 500 upload_failed, the contract's fallback.
+ */
+export function uploadError(error: unknown, limit: { bytes: number; code: ErrorCode }): AppError {
+  if (error instanceof MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') {
+      return new AppError(limit.code, { message: `the file is over ${limit.bytes} bytes` });
+    }
+    return new AppError('upload_error', { message: `${error.message}: send a single "file" field` });
+  }
+  const message = error instanceof Error ? error.message : '';
+  return message
+    ? new AppError('upload_error', { message: `malformed multipart request (${message}): send a single "file" field` })
+    : new AppError('upload_failed');
 }
 
 /**

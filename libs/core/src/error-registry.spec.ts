@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from './app-error';
 import { defineErrors, registeredErrors } from './error-registry';
@@ -44,6 +44,29 @@ describe('error catalogue (composed from every module’s <module>.errors.ts)', 
     const declared = [...sources.matchAll(/^ {2}([A-Za-z_]+): \{ status:/gm)].map((m) => m[1]);
     expect(declared.filter((c, i) => declared.indexOf(c) !== i)).toEqual([]);
     expect(declared.sort()).toEqual([...named].sort());
+  });
+
+  it('names every code of the catalogue in some test besides this one (a tripwire for "every code is provoked by a test")', () => {
+    // Test files of the repository (unit specs beside the code, e2e specs under test/): a code no
+    // test names is one no test provokes. Naming is not proof of provoking; a new code with no
+    // test at all is what this catches.
+    const root = join(__dirname, '../../..');
+    const tests: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules') walk(path);
+        } else if (/\.(e2e-)?spec\.ts$/.test(entry.name) && path !== __filename) {
+          tests.push(path);
+        }
+      }
+    };
+    for (const dir of ['apps', 'libs', 'test']) walk(join(root, dir));
+    const text = tests.map((file) => readFileSync(file, 'utf8')).join('\n');
+    const unnamed = [...registeredErrors().keys()].filter((code) => !new RegExp(`['"\`]${code}['"\`]`).test(text));
+    expect(tests.length).toBeGreaterThan(200);
+    expect(unnamed).toEqual([]);
   });
 
   it('refuses a code that two modules define', () => {

@@ -195,12 +195,12 @@ export class SqlWalletRepository extends WalletRepository {
          SELECT ${l.id} AS id, COALESCE(sum(${l.amountMinor}) OVER (ORDER BY ${l.id} ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS later
            FROM ${LEDGER_ENTRIES.name} WHERE ${l.id} = ANY($3::uuid[])
        ), fixed AS (
+         -- A data-modifying WITH runs whether or not the outer SELECT reads it.
          UPDATE ${LEDGER_ENTRIES.name} e SET ${l.balanceAfterMinor} = w.${w.balanceMinor} + written.later
            FROM written CROSS JOIN w
           WHERE e.${l.id} = written.id
-         RETURNING 1
        )
-       SELECT (SELECT ${w.balanceMinor} FROM w)::text AS balance, (SELECT count(*) FROM fixed) AS fixed`,
+       SELECT ${w.balanceMinor}::text AS balance FROM w`,
       [workspaceId, skipped, [...inserted]],
     );
     return Number(result.balance);

@@ -264,6 +264,25 @@ describe('DispatchCampaign', () => {
       expect(bed.outbox.jobs).toEqual([]);
     });
 
+    it('reads the money again after the lines (decisions.md 16.39): a settlement that freed a line and emptied the wallet between the two lets no call through', async () => {
+      bed.addCampaign({ id: CID });
+      const [a] = seedPending(1);
+      // The wallet holds money when the run starts; the call whose end frees the line counted below
+      // commits its debit with that line, emptying the wallet.
+      const load = bed.executionRepo.workspaceLoad.bind(bed.executionRepo);
+      bed.executionRepo.workspaceLoad = async (workspaceId: string) => {
+        bed.wallet.balances.set(ENGINE_WS, 0);
+        bed.credit.broke.add(ENGINE_WS);
+        return load(workspaceId);
+      };
+
+      expect(await bed.dispatch.execute(CID)).toEqual({ state: 'credit_exhausted', claimed: 0, doNotCall: 0, nextWakeAt: null });
+      expect(bed.campaigns.stored(CID)!.status).toBe('CREDIT_EXHAUSTED');
+      expect(statusOf(a.id)).toBe('PENDING');
+      expect(bed.executionRepo.claims).toEqual([]);
+      expect(bed.outbox.jobs).toEqual([]);
+    });
+
     it('with an empty wallet but an active trial still dials', async () => {
       bed.addCampaign({ id: CID });
       seedPending(1);

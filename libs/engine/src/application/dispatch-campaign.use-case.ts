@@ -103,6 +103,12 @@ export class DispatchCampaign {
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
+
+  /** A positive balance is the common case (one query); at or below zero an active trial may still allow spending. */
+  private async maySpend(workspaceId: string, now: Date): Promise<boolean> {
+    const { balanceMinor } = await this.wallet.get(workspaceId);
+    return balanceMinor > 0 || (await this.credit.canSpend(workspaceId, now));
+  }
   private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
   /**
    * A campaign's recipient locales with work left, keyed by campaign, contact count and runningSince: a new
@@ -145,13 +151,12 @@ export class DispatchCampaign {
       await this.execution.completeIfDone(campaignId);
       return report('completed');
     }
-    // A positive balance is the common case (one query); at or below zero an active trial may still allow spending.
-    const { balanceMinor } = await this.wallet.get(campaign.workspaceId);
-    if (balanceMinor <= 0 && !(await this.credit.canSpend(campaign.workspaceId, now))) {
+    const exhausted = async (claimedSoFar: number, doNotCallSoFar: number): Promise<DispatchReport> => {
       await this.skipDue(campaignId, now, 'credit_exhausted', null);
       await this.execution.exhaustCredit(campaign.workspaceId);
-      return report('credit_exhausted');
-    }
+      return report('credit_exhausted', null, claimedSoFar, doNotCallSoFar);
+    };
+    if (!(await this.maySpend(campaign.workspaceId, now))) return exhausted(0, 0);
 
     const schedule = dialScheduleOf(campaign);
     const window = dialWindowAt(schedule, now);
@@ -194,6 +199,10 @@ export class DispatchCampaign {
       const result = await this.uow.run(async () => {
         await this.execution.lockWorkspace(campaign.workspaceId);
         const load = await this.execution.workspaceLoad(campaign.workspaceId);
+        // The money again, read after the lines (decisions.md 16.39): a settlement commits the line it
+        // frees and its debit together, so a line seen free here comes with its debit seen below. Read
+        // only before the rounds, a wallet the freed call had just emptied let one more call through.
+        if (!(await this.maySpend(campaign.workspaceId, now))) return { dialing: 0, blocked: 0, capReached: false, budgetReached: false, dry: true };
         let limit = freeSlots(
           campaignId,
           workspace.concurrency,
@@ -267,6 +276,7 @@ export class DispatchCampaign {
         // Committed: start the attempts now rather than at the relay's next poll (the outbox rows remain the guarantee).
         await this.direct.enqueue(result.jobs).catch((error: Error) => this.logger.warn(`direct enqueue failed: ${error.message}`));
       }
+      if ('dry' in result) return exhausted(claimed, doNotCall);
       claimed += result.dialing;
       doNotCall += result.blocked;
       capReached = result.capReached;

@@ -103,12 +103,6 @@ export class DispatchCampaign {
   ) {}
 
   private readonly logger = new Logger('DispatchCampaign');
-
-  /** A positive balance is the common case (one query); at or below zero an active trial may still allow spending. */
-  private async maySpend(workspaceId: string, now: Date): Promise<boolean> {
-    const { balanceMinor } = await this.wallet.get(workspaceId);
-    return balanceMinor > 0 || (await this.credit.canSpend(workspaceId, now));
-  }
   private readonly callerIdUsable = new ShortLivedCache<boolean>(1000);
   /**
    * A campaign's recipient locales with work left, keyed by campaign, contact count and runningSince: a new
@@ -338,6 +332,12 @@ export class DispatchCampaign {
       return report('dispatched', await this.wakeAt(campaign, tick, now), claimed, doNotCall);
     }
     return report('dispatched', await this.wakeAt(campaign, retryOpening, now), claimed, doNotCall);
+  }
+
+  /** A positive balance is the common case (one query); at or below zero an active trial may still allow spending. */
+  private async maySpend(workspaceId: string, now: Date): Promise<boolean> {
+    const { balanceMinor } = await this.wallet.get(workspaceId);
+    return balanceMinor > 0 || (await this.credit.canSpend(workspaceId, now));
   }
 
   /**

@@ -13,3 +13,4 @@ export * from './outbox';
 export * from './statement-parts';
 export * from './app-config';
 export * from './retry-later';
+export * from './short-lived-cache';

@@ -41,6 +41,7 @@ export * from './queue/queue-producer';
 export * from './queue/queue-worker';
 export * from './rate-limit/rate-limiter';
 export * from './redis/redis.module';
+export * from './redis/redis-broadcast';
 export * from './platform.module';
 export * from './idempotency';
 import { PlatformOutbox1763700000000 } from './database/migrations/1763700000000-platform-outbox';

@@ -36,6 +36,7 @@ export { SandboxScript, sandboxInboundScript, sandboxReferralOf, sandboxScript, 
 export { DEFAULT_CARRIER } from './domain/phone-number';
 export { VOICE_ADAPTERS, VoiceAdapterName, VoiceAgentSpec } from './application/carrier-accounts';
 export { VoiceAgentHosting } from './application/voice-provider-router';
+export { CALLER_ID_ROUTE_TTL_MS, TelephonyChange, TelephonyChanges } from './application/caller-id-routes';
 export { WebhookRequest } from './application/voice-webhooks';
 export { twilioSignature, TWILIO_SIGNATURE_HEADER } from './infrastructure/twilio-voice.adapter';
 export { VAPI_SECRET_HEADER } from './infrastructure/vapi-voice.adapter';

@@ -3,6 +3,7 @@ import { AppConfig, Clock } from '@outreach/core';
 import { VoiceWebhookReaders } from './application/voice-webhooks';
 import { SandboxVoiceWebhookReader } from './infrastructure/sandbox-voice-webhooks';
 import { WorkspacesCoreModule } from '@outreach/workspaces';
+import { CallerIdRoutes, TelephonyChanges } from './application/caller-id-routes';
 import { CarrierAccounts, ProviderAgents, VoiceCallRoutes } from './application/carrier-accounts';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './application/phone-number-administration';
 import { CarrierSettingsRepository, PhoneNumberRepository } from './application/telephony.ports';
@@ -10,6 +11,7 @@ import { CarrierVoiceAdapters, CarrierWebhookReader, VoiceAgentHosting, VoicePro
 import { VoiceCallEvents, VoiceProvider } from './application/voice-provider.port';
 import { PhoneNumbersController } from './http/phone-numbers.controller';
 import { CarrierCredentialSealer } from './infrastructure/carrier-credential.sealer';
+import { RedisTelephonyChanges } from './infrastructure/redis-telephony-changes';
 import { RedisSandboxCallRecords, SandboxCallRecords } from './infrastructure/sandbox-call-records';
 import { SandboxVoiceProvider } from './infrastructure/sandbox-voice.provider';
 import { SqlCarrierAccounts, SqlProviderAgents, SqlVoiceCallRoutes } from './infrastructure/persistence/sql-carrier-accounts';
@@ -33,6 +35,12 @@ import { VapiVoiceAdapter } from './infrastructure/vapi-voice.adapter';
     { provide: CarrierAccounts, useClass: SqlCarrierAccounts },
     { provide: VoiceCallRoutes, useClass: SqlVoiceCallRoutes },
     { provide: ProviderAgents, useClass: SqlProviderAgents },
+    { provide: TelephonyChanges, useClass: RedisTelephonyChanges },
+    {
+      provide: CallerIdRoutes,
+      inject: [PhoneNumberRepository, CarrierAccounts, TelephonyChanges],
+      useFactory: (numbers: PhoneNumberRepository, accounts: CarrierAccounts, changes: TelephonyChanges) => new CallerIdRoutes(numbers, accounts, changes),
+    },
     { provide: SandboxCallRecords, useClass: RedisSandboxCallRecords },
     SandboxVoiceProvider,
     {
@@ -42,7 +50,7 @@ import { VapiVoiceAdapter } from './infrastructure/vapi-voice.adapter';
     },
     {
       provide: VoiceProvider,
-      inject: [SandboxVoiceProvider, CarrierVoiceAdapters, CarrierAccounts, VoiceCallRoutes, PhoneNumberRepository, ProviderAgents],
+      inject: [SandboxVoiceProvider, CarrierVoiceAdapters, CarrierAccounts, VoiceCallRoutes, PhoneNumberRepository, ProviderAgents, CallerIdRoutes],
       useFactory: (
         sandbox: SandboxVoiceProvider,
         adapters: CarrierVoiceAdapters,
@@ -50,7 +58,8 @@ import { VapiVoiceAdapter } from './infrastructure/vapi-voice.adapter';
         routes: VoiceCallRoutes,
         numbers: PhoneNumberRepository,
         agents: ProviderAgents,
-      ) => new VoiceProviderRouter(sandbox, adapters, accounts, routes, numbers, agents),
+        callerIds: CallerIdRoutes,
+      ) => new VoiceProviderRouter(sandbox, adapters, accounts, routes, numbers, agents, callerIds),
     },
     {
       provide: VoiceAgentHosting,

@@ -24,7 +24,7 @@ import {
 } from '@outreach/campaigns';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { AppConfig, Clock, Outbox, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, Outbox, ShortLivedCache, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { freeSlots } from '../domain/dispatch-slots';
@@ -33,7 +33,6 @@ import { retryClaimLimit } from '../domain/retry-share';
 import { CoalescedRuns } from './coalesced-runs';
 import { attemptJobs } from './engine-jobs';
 import { DirectEnqueue, DispatchScheduler, JourneySteps } from './engine.ports';
-import { ShortLivedCache } from './short-lived-cache';
 
 /** An agent's call length when the agent cannot be read (the agents module's default). */
 const FALLBACK_MAX_CALL_SECS = 600;

@@ -6,7 +6,7 @@ import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, current
 import { MessageLegs } from '@outreach/messaging';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { AppConfig, Clock, isAppError, Outbox, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, isAppError, Outbox, ShortLivedCache, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
@@ -14,7 +14,6 @@ import { AttemptPayload, dispatchJob } from './engine-jobs';
 import { GroupedRuns } from './grouped-runs';
 import { CallPolls, JourneySteps } from './engine.ports';
 import { MessageAttempt, MessageAttemptReport } from './message-attempt';
-import { ShortLivedCache } from './short-lived-cache';
 
 const FALLBACK_MAX_CALL_SECS = 600;
 /** Claimed attempts still dial while the campaign is paused or out of credit: in-flight attempts finish. */

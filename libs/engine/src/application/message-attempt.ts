@@ -14,13 +14,12 @@ import {
   numberToDial,
   TimelineEntry,
 } from '@outreach/campaigns';
-import { Clock, isAppError, Outbox, OutboxJob, UnitOfWork } from '@outreach/core';
+import { Clock, isAppError, Outbox, OutboxJob, ShortLivedCache, UnitOfWork } from '@outreach/core';
 import { LegMessage, MessageLegs, MessageView, SendMessage, SendMessageInput, SendOutcome } from '@outreach/messaging';
 import { leadFinalJob } from '@outreach/results';
 import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from '../domain/message-legs';
 import { nextMessageStep } from '../domain/message-retry-policy';
 import { DispatchScheduler, MessageChecks } from './engine.ports';
-import { ShortLivedCache } from './short-lived-cache';
 
 /**
  * How long a sent message may go without a report (delivered, read, failed) before its leg counts

@@ -1,5 +1,5 @@
 import { FixedClock } from '@outreach/core';
-import { InMemoryCarrierAccounts, InMemoryCarrierSettings, InMemoryPhoneNumberRepository } from '../testing';
+import { InMemoryCarrierAccounts, InMemoryCarrierSettings, InMemoryPhoneNumberRepository, InProcessTelephonyChanges } from '../testing';
 import { CarrierVoiceAdapters } from './voice-provider-router';
 import { StubWorkspaceAdministration } from '../../../workspaces/src/testing';
 import { PhoneNumberAdministration, PhoneNumberDirectory } from './phone-number-administration';
@@ -15,6 +15,8 @@ describe('PhoneNumberAdministration', () => {
   let carriers: InMemoryCarrierSettings;
   let numbers: InMemoryPhoneNumberRepository;
   let admin: PhoneNumberAdministration;
+  let changes: InProcessTelephonyChanges;
+  let announced: unknown[];
 
   beforeEach(() => {
     const workspaces = new StubWorkspaceAdministration();
@@ -22,7 +24,10 @@ describe('PhoneNumberAdministration', () => {
     workspaces.add({ id: W2 });
     carriers = new InMemoryCarrierSettings();
     numbers = new InMemoryPhoneNumberRepository(carriers);
-    admin = new PhoneNumberAdministration(workspaces, numbers, carriers, new FixedClock(now), new InMemoryCarrierAccounts(), new CarrierVoiceAdapters([]));
+    changes = new InProcessTelephonyChanges();
+    announced = [];
+    changes.subscribe((change) => announced.push(change));
+    admin = new PhoneNumberAdministration(workspaces, numbers, carriers, new FixedClock(now), new InMemoryCarrierAccounts(), new CarrierVoiceAdapters([]), changes);
   });
 
   it('adds an E.164 number on the sandbox carrier by default; the view says whether its carrier is enabled', async () => {
@@ -46,6 +51,7 @@ describe('PhoneNumberAdministration', () => {
     expect(await codeOf(admin.add({ workspaceId: W1, e164: '+14155550109', carrier: 'no spaces' }))).toEqual({ code: 'invalid_request', chosenStatus: undefined });
     expect(await codeOf(admin.add({ workspaceId: '33333333-3333-4333-8333-333333333333', e164: '+14155550108' }))).toEqual({ code: 'not_found', chosenStatus: undefined });
     expect([...numbers.numbers.values()].map((n) => n.e164)).toEqual(['+14155550101']);
+    expect(announced).toEqual([{ workspaceId: W1 }]); // a refused change announces nothing
   });
 
   it('switches a carrier off and on for one workspace; the directory reports it on each number', async () => {
@@ -58,5 +64,7 @@ describe('PhoneNumberAdministration', () => {
     await admin.setCarrier({ workspaceId: W1, carrier: 'twilio', enabled: true });
     expect((await directory.findByIds(W1, [a.id]))[0].carrierEnabled).toBe(true);
     expect(await directory.findByIds(W1, [])).toEqual([]);
+    // Each change announced for its workspace (decisions.md 16.40): every process's caller-id routes drop it.
+    expect(announced).toEqual([{ workspaceId: W1 }, { workspaceId: W2 }, { workspaceId: W1 }, { workspaceId: W1 }]);
   });
 });

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, Clock } from '@outreach/core';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { normaliseCarrier, PhoneNumber } from '../domain/phone-number';
+import { TelephonyChanges } from './caller-id-routes';
 import { CarrierAccounts, VOICE_ADAPTERS, VoiceAdapterName } from './carrier-accounts';
 import { CarrierSettingsRepository, PhoneNumberRepository, PhoneNumberView } from './telephony.ports';
 import { CarrierVoiceAdapters } from './voice-provider-router';
@@ -13,7 +14,11 @@ const REQUIRED_CREDENTIALS: Record<Exclude<VoiceAdapterName, 'sandbox'>, readonl
   vapi: ['apiKey', 'serverSecret'],
 };
 
-/** Operator actions on numbers and carriers (the CLI's number:add and carrier:set), and the listing. */
+/**
+ * Operator actions on numbers and carriers (the CLI's number:add and carrier:set), and the listing.
+ * Every change is announced once written (TelephonyChanges): each process's CallerIdRoutes drops
+ * what it knew of the workspace (decisions.md 16.40).
+ */
 @Injectable()
 export class PhoneNumberAdministration {
   constructor(
@@ -23,6 +28,7 @@ export class PhoneNumberAdministration {
     private readonly clock: Clock,
     private readonly accounts: CarrierAccounts,
     private readonly adapters: CarrierVoiceAdapters,
+    private readonly changes: TelephonyChanges,
   ) {}
 
   async add(input: { workspaceId: string; e164: string; carrier?: string; inbound?: boolean }): Promise<PhoneNumberView> {
@@ -36,6 +42,7 @@ export class PhoneNumberAdministration {
       now: this.clock.now(),
     });
     await this.numbers.insert(number);
+    await this.changes.announce({ workspaceId: workspace.id });
     const [view] = await this.numbers.findByIds(workspace.id, [number.toProps().id]);
     return view;
   }
@@ -45,6 +52,7 @@ export class PhoneNumberAdministration {
     const workspace = await this.workspaces.get(input.workspaceId);
     const carrier = normaliseCarrier(input.carrier);
     await this.carriers.setEnabled(workspace.id, carrier, input.enabled, this.clock.now());
+    await this.changes.announce({ workspaceId: workspace.id });
     return { workspaceId: workspace.id, carrier, enabled: input.enabled };
   }
 
@@ -73,6 +81,7 @@ export class PhoneNumberAdministration {
     }
     if (input.baseUrl && !/^https?:\/\/[^\s]+$/.test(input.baseUrl)) throw new AppError('invalid_request', { message: 'baseUrl must be an http(s) URL' });
     const { enabled } = await this.accounts.configure({ workspaceId: workspace.id, carrier, adapter, baseUrl: input.baseUrl ?? null, credentials, now: this.clock.now() });
+    await this.changes.announce({ workspaceId: workspace.id });
     return { workspaceId: workspace.id, carrier, adapter, enabled };
   }
 
@@ -90,6 +99,7 @@ export class PhoneNumberAdministration {
     }
     const providerNumberId = await adapter.importNumber(account, number.e164);
     await this.numbers.setProviderNumberId(number.workspaceId, number.id, providerNumberId);
+    await this.changes.announce({ workspaceId: number.workspaceId });
     return (await this.numbers.findByIds(number.workspaceId, [number.id]))[0];
   }
 
@@ -118,6 +128,7 @@ export class PhoneNumberAdministration {
       }
     }
     await this.numbers.setInboundAgent(workspaceId, number.id, agentId);
+    await this.changes.announce({ workspaceId });
     return this.require(workspaceId, number.id);
   }
 }

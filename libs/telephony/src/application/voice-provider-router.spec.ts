@@ -1,5 +1,6 @@
 import { AppError } from '@outreach/core';
-import { InMemoryCarrierAccounts, InMemoryPhoneNumberRepository, InMemoryProviderAgents, InMemoryVoiceCallRoutes, ScriptedVoiceProvider } from '../testing';
+import { InMemoryCarrierAccounts, InMemoryPhoneNumberRepository, InMemoryProviderAgents, InMemoryVoiceCallRoutes, InProcessTelephonyChanges, ScriptedVoiceProvider } from '../testing';
+import { CallerIdRoutes } from './caller-id-routes';
 import { CarrierAccount, CarrierCallRequest, CarrierVoiceAdapter, VoiceCallRoute } from './carrier-accounts';
 import { VoiceCallEvent, VoiceCallStatus } from './voice-provider.port';
 import { CarrierVoiceAdapters, VoiceProviderRouter } from './voice-provider-router';
@@ -45,6 +46,7 @@ describe('VoiceProviderRouter', () => {
   let twilio: FakeAdapter;
   let vapi: FakeAdapter;
   let router: VoiceProviderRouter;
+  let changes: InProcessTelephonyChanges;
   const request = (from: string) => ({ callId: CALL, workspaceId: W, from, to: '+14155550107', agentId: 'agent-1', maxDurationSecs: 60, variables: {} });
 
   beforeEach(async () => {
@@ -54,7 +56,8 @@ describe('VoiceProviderRouter', () => {
     sandbox = new ScriptedVoiceProvider();
     twilio = new FakeAdapter('twilio');
     vapi = new FakeAdapter('vapi');
-    router = new VoiceProviderRouter(sandbox, new CarrierVoiceAdapters([twilio, vapi]), accounts, new InMemoryVoiceCallRoutes(), numbers, agents);
+    changes = new InProcessTelephonyChanges();
+    router = new VoiceProviderRouter(sandbox, new CarrierVoiceAdapters([twilio, vapi]), accounts, new InMemoryVoiceCallRoutes(), numbers, agents, new CallerIdRoutes(numbers, accounts, changes));
     numbers.add({ id: 'n-sbx', workspaceId: W, e164: '+14155550100' });
     numbers.add({ id: 'n-tw', workspaceId: W, e164: '+14155550101', carrier: 'twilio' });
     numbers.add({ id: 'n-vapi', workspaceId: W, e164: '+14155550102', carrier: 'vapi' });
@@ -94,10 +97,28 @@ describe('VoiceProviderRouter', () => {
     await expect(router.placeCall(request('+14155550101'))).rejects.toMatchObject({ code: 'phone_number_not_in_workspace' });
     await expect(router.placeCall(request('+14155550102'))).rejects.toMatchObject({ code: 'phone_number_not_synced' });
     await numbers.setProviderNumberId(W, 'n-vapi', 'pn_1');
+    await changes.announce({ workspaceId: W }); // as PhoneNumberAdministration.syncNumber does
     await expect(router.placeCall(request('+14155550102'))).rejects.toBeInstanceOf(AppError);
     await expect(router.placeCall(request('+14155550102'))).rejects.toMatchObject({ code: 'agent_not_provisioned' });
     await agents.save(W, 'vapi', 'agent-1', 'asst_1');
     await router.placeCall(request('+14155550102'));
     expect(vapi.placed).toEqual([expect.objectContaining({ providerNumberId: 'pn_1', providerAgentId: 'asst_1', callId: CALL })]);
+  });
+
+  it('reads a caller id\'s number and carrier once, not before every call; an announced change applies to the next call (decisions.md 16.40)', async () => {
+    const byE164 = jest.spyOn(numbers, 'findByE164');
+    const byCarrier = jest.spyOn(accounts, 'find');
+    for (let i = 0; i < 3; i++) await router.placeCall({ ...request('+14155550101'), callId: `6666666${i}-6666-4666-8666-666666666666` });
+    expect(twilio.placed).toHaveLength(3);
+    expect([byE164.mock.calls.length, byCarrier.mock.calls.length]).toEqual([1, 1]);
+
+    accounts.accounts.set(`${W}/twilio`, { ...accounts.accounts.get(`${W}/twilio`)!, enabled: false });
+    await changes.announce({ workspaceId: '22222222-2222-4222-8222-222222222222' }); // another workspace's change: this one's stays
+    await router.placeCall({ ...request('+14155550101'), callId: '77777777-7777-4777-8777-777777777777' });
+    expect(twilio.placed).toHaveLength(4);
+    await changes.announce({ workspaceId: W });
+    await expect(router.placeCall({ ...request('+14155550101'), callId: '88888888-8888-4888-8888-888888888888' })).rejects.toMatchObject({ code: 'phone_number_not_in_workspace' });
+    expect([byE164.mock.calls.length, byCarrier.mock.calls.length]).toEqual([2, 2]);
+    expect(twilio.placed).toHaveLength(4);
   });
 });

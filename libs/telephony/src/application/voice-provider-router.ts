@@ -1,4 +1,5 @@
 import { AppError, isUuid } from '@outreach/core';
+import { CallerIdRoutes } from './caller-id-routes';
 import { CarrierAccount, CarrierAccounts, CarrierVoiceAdapter, ProviderAgents, RealVoiceAdapterName, VoiceAgentSpec, VoiceCallRoutes } from './carrier-accounts';
 import { PhoneNumberRepository } from './telephony.ports';
 import { InboundCallRequest, IncomingCall, PlacedCall, VoiceCallEvent, VoiceCallRequest, VoiceCallStatus, VoiceProvider, WebSession, WebSessionRequest, WebhookReply } from './voice-provider.port';
@@ -26,7 +27,8 @@ export class CarrierVoiceAdapters {
  * carrier with no adapter configured, the operator's SANDBOX_FROM_NUMBER — goes to the sandbox,
  * which stays the default. A call placed through a real provider leaves a route (call id →
  * workspace, carrier, provider call id), written before the provider is asked, so its poll, its
- * webhooks and a re-run find the account.
+ * webhooks and a re-run find the account. The caller id's number and account come from
+ * CallerIdRoutes (decisions.md 16.40): a change to them applies to the next call.
  */
 export class VoiceProviderRouter extends VoiceProvider {
   readonly name = 'router';
@@ -38,13 +40,13 @@ export class VoiceProviderRouter extends VoiceProvider {
     private readonly routes: VoiceCallRoutes,
     private readonly numbers: PhoneNumberRepository,
     private readonly agents: ProviderAgents,
+    private readonly callerIds: CallerIdRoutes,
   ) {
     super();
   }
 
   async placeCall(request: VoiceCallRequest): Promise<PlacedCall> {
-    const number = await this.numbers.findByE164(request.workspaceId, request.from);
-    const account = number ? await this.accounts.find(request.workspaceId, number.carrier) : null;
+    const { number, account } = await this.callerIds.of(request.workspaceId, request.from);
     if (!number || !account) return this.sandbox.placeCall(request);
     if (!account.enabled) {
       throw new AppError('phone_number_not_in_workspace', { message: `the carrier ${account.carrier} of ${number.e164} is disabled for this workspace` });

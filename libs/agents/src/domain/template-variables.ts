@@ -44,26 +44,25 @@ export interface CallFacts {
   now: Date;
 }
 
+/** A formatter per zone, made once: building one costs far more than formatting with it (decisions.md 16.41). */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockIn(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    wallClocks.set(timeZone, format);
+  }
+  return format;
+}
+
 /**
  * Every system variable's value for one call (decisions.md 11.10, 16.21): dates and times are the
  * wall clock in `timezone` — current_date ISO (2026-11-25), current_day the English weekday
  * (Wednesday), current_time 24-hour HH:mm.
  */
 export function systemVariableValues(facts: CallFacts): Record<SystemVariable, string> {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: facts.timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      weekday: 'long',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(facts.now)
-      .map((part) => [part.type, part.value]),
-  );
+  const parts = Object.fromEntries(wallClockIn(facts.timezone).formatToParts(facts.now).map((part) => [part.type, part.value]));
   return {
     agent_name: facts.agentName,
     caller_phone: facts.callerPhone,

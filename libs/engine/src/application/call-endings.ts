@@ -5,7 +5,7 @@ import { AppConfig, isAppError, UnitOfWork } from '@outreach/core';
 import { VoiceCallEvent, VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
-import { SettlementQueue } from './engine.ports';
+import { CallPolls, SettlementQueue } from './engine.ports';
 import { GroupedRuns } from './grouped-runs';
 
 export type CallEndingReport =
@@ -59,6 +59,7 @@ export class CallEndings {
     private readonly settlements: SettlementQueue,
     private readonly uow: UnitOfWork,
     config: AppConfig,
+    private readonly polls: CallPolls,
   ) {
     // ENGINE_GROUP_MAX and ENGINE_GROUPS_IN_FLIGHT (decisions.md 16.37).
     this.groups = new GroupedRuns<Ending, CallEndingReport>((endings) => this.endGroup(endings), {
@@ -82,14 +83,31 @@ export class CallEndings {
   }
 
   private async endGroup(endings: Ending[]): Promise<Array<PromiseSettledResult<CallEndingReport>>> {
+    let reports: Array<PromiseSettledResult<CallEndingReport>> | null = null;
     if (endings.length > 1) {
       try {
-        return (await this.settleGroup(endings)).map((value) => ({ status: 'fulfilled' as const, value }));
+        reports = (await this.settleGroup(endings)).map((value) => ({ status: 'fulfilled' as const, value }));
       } catch (error) {
         this.logger.warn(`${endings.length} call endings could not be settled together (${(error as Error).message}): settling each on its own`);
       }
     }
-    return Promise.allSettled(endings.map((ending) => this.endAlone(ending)));
+    reports ??= await Promise.allSettled(endings.map((ending) => this.endAlone(ending)));
+    await this.cancelPolls(endings, reports);
+    return reports;
+  }
+
+  /**
+   * A call whose ending event settled it needs no poll (decisions.md 16.41): the group's polls are
+   * dropped in one go. A poll running now (an ending by the poll itself is not an event) finds the
+   * call over; one that could not be dropped (Redis away) does too, later.
+   */
+  private async cancelPolls(endings: readonly Ending[], reports: ReadonlyArray<PromiseSettledResult<CallEndingReport>>): Promise<void> {
+    const settled = endings.flatMap((ending, i) => {
+      const report = reports[i];
+      return ending.event && report.status === 'fulfilled' && report.value.state === 'settled' ? [ending.callId] : [];
+    });
+    if (settled.length === 0) return;
+    await this.polls.cancel(settled).catch((error: Error) => this.logger.warn(`${settled.length} polls not cancelled (${error.message}): each finds its call over when it runs`));
   }
 
   /** The group in one transaction; any failure rejects the whole group (nothing written). */

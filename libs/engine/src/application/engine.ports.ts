@@ -44,10 +44,14 @@ export abstract class SettlementQueue {
 /**
  * The fallback for a lost provider event (decisions.md 16.24): a delayed job (`attempts`/`poll`,
  * job id `poll-<callId>`) that asks the provider about a live call and settles it when it ended,
- * asking again later while it goes on. Scheduled when the provider accepts a call.
+ * asking again later while it goes on. Scheduled when the provider accepts a call; cancelled once
+ * the call's ending event has settled it (decisions.md 16.41).
  */
 export abstract class CallPolls {
   abstract schedule(callId: string, delayMs: number): Promise<void>;
+
+  /** Drops the polls of calls whose ending is on record; one already running is left to find the call over. */
+  abstract cancel(callIds: readonly string[]): Promise<void>;
 
   /** `schedule` for several calls (an adapter may add them in one round trip). */
   async scheduleMany(callIds: readonly string[], delayMs: number): Promise<void> {

@@ -87,7 +87,7 @@ export class BullmqFailedAttemptJobs extends FailedAttemptJobs {
   }
 }
 
-/** Polls as delayed `attempts`/`poll` jobs; the job id makes a second schedule of one call a no-op. */
+/** Polls as delayed `attempts`/`poll` jobs; the job id makes a second schedule of one call a no-op, and finds the job to cancel. */
 @Injectable()
 export class BullmqCallPolls extends CallPolls {
   constructor(private readonly producer: QueueProducer) {
@@ -104,6 +104,10 @@ export class BullmqCallPolls extends CallPolls {
       EngineQueue.Attempts,
       callIds.map((callId) => ({ name: EngineJob.Poll, payload: { callId } satisfies PollPayload, jobId: pollJobId(callId), delay: delayMs })),
     );
+  }
+
+  async cancel(callIds: readonly string[]): Promise<void> {
+    await this.producer.removeMany(EngineQueue.Attempts, callIds.map(pollJobId));
   }
 }
 

@@ -83,7 +83,7 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory, new JourneyStepsBinding());
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline, new JourneyStepsBinding());
   const polls = new RecordingCallPolls();
-  const endings = new CallEndings(execution, callLog, settlement, settlements, uow, config);
+  const endings = new CallEndings(execution, callLog, settlement, settlements, uow, config, polls);
   // Message legs have their e2e tests (test/engine/message-legs.e2e-spec.ts); the bed runs voice legs only.
   const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
   const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());

@@ -41,14 +41,20 @@ export class RecordingSettlementQueue extends SettlementQueue {
   }
 }
 
-/** Keeps every poll scheduled; `failing` makes schedule reject (the queue unreachable). */
+/** Keeps every poll scheduled and cancelled; `failing` makes both reject (the queue unreachable). */
 export class RecordingCallPolls extends CallPolls {
   readonly scheduled: { callId: string; delayMs: number }[] = [];
+  readonly cancelled: string[] = [];
   failing = false;
 
   async schedule(callId: string, delayMs: number): Promise<void> {
     if (this.failing) throw new Error('queue unavailable');
     this.scheduled.push({ callId, delayMs });
+  }
+
+  async cancel(callIds: readonly string[]): Promise<void> {
+    if (this.failing) throw new Error('queue unavailable');
+    this.cancelled.push(...callIds);
   }
 }
 

@@ -36,6 +36,17 @@ export function argument(name: string, fallback: string): number {
   return value;
 }
 
+/**
+ * `--few-lines N` (BENCH_FEW_LINES, default 100): the lines of a second, latency-bound run printed
+ * beside the headline one (decisions.md 47.12); 0 skips it.
+ */
+export function fewLinesArgument(): number {
+  const index = process.argv.indexOf('--few-lines');
+  const value = Number(index >= 0 ? process.argv[index + 1] : (process.env.BENCH_FEW_LINES ?? '100'));
+  if (!Number.isInteger(value) || value < 0) throw new Error('--few-lines must be a whole number (0: no second run)');
+  return value;
+}
+
 /** Removes every key under the bench's Redis prefix. */
 export async function emptyRedisPrefix(config: AppConfig): Promise<void> {
   const redis = new Redis(redisOptions(config));
@@ -76,7 +87,6 @@ export async function benchCampaign(
   return { workspaceId: workspace.id, campaignId: campaign.id };
 }
 
-/** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker of `concurrency` (the yardstick the engine benches print beside their rate). */
 /**
  * `VACUUM ANALYZE` of the bench database before a run is measured. A production Postgres runs
  * autovacuum; this machine's has it off, so without this every run inherits the dead rows and the
@@ -87,6 +97,7 @@ export async function vacuumBenchDatabase(dataSource: DataSource): Promise<void>
   await dataSource.query('VACUUM ANALYZE');
 }
 
+/** Raw BullMQ: N no-op jobs added in bulk and consumed by one Worker of `concurrency` (the yardstick the engine benches print beside their rate). */
 export async function bullmqNoop(config: AppConfig, jobs: number, concurrency: number): Promise<{ seconds: number; perSecond: number }> {
   const prefix = `${bullPrefix(config)}-noop`;
   const queue = new Queue('bench-noop', { prefix, connection: redisOptions(config, { maxRetriesPerRequest: null }) });

@@ -23,7 +23,7 @@ import { MessagingCoreModule, MessagingWorkerModule, WhatsappSenders, WhatsappTe
 import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
 import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspaces';
 import { DataSource } from 'typeorm';
-import { argument, benchJson, profileStatements, bullmqNoop, emptyRedisPrefix, serviceMigrations, vacuumBenchDatabase } from './bench-support';
+import { argument, benchJson, fewLinesArgument, profileStatements, bullmqNoop, emptyRedisPrefix, serviceMigrations, vacuumBenchDatabase } from './bench-support';
 
 const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
 // Lines (the workspace's concurrency, all reserved by the campaign). A message leg holds its line
@@ -32,14 +32,7 @@ const CONTACTS = argument('contacts', process.env.BENCH_CONTACTS ?? '100000');
 // the headline run gives the campaign enough lines not to be the limit, and a second, shorter run
 // at 100 lines prints the latency-bound figure beside it (decisions.md 47.12).
 const CONCURRENCY = argument('concurrency', process.env.BENCH_CONCURRENCY ?? '1000');
-/** `--few-lines N` (BENCH_FEW_LINES, default 100): the second run's lines; 0 skips it. */
-function fewLines(): number {
-  const index = process.argv.indexOf('--few-lines');
-  const value = Number(index >= 0 ? process.argv[index + 1] : (process.env.BENCH_FEW_LINES ?? '100'));
-  if (!Number.isInteger(value) || value < 0) throw new Error('--few-lines must be a whole number (0: no second run)');
-  return value;
-}
-const FEW_LINES = fewLines();
+const FEW_LINES = fewLinesArgument();
 const FEW_LINES_CONTACTS = Math.min(CONTACTS, argument('few-lines-contacts', process.env.BENCH_FEW_LINES_CONTACTS ?? '20000'));
 const GOAL_PER_SECOND = 2000;
 process.env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/outreach_bench';

@@ -19,6 +19,7 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AgentsCoreModule } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
+import { CallEventsModule } from '@outreach/calls';
 import { CampaignLifecycle, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { loadConfig, PlatformModule, runMigrations } from '@outreach/platform';
@@ -55,11 +56,16 @@ process.env.OUTBOX_POLL_MS = process.env.OUTBOX_POLL_MS ?? '10';
 process.env.DISPATCH_TICK_MS = process.env.DISPATCH_TICK_MS ?? '200';
 process.env.ATTEMPT_CONCURRENCY = String(Math.max(CONCURRENCY, LATENCY_CONCURRENCY));
 
-/** The worker side of the engine, as apps/worker wires it, plus what seeding needs. */
+/**
+ * The worker side of the engine, as apps/worker wires it, plus what seeding needs. CallEventsModule
+ * applies every call's progress events (ringing, answered) in the worker as it does in production;
+ * without it the bench skipped that work (decisions.md 16.43).
+ */
 @Module({
   imports: [
     PlatformModule.forRoot({ role: 'worker', migrations: serviceMigrations(), configDefaults: { dbQueryTimeoutMs: 600_000 } }),
     EngineWorkerModule,
+    CallEventsModule,
     WorkspacesCoreModule,
     AgentsCoreModule,
     BillingModule,

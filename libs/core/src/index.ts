@@ -14,3 +14,4 @@ export * from './statement-parts';
 export * from './app-config';
 export * from './retry-later';
 export * from './short-lived-cache';
+export * from './grouped-runs';

@@ -145,13 +145,13 @@ export class CallLog {
    * locked in id order, then the ones that moved written together. Answers, in order, whether each
    * moved; an unknown call did not.
    */
-  progressMany(steps: ReadonlyArray<{ callId: string; providerCallId?: string | null }>, step: CallProgress): Promise<boolean[]> {
+  progressMany(steps: ReadonlyArray<{ callId: string; providerCallId?: string | null; at?: Date | null }>, step: CallProgress): Promise<boolean[]> {
     return this.uow.run(async () => {
       const calls = new Map((await this.calls.findAnyByIds(steps.map((s) => s.callId), { lock: true })).map((call) => [call.id, call]));
       const moved = new Set<Call>();
-      const answers = steps.map(({ callId, providerCallId }) => {
+      const answers = steps.map(({ callId, providerCallId, at }) => {
         const call = calls.get(callId);
-        const changed = call !== undefined && call.progress(step, { providerCallId });
+        const changed = call !== undefined && call.progress(step, { providerCallId, at });
         if (changed) moved.add(call);
         return changed;
       });

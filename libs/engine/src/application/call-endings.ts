@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CallLog } from '@outreach/calls';
 import { CampaignExecution, ExecutionCampaign } from '@outreach/campaigns';
-import { AppConfig, isAppError, UnitOfWork } from '@outreach/core';
+import { AppConfig, GroupedRuns, isAppError, UnitOfWork } from '@outreach/core';
 import { VoiceCallEvent, VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
 import { CallPolls, SettlementQueue } from './engine.ports';
-import { GroupedRuns } from './grouped-runs';
 
 export type CallEndingReport =
   | { state: 'settled'; settled: SettledAttempt }

@@ -6,12 +6,11 @@ import { AttemptContact, calleeName, CampaignExecution, ContactTimeline, current
 import { MessageLegs } from '@outreach/messaging';
 import { DoNotCallList } from '@outreach/dnc';
 import { leadFinalJob } from '@outreach/results';
-import { AppConfig, Clock, isAppError, Outbox, ShortLivedCache, UnitOfWork } from '@outreach/core';
+import { AppConfig, Clock, GroupedRuns, isAppError, Outbox, ShortLivedCache, UnitOfWork } from '@outreach/core';
 import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
 import { AttemptPayload, dispatchJob } from './engine-jobs';
-import { GroupedRuns } from './grouped-runs';
 import { CallPolls, JourneySteps } from './engine.ports';
 import { MessageAttempt, MessageAttemptReport } from './message-attempt';
 

@@ -60,3 +60,49 @@ describe('undialled claims', () => {
     expect(await execution.findUndialled('VOICE', CUT_OFF, 1)).toEqual([{ contactId: oldest, attemptSeq: 1 }]);
   });
 });
+
+// The live-call sweep's read (decisions.md 16.44): IN_PROGRESS attempts with a call placed, claimed
+// before the cut-off, in claim order, page after page (claim time, then contact id).
+describe('placed calls', () => {
+  let t: TestApp;
+  let ws: Seeded;
+
+  beforeAll(async () => {
+    t = await TestApp.create();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await t.reset();
+    ws = await t.seed();
+  });
+
+  it('IN_PROGRESS with a call, claimed before the cut-off, in claim order; pages follow (claim time, contact id)', async () => {
+    const campaignId = (await createCampaign(t, ws.key, { channel: 'VOICE' })).id as string;
+    const insert = async (phone: string, status: string, startedAt: string, withCall: boolean) => {
+      const [row]: Array<{ id: string; call: string | null }> = await t.dataSource.query(
+        `INSERT INTO campaign_contacts (campaign_id, workspace_id, phone, status, attempts, attempt_seq, attempt_started_at, attempt_deadline_at, current_call_id)
+         VALUES ($1, $2, $3, $4, 1, 2, $5::timestamptz, $5::timestamptz + interval '10 minutes', CASE WHEN $6 THEN gen_random_uuid() END)
+         RETURNING id, current_call_id AS call`,
+        [campaignId, ws.workspaceId, phone, status, startedAt, withCall],
+      );
+      return { contactId: row.id, attemptSeq: 2, callId: row.call as string, claimedAt: new Date(startedAt) };
+    };
+    const oldest = await insert('+14155550011', 'IN_PROGRESS', '2026-11-30T09:00:00Z', true);
+    // Two claimed in the same instant: the contact id orders them.
+    const [a, b] = [await insert('+14155550012', 'IN_PROGRESS', BEFORE, true), await insert('+14155550013', 'IN_PROGRESS', BEFORE, true)].sort((x, y) =>
+      x.contactId < y.contactId ? -1 : 1,
+    );
+    // Not these: no call yet, claimed after the cut-off, no longer in flight.
+    await insert('+14155550014', 'IN_PROGRESS', BEFORE, false);
+    await insert('+14155550015', 'IN_PROGRESS', '2026-11-30T10:00:01Z', true);
+    await insert('+14155550016', 'COMPLETED', BEFORE, true);
+
+    const execution = t.get(CampaignExecution);
+    expect(await execution.findPlacedCalls(CUT_OFF, null, 10)).toEqual([oldest, a, b]);
+    const first = await execution.findPlacedCalls(CUT_OFF, null, 2);
+    expect(first).toEqual([oldest, a]);
+    expect(await execution.findPlacedCalls(CUT_OFF, first[1], 2)).toEqual([b]);
+  });
+});

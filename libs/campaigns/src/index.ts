@@ -41,6 +41,7 @@ export {
   CampaignWork,
   ClaimedContact,
   ExecutionCampaign,
+  PlacedCall,
 } from './application/campaign-execution.ports';
 export { CampaignContacts, ExplainedContactView } from './application/campaign-contacts.service';
 export { ContactWaitingReasons, LeadWaiting, WaitingContactView } from './application/contact-waiting.service';

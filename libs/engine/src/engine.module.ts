@@ -13,22 +13,24 @@ import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { CallPolls, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
+import { DirectEnqueue, DispatchScheduler, FailedAttemptJobs, JourneySteps, MessageChecks, SettlementQueue, SweepLease } from './application/engine.ports';
 import { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 import { EngineMessageEvents } from './application/engine-message-events';
 import { MessageAttempt } from './application/message-attempt';
 import { CallEndings } from './application/call-endings';
 import { EngineCallEvents } from './application/engine-call-events';
 import { PollCall } from './application/poll-call.use-case';
+import { SweepLiveCalls } from './application/sweep-live-calls.use-case';
 import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-import { BullmqCallPolls, BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqFailedAttemptJobs, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
+import { BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqFailedAttemptJobs, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor, OutreachProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
+import { RedisSweepLease } from './infrastructure/redis-sweep-lease';
 
-const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall, ApplyReplyRules, RemessageContact];
+const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettlement, SettleDeferredAttempt, ReapStuckAttempts, CallEndings, PollCall, SweepLiveCalls, ApplyReplyRules, RemessageContact];
 
 /**
  * The execution engine's use cases (dispatch, attempt, settlement, deferred settlement, reaper), without processors.
@@ -41,7 +43,7 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     { provide: DispatchScheduler, useClass: BullmqDispatchScheduler },
     { provide: DirectEnqueue, useClass: BullmqDirectEnqueue },
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
-    { provide: CallPolls, useClass: BullmqCallPolls },
+    { provide: SweepLease, useClass: RedisSweepLease },
     { provide: FailedAttemptJobs, useClass: BullmqFailedAttemptJobs },
     { provide: MessageChecks, useClass: BullmqMessageChecks },
     // Journey campaigns: bound by the workflows module (decisions.md 37.12).

@@ -8,7 +8,8 @@ export { nextMessageStep, MessageRetrySettings } from './domain/message-retry-po
 export { AttemptSettlement, SettledAttempt } from './application/attempt-settlement';
 export { NO_PROVIDER_RECORD, ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
 export { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-export { DeferredSettlement, DispatchScheduler, JourneyCallEnded, JourneySteps, MessageChecks, SettlementQueue } from './application/engine.ports';
+export { LiveCallSweepReport, SweepLiveCalls } from './application/sweep-live-calls.use-case';
+export { DeferredSettlement, DispatchScheduler, JourneyCallEnded, JourneySteps, MessageChecks, SettlementQueue, SweepLease } from './application/engine.ports';
 export { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 export {
   AttemptPayload,
@@ -19,6 +20,7 @@ export {
 } from './application/engine-jobs';
 export { CampaignsProcessor, AttemptsProcessor } from './infrastructure/engine.processors';
 export { EngineMaintenance } from './infrastructure/engine-maintenance';
+export { RedisSweepLease } from './infrastructure/redis-sweep-lease';
 // The dial window moved to the campaigns domain (lead views read it too); re-exported for existing importers.
 export { DialSchedule, dialWindowAt, nextDialOpening } from '@outreach/campaigns';
 export { nextStep, RetrySettings } from './domain/retry-policy';

@@ -172,5 +172,18 @@ export abstract class CampaignExecutionRepository {
    * `claimedBefore`, oldest first: their attempt job may be lost (decisions.md 16.30).
    */
   abstract findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>>;
+  /**
+   * Attempts whose call was placed (a current call id), claimed before `claimedBefore`, in claim
+   * order after `after`: the live calls whose provider events may be overdue (decisions.md 16.44).
+   */
+  abstract findPlacedCalls(claimedBefore: Date, after: PlacedCall | null, limit: number): Promise<PlacedCall[]>;
   abstract runningCampaignIds(workspaceId?: string): Promise<string[]>;
+}
+
+/** An attempt IN_PROGRESS on a call it placed. */
+export interface PlacedCall {
+  contactId: string;
+  attemptSeq: number;
+  callId: string;
+  claimedAt: Date;
 }

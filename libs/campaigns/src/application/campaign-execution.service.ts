@@ -17,6 +17,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  PlacedCall,
 } from './campaign-execution.ports';
 import { RecipientLocale } from '../domain/recipient-locale';
 import { CampaignPhoneNumberRepository, CampaignRepository, ContactRepository } from './campaigns.ports';
@@ -178,6 +179,11 @@ export class CampaignExecution {
 
   findUndialled(leg: ContactLeg, claimedBefore: Date, limit: number): Promise<Array<{ contactId: string; attemptSeq: number }>> {
     return this.execution.findUndialled(leg, claimedBefore, limit);
+  }
+
+  /** Attempts on a placed call claimed before `claimedBefore`, in claim order after `after` (decisions.md 16.44). */
+  findPlacedCalls(claimedBefore: Date, after: PlacedCall | null, limit: number): Promise<PlacedCall[]> {
+    return this.execution.findPlacedCalls(claimedBefore, after, limit);
   }
 
   runningCampaignIds(workspaceId?: string): Promise<string[]> {

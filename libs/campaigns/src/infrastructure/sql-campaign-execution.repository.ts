@@ -10,6 +10,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  PlacedCall,
 } from '../application/campaign-execution.ports';
 import { channelsStartingWith, ContactLeg } from '../domain/contact-legs';
 import { RecipientLocale } from '../domain/recipient-locale';
@@ -439,6 +440,23 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     return rows.map((row) => {
       const { id, attemptSeq } = CC.fromRow(row, ['id', 'attemptSeq']);
       return { contactId: id, attemptSeq };
+    });
+  }
+
+  async findPlacedCalls(claimedBefore: Date, after: PlacedCall | null, limit: number): Promise<PlacedCall[]> {
+    const params: unknown[] = [claimedBefore, limit, after?.claimedAt ?? null, after?.contactId ?? null];
+    // Along the partial deadline index, as findUndialled: the IN_PROGRESS rows are the lines in use.
+    const rows: Row[] = await this.tx.manager.query(
+      `SELECT ${CC.select(undefined, ['id', 'attemptSeq', 'currentCallId', 'attemptStartedAt'])} FROM ${CC.name}
+        WHERE ${statusIn(CC.c.status, [IN_FLIGHT_STATUS], params)} AND ${CC.c.attemptDeadlineAt} IS NOT NULL
+          AND ${CC.c.currentCallId} IS NOT NULL AND ${CC.c.attemptStartedAt} < $1
+          AND ($3::timestamptz IS NULL OR (${CC.c.attemptStartedAt}, ${CC.c.id}) > ($3::timestamptz, $4::uuid))
+        ORDER BY ${CC.c.attemptStartedAt}, ${CC.c.id} LIMIT $2`,
+      params,
+    );
+    return rows.map((row) => {
+      const { id, attemptSeq, currentCallId, attemptStartedAt } = CC.fromRow(row, ['id', 'attemptSeq', 'currentCallId', 'attemptStartedAt']);
+      return { contactId: id, attemptSeq, callId: currentCallId!, claimedAt: attemptStartedAt! };
     });
   }
 

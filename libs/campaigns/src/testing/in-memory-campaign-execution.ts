@@ -11,6 +11,7 @@ import {
   ClaimInput,
   ClaimedContact,
   ExecutionCampaign,
+  PlacedCall,
 } from '../application/campaign-execution.ports';
 import { channelsStartingWith, ContactLeg } from '../domain/contact-legs';
 import { localeKey } from '../domain/recipient-hours';
@@ -299,6 +300,17 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
       .sort((a, b) => a.attemptStartedAt!.getTime() - b.attemptStartedAt!.getTime())
       .slice(0, limit)
       .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq }));
+  }
+
+  async findPlacedCalls(claimedBefore: Date, after: PlacedCall | null, limit: number): Promise<PlacedCall[]> {
+    const key = (c: { claimedAt: Date; contactId: string }) => [c.claimedAt.getTime(), c.contactId] as const;
+    const later = (a: readonly [number, string], b: readonly [number, string]) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+    return [...this.contacts.rows.values()]
+      .filter((c) => c.status === IN_FLIGHT_STATUS && c.attemptDeadlineAt !== null && c.currentCallId !== null && c.attemptStartedAt !== null && c.attemptStartedAt.getTime() < claimedBefore.getTime())
+      .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq, callId: c.currentCallId!, claimedAt: c.attemptStartedAt! }))
+      .filter((p) => after === null || later(key(p), key(after)))
+      .sort((a, b) => (later(key(a), key(b)) ? 1 : -1))
+      .slice(0, limit);
   }
 
   async runningCampaignIds(workspaceId?: string): Promise<string[]> {

@@ -360,28 +360,6 @@ describe('AttemptSettlement', () => {
       expect(await bed.endings.endEvent(event(attempts[2].callId, 'ended-2'))).toEqual({ state: 'duplicate' });
     });
 
-    it('an ending event that settled its call cancels its poll (decisions.md 16.41); a duplicate, an ending not by an event, and a failed cancel do not', async () => {
-      const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
-      await bed.callLog.noteEvent({ provider: 'scripted', eventId: 'seen-before', callId: attempts[3].callId, type: 'ended' });
-      const event = (callId: string, eventId: string) => ({ provider: 'scripted', callId, providerCallId: `p-${callId}`, eventId, type: 'ended' as const, at: ENGINE_NOW, result: result('completed', 1_000) });
-
-      const reports = await Promise.all([
-        bed.endings.endEvent(event(attempts[0].callId, 'ended-0')),
-        bed.endings.endEvent(event(attempts[1].callId, 'ended-1')),
-        bed.endings.end(attempts[2].callId, result('completed', 1_000)), // a poll's or a recovery's ending: no event
-        bed.endings.endEvent(event(attempts[3].callId, 'seen-before')),
-      ]);
-
-      expect(reports.map((r) => r.state)).toEqual(['settled', 'settled', 'settled', 'duplicate']);
-      expect(bed.polls.cancelled.sort()).toEqual([attempts[0].callId, attempts[1].callId].sort());
-
-      // The queue unreachable: the ending is settled all the same (the poll will find the call over).
-      const more = await inFlight(1, 0, '+14155551005');
-      bed.polls.failing = true;
-      expect(await bed.endings.endEvent(event(more.callId, 'ended-5'))).toMatchObject({ state: 'settled' });
-      expect(bed.contacts.stored(more.contactId)!.status).toBe('COMPLETED');
-    });
-
     it('a group that cannot be written is settled one by one: the failing ending is deferred, the others are settled', async () => {
       const attempts = await Promise.all(['+14155551001', '+14155551002', '+14155551003', '+14155551004'].map((phone) => inFlight(1, 0, phone)));
       const poisoned = attempts[3].callId; // in the third group, with attempts[2]

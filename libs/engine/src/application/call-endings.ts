@@ -5,7 +5,7 @@ import { AppConfig, GroupedRuns, isAppError, UnitOfWork } from '@outreach/core';
 import { VoiceCallEvent, VoiceCallResult } from '@outreach/telephony';
 import { AttemptSettlement, SettledAttempt } from './attempt-settlement';
 import { settleJobId } from './engine-jobs';
-import { CallPolls, SettlementQueue } from './engine.ports';
+import { SettlementQueue } from './engine.ports';
 
 export type CallEndingReport =
   | { state: 'settled'; settled: SettledAttempt }
@@ -35,11 +35,11 @@ interface Ending {
 }
 
 /**
- * A campaign call ended — by the provider's event, its poll, a recovered attempt or a call never
+ * A campaign call ended — by the provider's event, the live-call sweep, a recovered attempt or a call never
  * placed: settle the attempt (AttemptSettlement, idempotent). When that fails for any reason but
  * a business rule (the database unreachable, a deadlock), the outcome goes to a settle job of its
  * own instead of being lost (decisions.md 16.18); only when that job cannot be stored either does
- * this reject, and the sender (provider redelivery, poll, attempt job) tries again.
+ * this reject, and the sender (provider redelivery, sweep, attempt job) tries again.
  *
  * Endings that arrive while others are being written are settled together (GroupedRuns,
  * decisions.md 16.31): their calls and contacts read in one go, then one transaction for the
@@ -58,7 +58,6 @@ export class CallEndings {
     private readonly settlements: SettlementQueue,
     private readonly uow: UnitOfWork,
     config: AppConfig,
-    private readonly polls: CallPolls,
   ) {
     // ENGINE_GROUP_MAX and ENGINE_GROUPS_IN_FLIGHT (decisions.md 16.37).
     this.groups = new GroupedRuns<Ending, CallEndingReport>((endings) => this.endGroup(endings), {
@@ -91,22 +90,7 @@ export class CallEndings {
       }
     }
     reports ??= await Promise.allSettled(endings.map((ending) => this.endAlone(ending)));
-    await this.cancelPolls(endings, reports);
     return reports;
-  }
-
-  /**
-   * A call whose ending event settled it needs no poll (decisions.md 16.41): the group's polls are
-   * dropped in one go. A poll running now (an ending by the poll itself is not an event) finds the
-   * call over; one that could not be dropped (Redis away) does too, later.
-   */
-  private async cancelPolls(endings: readonly Ending[], reports: ReadonlyArray<PromiseSettledResult<CallEndingReport>>): Promise<void> {
-    const settled = endings.flatMap((ending, i) => {
-      const report = reports[i];
-      return ending.event && report.status === 'fulfilled' && report.value.state === 'settled' ? [ending.callId] : [];
-    });
-    if (settled.length === 0) return;
-    await this.polls.cancel(settled).catch((error: Error) => this.logger.warn(`${settled.length} polls not cancelled (${error.message}): each finds its call over when it runs`));
   }
 
   /** The group in one transaction; any failure rejects the whole group (nothing written). */

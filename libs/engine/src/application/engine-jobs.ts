@@ -11,7 +11,7 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / attempt `{ contactId, attemptSeq }`: place one call and record its outcome;
  * - attempts / message-batch `{ attempts: [{ contactId, attemptSeq }] }`: send the message legs claimed together (decisions.md 47.1);
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
- * - attempts / poll `{ callId }`: ask the provider about a live call whose events are overdue;
+ * - attempts / poll `{ callId }`: written only by versions before the live-call sweep (decisions.md 16.44), asked once;
  * - attempts / message-check `{ contactId, attemptSeq }`: settle a message leg whose report is overdue;
  * - outreach / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
  * - outreach / remessage-contact `RemessagePayload` (written by campaigns): send the message leg to one contact again (34.6);
@@ -56,12 +56,9 @@ export function replyRulesJob(payload: ReplyRulesPayload): OutboxJob {
   return { queue: EngineQueue.Outreach, name: EngineJob.ReplyRules, payload: { ...payload }, jobId: `reply-${digest}` };
 }
 
+/** A poll written by a version before the live-call sweep (decisions.md 16.44): asked once. */
 export interface PollPayload {
   callId: string;
-}
-
-export function pollJobId(callId: string): string {
-  return `poll-${callId}`;
 }
 
 export interface DispatchPayload {

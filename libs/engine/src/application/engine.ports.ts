@@ -42,21 +42,13 @@ export abstract class SettlementQueue {
 }
 
 /**
- * The fallback for a lost provider event (decisions.md 16.24): a delayed job (`attempts`/`poll`,
- * job id `poll-<callId>`) that asks the provider about a live call and settles it when it ended,
- * asking again later while it goes on. Scheduled when the provider accepts a call; cancelled once
- * the call's ending event has settled it (decisions.md 16.41).
+ * One process at a time runs a periodic sweep (decisions.md 16.44). `hold` answers true when this
+ * process holds `name` for the next `ms`: taken when free, renewed when it is already this
+ * process's. A holder that stops renewing (it died) loses it after `ms`. Fails open: when the
+ * store cannot answer, true (a sweep run twice is harmless, one not run is not).
  */
-export abstract class CallPolls {
-  abstract schedule(callId: string, delayMs: number): Promise<void>;
-
-  /** Drops the polls of calls whose ending is on record; one already running is left to find the call over. */
-  abstract cancel(callIds: readonly string[]): Promise<void>;
-
-  /** `schedule` for several calls (an adapter may add them in one round trip). */
-  async scheduleMany(callIds: readonly string[], delayMs: number): Promise<void> {
-    for (const callId of callIds) await this.schedule(callId, delayMs);
-  }
+export abstract class SweepLease {
+  abstract hold(name: string, ms: number): Promise<boolean>;
 }
 
 /**

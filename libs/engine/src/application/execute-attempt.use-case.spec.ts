@@ -1,4 +1,4 @@
-import { AppError, isRetryLater, RetryLater } from '@outreach/core';
+import { AppError } from '@outreach/core';
 import { leadFinalJob } from '@outreach/results';
 import { VoiceCallResult } from '@outreach/telephony';
 import { ENGINE_AGENT, ENGINE_NOW, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
@@ -32,7 +32,6 @@ describe('ExecuteAttempt', () => {
     const report = await bed.attempt.execute(id, 1);
     expect(report).toEqual({ state: 'placed', providerCallId: expect.stringMatching(/^scripted-/) });
     const callId = bed.voice.requests[0].callId;
-    expect(bed.polls.scheduled).toEqual([{ callId, delayMs: 15_000 }]); // the fallback should the event be lost
     expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'DIALING', providerCallId: report.state === 'placed' ? report.providerCallId : null });
     expect(bed.contacts.stored(id)).toMatchObject({ status: 'IN_PROGRESS' }); // nothing settled before the provider says so
     expect(bed.timeline.recorded.typesOf(id)).toEqual(['claimed', 'attempt_started']);
@@ -262,7 +261,6 @@ describe('ExecuteAttempt', () => {
         expect(bed.timeline.recorded.typesOf(id).slice(0, 2)).toEqual(['claimed', 'attempt_started']);
         expect(bed.timeline.recorded.typesOf(id).filter((type) => type === 'attempt_started')).toHaveLength(1);
       }
-      expect(bed.polls.scheduled.map((p) => p.callId).sort()).toEqual([...bed.calls.rows.keys()].sort());
       expect(bed.contacts.stored(ids[4])).toMatchObject({ status: 'DO_NOT_CALL' });
       expect(bed.calls.rows.size).toBe(4);
     });
@@ -312,7 +310,6 @@ describe('ExecuteAttempt', () => {
 
     const report = await bed.attempt.execute(id, 1);
 
-    expect(bed.polls.scheduled).toEqual([]);
     expect(report.state === 'settled' && report.settled.call).toMatchObject({ status: 'FAILED', providerDisposition: 'provider_error' });
     expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
   });
@@ -373,7 +370,7 @@ describe('ExecuteAttempt', () => {
     expect(bed.voice.requests).toHaveLength(1);
   });
 
-  it('when the settle job cannot be stored either, the event is refused (the provider redelivers it); the poll settles from the provider\'s record, no second dial', async () => {
+  it('when the settle job cannot be stored either, the event is refused (the provider redelivers it); the live-call sweep settles from the provider\'s record, no second dial', async () => {
     const id = await claimed();
     const outage = databaseDown();
     bed.settlements.failing = true;
@@ -383,30 +380,53 @@ describe('ExecuteAttempt', () => {
     expect(bed.voice.delivered).toEqual([{ callId: expect.any(String), ok: false, error: 'connect ECONNREFUSED 127.0.0.1:5432' }]);
     expect(bed.contacts.stored(id)!.status).toBe('IN_PROGRESS');
     outage.restore();
-    const [{ callId }] = bed.polls.scheduled;
-    const report = await bed.poll.execute(callId);
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 0, ended: 0 }); // not overdue yet
+    bed.clock.advance(15_001); // CALL_POLL_INTERVAL_MS since the claim
 
-    expect(report).toMatchObject({ state: 'settled', settled: { contactStatus: 'COMPLETED', debitedMinor: 20 } });
-    expect(await bed.poll.execute(callId)).toEqual({ state: 'over' }); // a later poll has nothing to do
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 1, ended: 1 });
+    expect(bed.contacts.stored(id)!.status).toBe('COMPLETED');
+    expect(bed.debits.debits).toHaveLength(1);
+    bed.clock.advance(15_001);
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 0, ended: 0 }); // a later sweep has nothing to do
     expect(bed.voice.requests).toHaveLength(1);
     expect(bed.debits.debits).toHaveLength(1);
   });
 
-  it('the poll: a call still going on is asked about again later (RetryLater), one the provider lost ends as a carrier failure', async () => {
-    const id = await claimed();
-    let release!: (r: VoiceCallResult) => void;
-    bed.voice.next = () => new Promise((resolve) => (release = resolve));
-    await bed.attempt.execute(id, 1);
-    const [{ callId }] = bed.polls.scheduled;
+  it('the live-call sweep (decisions.md 16.44): a call going on is asked about once per interval, one the provider lost ends as a carrier failure; young calls are left alone, and so is every call while another process sweeps', async () => {
+    bed.addCampaign({ id: CID, reservedConcurrency: 2, draft: { source: 'CSV' } });
+    bed.voice.next = () => new Promise(() => undefined); // every call goes on
+    const ids: string[] = [];
+    for (const phone of ['+14155550102', '+14155550103']) {
+      ids.push(bed.contacts.seed(ENGINE_WS, CID, { phone }).id);
+      expect((await bed.dispatch.execute(CID)).claimed).toBe(1);
+      expect(await bed.attempt.execute(ids[ids.length - 1], 1)).toMatchObject({ state: 'placed' });
+      bed.clock.advance(10_000);
+    }
+    const callIds = ids.map((id) => bed.contacts.stored(id)!.currentCallId!);
+    const lookups: string[] = [];
+    let lost = false;
+    bed.voice.lookup = async (callId) => (lookups.push(callId), lost ? { state: 'unknown' } : { state: 'in_progress' });
 
-    const later = await bed.poll.execute(callId).then(() => null, (error: unknown) => error);
-    expect(isRetryLater(later)).toBe(true);
-    expect((later as RetryLater).delayMs).toBe(15_000);
+    bed.clock.advance(-4_999); // the first call is 15 s old, the second 5 s
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 1, ended: 0 });
+    expect(lookups).toEqual([callIds[0]]);
+    bed.clock.advance(5_000);
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 0, ended: 0 }); // the first asked 5 s ago, the second 10 s old
+    bed.lease.held = false; // another process sweeps
+    bed.clock.advance(10_000);
+    expect(await bed.liveCalls.execute()).toEqual({ swept: false, asked: 0, ended: 0 });
+    expect(lookups).toHaveLength(1);
+    bed.lease.held = true;
+    lost = true;
 
-    bed.voice.lookup = async () => ({ state: 'unknown' });
-    expect(await bed.poll.execute(callId)).toMatchObject({ state: 'settled', settled: { contactStatus: 'RETRY_SCHEDULED', debitedMinor: 0 } });
-    expect(bed.calls.rows.get(callId)).toMatchObject({ status: 'FAILED', providerDisposition: 'lost_by_provider' });
-    void release;
+    expect(await bed.liveCalls.execute()).toEqual({ swept: true, asked: 2, ended: 2 });
+    expect(lookups.slice(1).sort()).toEqual([...callIds].sort());
+    for (const id of ids) expect(bed.contacts.stored(id)!.status).toBe('RETRY_SCHEDULED');
+    expect([...bed.calls.rows.values()].map((c) => [c.status, c.providerDisposition])).toEqual([
+      ['FAILED', 'lost_by_provider'],
+      ['FAILED', 'lost_by_provider'],
+    ]);
+    expect(bed.lease.asked.every((a) => a.name === 'live-calls' && a.ms === 15_000)).toBe(true);
   });
 
   it('does not defer a settlement refused with a coded error', async () => {

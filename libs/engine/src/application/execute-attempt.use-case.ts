@@ -11,7 +11,7 @@ import { PhoneNumberDirectory, PhoneNumberView, VoiceCallResult, VoiceProvider }
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import { CallEndingReport, CallEndings } from './call-endings';
 import { AttemptPayload, dispatchJob } from './engine-jobs';
-import { CallPolls, JourneySteps } from './engine.ports';
+import { JourneySteps } from './engine.ports';
 import { MessageAttempt, MessageAttemptReport } from './message-attempt';
 
 const FALLBACK_MAX_CALL_SECS = 600;
@@ -26,7 +26,7 @@ export type AttemptReport =
   | { state: 'message'; report: MessageAttemptReport }
   /** WHATSAPP_THEN_VOICE: the contact replied to the message within the window, so it is not called. */
   | { state: 'replied' }
-  /** The provider accepted the call: its ending arrives as an event (or the poll finds it). */
+  /** The provider accepted the call: its ending arrives as an event (or the live-call sweep finds it). */
   | { state: 'placed'; providerCallId: string }
   /** Ended without a dial (no usable number, refused by the provider, never placed): settled or deferred. */
   | CallEndingReport;
@@ -40,7 +40,7 @@ type Start =
   | { state: 'recover'; callId: string; contact: AttemptContact; campaign: ExecutionCampaign }
   | ({ state: 'started' } & Started);
 
-/** A call the provider accepted: its poll to schedule, its Call to move to DIALING. */
+/** A call the provider accepted: its Call to move to DIALING. */
 type Acceptance = { callId: string; providerCallId: string | null };
 
 /** Attempts started together at most, and start transactions in flight per process (decisions.md 16.32). */
@@ -48,15 +48,15 @@ type Acceptance = { callId: string; providerCallId: string | null };
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
  * the do-not-call list, picks a caller id, records the Call (QUEUED), and asks the VoiceProvider
- * to place it. The job ends as soon as the provider accepted the call (DIALING) and a poll is
- * scheduled; nothing is held in memory while the call goes on. Its ending arrives as a provider
- * event (EngineCallEvents) or, when that is overdue, through the poll (PollCall), and is settled
- * by CallEndings (decisions.md 16.24).
+ * to place it. The job ends as soon as the provider accepted the call (DIALING); nothing is held
+ * in memory while the call goes on. Its ending arrives as a provider event (EngineCallEvents) or,
+ * when that is overdue, through the live-call sweep (SweepLiveCalls, decisions.md 16.44), and is
+ * settled by CallEndings (decisions.md 16.24).
  *
  * The provider's record is the truth, not this process (decisions.md 16.18): a job that runs again
  * for an attempt whose Call was already recorded (its worker died while placing it) asks the
  * provider: an ended call is settled with what the provider says, a call it has is left to its
- * events and poll, and a call it never accepted is placed now with the same call id (the
+ * events (and the sweep), and a call it never accepted is placed now with the same call id (the
  * provider's idempotency key), so nobody is dialled twice and nobody waits for a timer.
  *
  * Attempt jobs a worker runs at once share their start transaction, and calls accepted at about
@@ -83,7 +83,6 @@ export class ExecuteAttempt {
     private readonly workspaces: WorkspaceAdministration,
     private readonly dnc: DoNotCallList,
     private readonly endings: CallEndings,
-    private readonly polls: CallPolls,
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -377,9 +376,9 @@ export class ExecuteAttempt {
   }
 
   /**
-   * The provider has the call: the poll is scheduled first (it is what finds the call should its
-   * events be lost), then the Call moves to DIALING. Should the database be unreachable now, the
-   * job fails and its next run recovers (the provider has the call: nothing is dialled again).
+   * The provider has the call: the Call moves to DIALING (from then on the live-call sweep asks
+   * about it should its events be lost, decisions.md 16.44). Should the database be unreachable
+   * now, the job fails and its next run recovers (the provider has the call: nothing is dialled again).
    */
   private async accepted(callId: string, providerCallId: string | null): Promise<AttemptReport> {
     await this.acceptances.submit({ callId, providerCallId });
@@ -387,14 +386,12 @@ export class ExecuteAttempt {
   }
 
   /**
-   * Calls the provider accepted at about the same time (decisions.md 16.32): their polls added in
-   * one round trip, then the calls moved to DIALING in one transaction. A group that fails is done
-   * call by call, as a lone call is.
+   * Calls the provider accepted at about the same time (decisions.md 16.32): moved to DIALING in
+   * one transaction. A group that fails is done call by call, as a lone call is.
    */
   private async acceptGroup(group: Acceptance[]): Promise<Array<PromiseSettledResult<void>>> {
     if (group.length > 1) {
       try {
-        await this.polls.scheduleMany(group.map((a) => a.callId), this.config.callPollIntervalMs);
         await this.callLog.progressMany(group, 'accepted');
         return group.map(() => ({ status: 'fulfilled', value: undefined }));
       } catch (error) {
@@ -403,7 +400,6 @@ export class ExecuteAttempt {
     }
     return Promise.allSettled(
       group.map(async ({ callId, providerCallId }) => {
-        await this.polls.schedule(callId, this.config.callPollIntervalMs);
         await this.callLog.progress(callId, 'accepted', { providerCallId });
       }),
     );

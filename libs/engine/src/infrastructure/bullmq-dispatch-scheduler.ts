@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { CallPolls, DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, MessageChecks, SettlementQueue } from '../application/engine.ports';
-import { AttemptPayload, DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, messageCheckJobId, PollPayload, pollJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, MessageChecks, SettlementQueue } from '../application/engine.ports';
+import { AttemptPayload, DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, messageCheckJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
  * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
@@ -84,30 +84,6 @@ export class BullmqFailedAttemptJobs extends FailedAttemptJobs {
       retried++;
     }
     return retried;
-  }
-}
-
-/** Polls as delayed `attempts`/`poll` jobs; the job id makes a second schedule of one call a no-op, and finds the job to cancel. */
-@Injectable()
-export class BullmqCallPolls extends CallPolls {
-  constructor(private readonly producer: QueueProducer) {
-    super();
-  }
-
-  async schedule(callId: string, delayMs: number): Promise<void> {
-    const payload: PollPayload = { callId };
-    await this.producer.add(EngineQueue.Attempts, EngineJob.Poll, payload, pollJobId(callId), { delay: delayMs });
-  }
-
-  override async scheduleMany(callIds: readonly string[], delayMs: number): Promise<void> {
-    await this.producer.addBulk(
-      EngineQueue.Attempts,
-      callIds.map((callId) => ({ name: EngineJob.Poll, payload: { callId } satisfies PollPayload, jobId: pollJobId(callId), delay: delayMs })),
-    );
-  }
-
-  async cancel(callIds: readonly string[]): Promise<void> {
-    await this.producer.removeMany(EngineQueue.Attempts, callIds.map(pollJobId));
   }
 }
 

@@ -50,7 +50,7 @@ export class CampaignsProcessor extends QueueWorkerHost implements OnApplication
  * the job (the provider is being asked to place the call); a worker that died stops renewing, and
  * within one lease plus one stalled check (10 + 5 s) another worker takes the job again, asks the
  * provider what became of the call (ExecuteAttempt.recover) and settles it, leaves it to its events
- * and poll, or places it with the same call id. BullMQ's defaults (30 s, checked every 30 s) let a
+ * (and the live-call sweep), or places it with the same call id. BullMQ's defaults (30 s, checked every 30 s) let a
  * crash hold lines for up to a minute.
  */
 export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 } as const;
@@ -58,8 +58,8 @@ export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, max
 /**
  * Queue `attempts`: `attempt` jobs place one call each (or send one message leg); `message-batch`
  * jobs send the message legs claimed together (decisions.md 47.1); (ATTEMPT_CONCURRENCY placing requests at once
- * per process; the job ends when the provider accepted the call); `poll` jobs ask the provider about
- * a call whose events are overdue (decisions.md 16.24); `message-check` jobs settle a message leg whose
+ * per process; the job ends when the provider accepted the call); `poll` jobs, written only by
+ * versions before the live-call sweep, ask the provider about one call once (decisions.md 16.44); `message-check` jobs settle a message leg whose
  * report is overdue (decisions.md 33); `settle` jobs store an ended call's outcome
  * that could not be stored when it ended (decisions.md 16.18).
  */

@@ -27,10 +27,11 @@ import { MessageAttempt } from '../application/message-attempt';
 import type { MessageLegs } from '@outreach/messaging';
 import { ReapStuckAttempts } from '../application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from '../application/settle-deferred-attempt.use-case';
-import { RecordingCallPolls, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingFailedAttemptJobs, RecordingSettlementQueue } from './recording-engine-ports';
+import { FixedSweepLease, RecordingDirectEnqueue, RecordingDispatchScheduler, RecordingFailedAttemptJobs, RecordingSettlementQueue } from './recording-engine-ports';
 import { CallEndings } from '../application/call-endings';
 import { EngineCallEvents } from '../application/engine-call-events';
 import { PollCall } from '../application/poll-call.use-case';
+import { SweepLiveCalls } from '../application/sweep-live-calls.use-case';
 import { JourneyStepsBinding } from '../infrastructure/journey-steps.binding';
 
 /** A Wednesday, 10:00 UTC: inside the default 09:00–18:00 window on every dial day. */
@@ -82,12 +83,13 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
   const spend = new RecordedCampaignSpend(debits);
   const settlement = new AttemptSettlement(execution, callLog, debits, tariffs, credit, outbox, scheduler, uow, clock, timeline, phones.directory, new JourneyStepsBinding());
   const dispatch = new DispatchCampaign(execution, credit, wallet, workspaces, agents, phones.directory, dnc, outbox, uow, clock, scheduler, direct, config, spend, tariffs, timeline, new JourneyStepsBinding());
-  const polls = new RecordingCallPolls();
-  const endings = new CallEndings(execution, callLog, settlement, settlements, uow, config, polls);
+  const endings = new CallEndings(execution, callLog, settlement, settlements, uow, config);
   // Message legs have their e2e tests (test/engine/message-legs.e2e-spec.ts); the bed runs voice legs only.
   const noMessageLegs = { repliedSince: async () => false } as unknown as MessageLegs;
-  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, polls, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());
-  const poll = new PollCall(callLog, voice, endings, config, clock);
+  const attempt = new ExecuteAttempt(execution, callLog, voice, phones.directory, agents, workspaces, dnc, endings, outbox, uow, clock, config, timeline, {} as MessageAttempt, noMessageLegs, new JourneyStepsBinding());
+  const poll = new PollCall(callLog, voice, endings, clock);
+  const lease = new FixedSweepLease();
+  const liveCalls = new SweepLiveCalls(execution, callLog, poll, lease, config, clock);
   const callEvents = new EngineCallEvents(voice.events, endings);
   callEvents.onModuleInit(); // the scripted provider's endings are settled as the worker settles them
   const settleDeferred = new SettleDeferredAttempt(execution, settlement);
@@ -146,10 +148,11 @@ export function engineTestBed(options: { now?: Date; dispatchTickMs?: number; re
     settlements,
     config,
     settlement,
-    polls,
+    lease,
     failedJobs,
     endings,
     poll,
+    liveCalls,
     callEvents,
     dispatch,
     attempt,

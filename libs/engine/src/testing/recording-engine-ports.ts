@@ -1,4 +1,4 @@
-import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, SettlementQueue, CallPolls } from '../application/engine.ports';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, SettlementQueue, SweepLease } from '../application/engine.ports';
 
 /** Keeps every wake-up asked for; `failing` makes them reject (a lost hint). */
 export class RecordingDispatchScheduler extends DispatchScheduler {
@@ -41,20 +41,14 @@ export class RecordingSettlementQueue extends SettlementQueue {
   }
 }
 
-/** Keeps every poll scheduled and cancelled; `failing` makes both reject (the queue unreachable). */
-export class RecordingCallPolls extends CallPolls {
-  readonly scheduled: { callId: string; delayMs: number }[] = [];
-  readonly cancelled: string[] = [];
-  failing = false;
+/** A lease held by whichever name `holder` says (default: this process holds every lease); `asked` keeps each hold's name and ms. */
+export class FixedSweepLease extends SweepLease {
+  readonly asked: Array<{ name: string; ms: number }> = [];
+  held = true;
 
-  async schedule(callId: string, delayMs: number): Promise<void> {
-    if (this.failing) throw new Error('queue unavailable');
-    this.scheduled.push({ callId, delayMs });
-  }
-
-  async cancel(callIds: readonly string[]): Promise<void> {
-    if (this.failing) throw new Error('queue unavailable');
-    this.cancelled.push(...callIds);
+  async hold(name: string, ms: number): Promise<boolean> {
+    this.asked.push({ name, ms });
+    return this.held;
   }
 }
 

@@ -112,19 +112,6 @@ export class QueueProducer implements OnApplicationShutdown {
     );
   }
 
-  /**
-   * Removes the jobs of `jobIds` that are waiting or delayed (an unknown id is nothing to do); a job
-   * running now is left to finish. Answers how many were removed; rejects within ENQUEUE_TIMEOUT_MS
-   * when Redis does not answer.
-   */
-  async removeMany(queueName: string, jobIds: readonly string[]): Promise<number> {
-    if (jobIds.length === 0) return 0;
-    const removed = await this.use(queueName, `Redis did not remove ${jobIds.length} jobs on ${queueName}`, (queue) =>
-      Promise.all(jobIds.map((jobId) => queue.remove(jobId))),
-    );
-    return removed.filter((n) => n === 1).length;
-  }
-
   /** Whether Redis answers this queue's connection now (one cheap read within ENQUEUE_TIMEOUT_MS). */
   async reachable(queueName: string): Promise<boolean> {
     return this.use(queueName, 'Redis did not answer', (queue) => queue.getJobCountByTypes('waiting')).then(

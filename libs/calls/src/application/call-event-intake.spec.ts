@@ -71,4 +71,66 @@ describe('CallEventIntake', () => {
     expect(reports).toEqual(['applied', 'applied', 'applied']);
     for (const id of [a, b, c]) expect(calls.rows.get(id)).toMatchObject({ status: 'RINGING' });
   });
+
+  describe("a test call's ending in a group", () => {
+    const ended = (callId: string): VoiceCallEvent => ({
+      provider: 'sandbox',
+      eventId: `${callId}:ended`,
+      callId,
+      providerCallId: `p-${callId}`,
+      type: 'ended',
+      at: ANSWERED_AT,
+      result: { outcome: 'completed', providerDisposition: 'completed', providerCallId: `p-${callId}`, answeredAt: ANSWERED_AT, endedAt: ANSWERED_AT, durationMs: 1_000, transcript: null, recordingUrl: null },
+    });
+    let ends: string[];
+    let failEnd: boolean;
+
+    beforeEach(() => {
+      ends = [];
+      failEnd = false;
+      const testCalls = {
+        end: async (callId: string) => {
+          if (failEnd) throw new Error('connection reset');
+          ends.push(callId);
+        },
+      } as unknown as PlaceTestCall;
+      intake = new CallEventIntake(new VoiceCallEvents(), log, testCalls);
+    });
+
+    async function testCall(): Promise<string> {
+      const { callId } = await log.start({ workspaceId: 'w1', campaignId: null, contactId: null, agentId: null, fromNumber: '+14155550100', toNumber: '+14155550199', attemptNumber: 0, kind: 'test' });
+      await log.progress(callId, 'accepted', { providerCallId: `p-${callId}` });
+      return callId;
+    }
+
+    /** A lone event first, so the next three arrive while it is applied and form one group. */
+    async function inOneGroup(events: VoiceCallEvent[]): Promise<Array<PromiseSettledResult<string>>> {
+      const lone = await dialling('+14155550109');
+      return Promise.allSettled([intake.receive(event(lone, 'ringing')), ...events.map((e) => intake.receive(e))]).then((r) => r.slice(1));
+    }
+
+    it('is applied after the group is on record: a group that fails falls back event by event, and the ending is applied once, as applied', async () => {
+      const [a, b] = await Promise.all(['+14155550101', '+14155550102'].map(dialling));
+      const test = await testCall();
+      const progressMany = jest.spyOn(log, 'progressMany').mockRejectedValueOnce(new Error('deadlock detected'));
+
+      const results = await inOneGroup([event(a, 'ringing'), ended(test), event(b, 'ringing')]);
+
+      expect(progressMany).toHaveBeenCalledTimes(1); // the group failed before its test call's ending was applied
+      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['applied', 'applied', 'applied']);
+      expect(ends).toEqual([test]);
+    });
+
+    it('an ending that fails is its own failure: the group\'s events are applied and answered as applied', async () => {
+      const [a, b] = await Promise.all(['+14155550101', '+14155550102'].map(dialling));
+      const test = await testCall();
+      failEnd = true;
+
+      const results = await inOneGroup([event(a, 'ringing'), ended(test), event(b, 'ringing')]);
+
+      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['applied', 'connection reset', 'applied']);
+      expect(await log.eventApplied('sandbox', `${test}:ended`)).toBe(false); // not noted: the provider's redelivery applies it
+      for (const id of [a, b]) expect(calls.rows.get(id)).toMatchObject({ status: 'RINGING' });
+    });
+  });
 });

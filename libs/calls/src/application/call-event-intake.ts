@@ -51,18 +51,32 @@ export class CallEventIntake implements OnModuleInit {
 
   private async applyGroup(events: VoiceCallEvent[]): Promise<Array<PromiseSettledResult<CallEventReport>>> {
     if (events.length > 1) {
+      let together: Together | null = null;
       try {
-        return (await this.applyTogether(events)).map((value) => ({ status: 'fulfilled' as const, value }));
+        together = await this.applyTogether(events);
       } catch (error) {
         this.logger.warn(`${events.length} call events could not be applied together (${(error as Error).message}): applying each on its own`);
+      }
+      if (together) {
+        const { reports, alone } = together;
+        // After the group is on record: a test call's ending that fails is its own failure, never the group's.
+        const own = await Promise.allSettled(alone.map((i) => this.applyAlone(events[i])));
+        const results: Array<PromiseSettledResult<CallEventReport>> = reports.map((value) => ({ status: 'fulfilled' as const, value: value as CallEventReport }));
+        alone.forEach((i, k) => (results[i] = own[k]));
+        return results;
       }
     }
     return Promise.allSettled(events.map((event) => this.applyAlone(event)));
   }
 
-  /** The usual path for several events; a test call's ending (rare) goes on its own. Rejects as a whole (nothing noted). */
-  private async applyTogether(events: readonly VoiceCallEvent[]): Promise<CallEventReport[]> {
-    const reports: CallEventReport[] = new Array(events.length);
+  /**
+   * The usual path for several events, in one go; rejects as a whole (nothing noted). A test call's
+   * ending (rare) is not applied here: its index is answered in `alone`, for applyAlone once the
+   * group is on record.
+   */
+  private async applyTogether(events: readonly VoiceCallEvent[]): Promise<Together> {
+    const reports: Array<CallEventReport | undefined> = new Array(events.length);
+    const alone: number[] = [];
     const applied = new Set<number>();
     for (const provider of new Set(events.map((e) => e.provider))) {
       const mine = events.flatMap((e, i) => (e.provider === provider ? [i] : []));
@@ -77,7 +91,7 @@ export class CallEventIntake implements OnModuleInit {
       const call = calls.get(event.callId);
       if (!call) reports[i] = 'unknown_call';
       else if (event.type === 'ended') {
-        if (call.kind === 'test') reports[i] = await this.applyAlone(event);
+        if (call.kind === 'test') alone.push(i);
         else reports[i] = 'not_mine';
       } else steps.set(event.type, [...(steps.get(event.type) ?? []), i]);
     }
@@ -92,7 +106,7 @@ export class CallEventIntake implements OnModuleInit {
       });
     }
     if (applied.size > 0) await this.callLog.noteEvents([...applied].map((i) => ({ provider: events[i].provider, eventId: events[i].eventId, callId: events[i].callId, type: events[i].type })));
-    return reports;
+    return { reports, alone };
   }
 
   /** One event on its own: every case, as the intake has always applied it. */
@@ -111,4 +125,10 @@ export class CallEventIntake implements OnModuleInit {
     await this.callLog.noteEvent({ provider: event.provider, eventId: event.eventId, callId: call.id, type: event.type });
     return changed ? 'applied' : 'unchanged';
   }
+}
+
+/** What applyTogether answers: a report per event, but for the indexes in `alone` (applied one by one after it). */
+interface Together {
+  reports: ReadonlyArray<CallEventReport | undefined>;
+  alone: number[];
 }

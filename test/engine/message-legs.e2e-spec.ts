@@ -4,7 +4,7 @@
 process.env.DISPATCH_TICK_MS = '100';
 process.env.REAPER_INTERVAL_MS = '3600000'; // the tests run the reaper themselves
 
-import { ExecuteAttempt, ReapStuckAttempts } from '@outreach/engine';
+import { EngineMaintenance, ExecuteAttempt, MESSAGE_REPORT_PATIENCE_MS, ReapStuckAttempts } from '@outreach/engine';
 import { Clock, FixedClock } from '@outreach/platform';
 import { attachNumber, createCampaign, credit } from '../campaigns/campaign-helpers';
 import { createActiveAgent } from '../support/agent-fixtures';
@@ -319,6 +319,38 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
     expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
     const [{ attempt_seq }] = await t.dataSource.query(`SELECT attempt_seq FROM campaign_contacts WHERE id = $1`, [contact.id]);
     expect(attempt_seq).toBe(contact.attempt_seq);
+  });
+
+  it("a leg whose report is overdue (MESSAGE_REPORT_PATIENCE_MS since its claim) is settled by the worker's maintenance from its message, once; a younger one is left to its report (decisions.md 47.17)", async () => {
+    const campaignId = await runCampaign('WHATSAPP', {}, 1, () => 7);
+    await drive(campaignId);
+    const [contact] = await probe.contacts(campaignId);
+    // As if the provider's reports had been lost: the leg IN_PROGRESS on its message, claimed just inside the patience.
+    const reopen = async (claimedAgoMs: number) => {
+      await t.dataSource.query(
+        `UPDATE campaign_contacts SET status = 'IN_PROGRESS', leg = NULL, message_sends = 0, message_leg_at = NULL,
+                attempt_started_at = $2, attempt_deadline_at = $3 WHERE id = $1`,
+        [contact.id, new Date(clock.now().getTime() - claimedAgoMs), new Date(clock.now().getTime() + 3_600_000)],
+      );
+      await t.dataSource.query(`UPDATE campaigns SET status = 'RUNNING', ended_at = NULL WHERE id = $1`, [campaignId]);
+    };
+    const reaper = worker.get(ReapStuckAttempts);
+    // The worker's own maintenance timer would run the same step: paused, so the counts are this test's.
+    const maintenance = worker.get(EngineMaintenance);
+    await maintenance.onApplicationShutdown();
+    try {
+      await reopen(MESSAGE_REPORT_PATIENCE_MS - 1_000);
+      expect(await reaper.settleOverdueLegs()).toBe(0);
+      expect((await legs(campaignId))[0]).toMatchObject({ status: 'IN_PROGRESS' });
+
+      await reopen(MESSAGE_REPORT_PATIENCE_MS + 1_000);
+      expect(await reaper.settleOverdueLegs()).toBe(1);
+      expect((await legs(campaignId))[0]).toMatchObject({ status: 'COMPLETED', messages: 1 });
+      expect(await reaper.settleOverdueLegs()).toBe(0);
+      expect((await probe.wallet(ws.workspaceId)).debitCount).toBe(1);
+    } finally {
+      maintenance.onApplicationBootstrap();
+    }
   });
 
   it('message legs claimed together go out as one message-batch job; a batch run again replays, and a contact off the common path takes the single path (decisions.md 47.1)', async () => {

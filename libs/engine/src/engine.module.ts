@@ -13,7 +13,7 @@ import { RemessageContact } from './application/remessage-contact.use-case';
 import { AttemptSettlement } from './application/attempt-settlement';
 import { EngineReplyEvents } from './application/engine-reply-events';
 import { DispatchCampaign } from './application/dispatch-campaign.use-case';
-import { DirectEnqueue, DispatchScheduler, FailedAttemptJobs, JourneySteps, MessageChecks, SettlementQueue, SweepLease } from './application/engine.ports';
+import { DirectEnqueue, DispatchScheduler, FailedAttemptJobs, JourneySteps, SettlementQueue, SweepLease } from './application/engine.ports';
 import { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 import { EngineMessageEvents } from './application/engine-message-events';
 import { MessageAttempt } from './application/message-attempt';
@@ -25,7 +25,7 @@ import { EngineQueue } from './application/engine-jobs';
 import { ExecuteAttempt } from './application/execute-attempt.use-case';
 import { ReapStuckAttempts } from './application/reap-stuck-attempts.use-case';
 import { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
-import { BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqFailedAttemptJobs, BullmqMessageChecks, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
+import { BullmqDirectEnqueue, BullmqDispatchScheduler, BullmqFailedAttemptJobs, BullmqSettlementQueue } from './infrastructure/bullmq-dispatch-scheduler';
 import { AttemptsProcessor, CampaignsProcessor, OutreachProcessor } from './infrastructure/engine.processors';
 import { EngineMaintenance } from './infrastructure/engine-maintenance';
 import { RedisSweepLease } from './infrastructure/redis-sweep-lease';
@@ -45,7 +45,6 @@ const useCases = [DispatchCampaign, ExecuteAttempt, MessageAttempt, AttemptSettl
     { provide: SettlementQueue, useClass: BullmqSettlementQueue },
     { provide: SweepLease, useClass: RedisSweepLease },
     { provide: FailedAttemptJobs, useClass: BullmqFailedAttemptJobs },
-    { provide: MessageChecks, useClass: BullmqMessageChecks },
     // Journey campaigns: bound by the workflows module (decisions.md 37.12).
     JourneyStepsBinding,
     { provide: JourneySteps, useExisting: JourneyStepsBinding },

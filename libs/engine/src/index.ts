@@ -9,7 +9,7 @@ export { AttemptSettlement, SettledAttempt } from './application/attempt-settlem
 export { NO_PROVIDER_RECORD, ReapStuckAttempts, ReapReport } from './application/reap-stuck-attempts.use-case';
 export { SettleDeferredAttempt } from './application/settle-deferred-attempt.use-case';
 export { LiveCallSweepReport, SweepLiveCalls } from './application/sweep-live-calls.use-case';
-export { DeferredSettlement, DispatchScheduler, JourneyCallEnded, JourneySteps, MessageChecks, SettlementQueue, SweepLease } from './application/engine.ports';
+export { DeferredSettlement, DispatchScheduler, JourneyCallEnded, JourneySteps, SettlementQueue, SweepLease } from './application/engine.ports';
 export { JourneyStepsBinding } from './infrastructure/journey-steps.binding';
 export {
   AttemptPayload,

@@ -12,7 +12,7 @@ import type { DeferredSettlement } from './engine.ports';
  * - attempts / message-batch `{ attempts: [{ contactId, attemptSeq }] }`: send the message legs claimed together (decisions.md 47.1);
  * - attempts / settle `SettlePayload`: record an ended call's outcome the attempt could not store;
  * - attempts / poll `{ callId }`: written only by versions before the live-call sweep (decisions.md 16.44), asked once;
- * - attempts / message-check `{ contactId, attemptSeq }`: settle a message leg whose report is overdue;
+ * - attempts / message-check `{ contactId, attemptSeq }`: written only by versions before the maintenance settled overdue legs (decisions.md 47.17), settles one leg;
  * - outreach / reply-rules `ReplyRulesPayload`: judge a contact's reply by its campaigns' outreach rules (decisions.md 34.4);
  * - outreach / remessage-contact `RemessagePayload` (written by campaigns): send the message leg to one contact again (34.6);
  * The analysis of a finished call is the calls module's job (`analyseCallJob` from '@outreach/calls').
@@ -32,10 +32,6 @@ export enum EngineJob {
   MessageCheck = 'message-check',
   ReplyRules = 'reply-rules',
   RemessageContact = CampaignJob.RemessageContact,
-}
-
-export function messageCheckJobId(contactId: string, attemptSeq: number): string {
-  return `mcheck-${contactId}-${attemptSeq}`;
 }
 
 /** A reply to one of our messages, as MessageEvents delivered it (the text travels: replies are short). */

@@ -61,20 +61,6 @@ export abstract class FailedAttemptJobs {
   abstract retry(jobIds: readonly string[]): Promise<number>;
 }
 
-/**
- * The fallback for a message leg whose report is overdue (decisions.md 33): a delayed job
- * (`attempts`/`message-check`, job id `mcheck-<contactId>-<attemptSeq>`) that looks at the leg's
- * message again and settles it, counting a message still without a report as sent.
- */
-export abstract class MessageChecks {
-  abstract schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void>;
-
-  /** `schedule` for several attempts (an adapter may add them in one round trip). */
-  async scheduleMany(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>, delayMs: number): Promise<void> {
-    for (const { contactId, attemptSeq } of attempts) await this.schedule(contactId, attemptSeq, delayMs);
-  }
-}
-
 /** A journey's call ended: what the engine settled, handed to the contact's run. */
 export interface JourneyCallEnded {
   contactId: string;

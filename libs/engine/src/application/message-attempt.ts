@@ -19,7 +19,7 @@ import { LegMessage, MessageLegs, MessageView, SendMessage, SendMessageInput, Se
 import { leadFinalJob } from '@outreach/results';
 import { emailAddressOf, legMessageKey, replyWindowMs, templateForMetric } from '../domain/message-legs';
 import { nextMessageStep } from '../domain/message-retry-policy';
-import { DispatchScheduler, MessageChecks } from './engine.ports';
+import { DispatchScheduler } from './engine.ports';
 
 /**
  * How long a sent message may go without a report (delivered, read, failed) before its leg counts
@@ -49,7 +49,7 @@ type LegResult =
  * call: the dispatcher claimed the contact (reservation, windows, recipient hours, caps, DNC and
  * wallet are the dispatcher's, shared with calls); this sends ONE templated message through
  * messaging's SendMessage under a key that names the leg's send (`legMessageKey`), so a re-run —
- * the attempt job again after a crash, the report that the message was delivered, the check job,
+ * the attempt job again after a crash, the report that the message was delivered, the maintenance,
  * the reaper — never sends twice: SendMessage answers the message of that key. The contact stays
  * IN_PROGRESS until the provider's report (or MESSAGE_REPORT_PATIENCE_MS without one), then moves
  * on: its next leg, a retry (nextMessageStep), or its final status. Billing is SendMessage's (one
@@ -66,7 +66,6 @@ export class MessageAttempt {
     private readonly send: SendMessage,
     private readonly legs: MessageLegs,
     private readonly callLog: CallLog,
-    private readonly checks: MessageChecks,
     private readonly scheduler: DispatchScheduler,
     private readonly timeline: ContactTimeline,
     private readonly outbox: Outbox,
@@ -76,7 +75,7 @@ export class MessageAttempt {
 
   /**
    * Sends the leg's message (or finds it sent) and settles the contact when its outcome is known.
-   * `final`: the report's patience is over (check job, reaper): a message still only SENT counts as sent.
+   * `final`: the report's patience is over (the maintenance, 47.17; the reaper): a message still only SENT counts as sent.
    * `read`: the contact (IN_PROGRESS on this attempt) and campaign the caller has just read in its
    * own transaction (ExecuteAttempt), so they are not read again; the settlement re-checks the
    * contact under its lock either way, and the message's key keeps a re-run from sending twice.
@@ -117,8 +116,7 @@ export class MessageAttempt {
       : await this.legs.byKey(campaign.workspaceId, leg, key);
     const settled = result.kind === 'reached' && message ? this.fromStatus(message, options.final === true) : result;
     if (settled === null) {
-      // Accepted, no report yet: the check job looks again when the provider's patience is over.
-      await this.checks.schedule(contactId, attemptSeq, MESSAGE_REPORT_PATIENCE_MS);
+      // Accepted, no report yet: the worker's maintenance settles the leg once the provider's patience is over (47.17).
       return { state: 'waiting_for_report' };
     }
     const [report] = await this.settleMany([{ target: { contactId, campaign, current: (locked) => locked.attemptSeq === attemptSeq }, result: settled, message }]);
@@ -160,7 +158,7 @@ export class MessageAttempt {
    * `execute` for the message legs of a batch (ExecuteAttempt.executeMessages, decisions.md 47.1):
    * each contact IN_PROGRESS on its attempt and its campaign sending, as the caller just read them.
    * The messages go through SendMessage.sendMany; the legs whose outcome is known are settled in
-   * one transaction, the others wait for their reports (check jobs added together). An error that
+   * one transaction, the others wait for their reports (or the maintenance, 47.17). An error that
    * is not a refusal is thrown once the others are settled: the job runs again, and finds them settled.
    */
   async executeMany(items: ReadonlyArray<{ contact: AttemptContact; campaign: ExecutionCampaign }>): Promise<MessageAttemptReport[]> {
@@ -204,8 +202,7 @@ export class MessageAttempt {
       if (settled === null) waiting.push(index);
       else settling.push({ index, item: { target: this.targetOf(contact, campaign), result: settled, message } });
     }
-    // Accepted, no report yet: the check jobs look again when the provider's patience is over.
-    await this.checks.scheduleMany(waiting.map((i) => ({ contactId: items[i].contact.id, attemptSeq: items[i].contact.attemptSeq })), MESSAGE_REPORT_PATIENCE_MS);
+    // Accepted, no report yet: the worker's maintenance settles these legs once the provider's patience is over (47.17).
     for (const i of waiting) reports[i] = { state: 'waiting_for_report' };
     const settled = await this.settleMany(settling.map((s) => s.item));
     settling.forEach((s, k) => (reports[s.index] = settled[k]));

@@ -1,6 +1,7 @@
 import { ENGINE_AGENT, ENGINE_NUMBER, ENGINE_WS, EngineTestBed, engineTestBed } from '../testing';
 import { attemptJob, attemptJobId, dispatchJob } from './engine-jobs';
-import { NO_PROVIDER_RECORD } from './reap-stuck-attempts.use-case';
+import { MESSAGE_REPORT_PATIENCE_MS, MessageAttempt } from './message-attempt';
+import { NO_PROVIDER_RECORD, ReapStuckAttempts } from './reap-stuck-attempts.use-case';
 
 /* ReapStuckAttempts over in-memory fakes: attempts past their deadline are settled from the provider's record of the call; the others stay. */
 
@@ -187,6 +188,36 @@ describe('ReapStuckAttempts', () => {
     expect(await bed.attempt.execute(lost.id, lost.attemptSeq)).toMatchObject({ state: 'placed' });
     expect(bed.contacts.stored(lost.id)!.currentCallId).not.toBeNull();
     expect(await bed.reaper.resumeUndialled(0)).toBe(1); // only `young` now
+  });
+
+  it('message legs IN_PROGRESS for MESSAGE_REPORT_PATIENCE_MS since their claim are settled as final (decisions.md 47.17); younger legs, voice claims and settled contacts are not', async () => {
+    bed.addCampaign({ id: 'wa', draft: { channel: 'WHATSAPP' } });
+    bed.addCampaign({ id: 'email', draft: { channel: 'EMAIL' } });
+    const now = bed.clock.now().getTime();
+    const leg = (campaignId: string, phone: string, claimedAgoMs: number, status: 'IN_PROGRESS' | 'COMPLETED' = 'IN_PROGRESS') =>
+      bed.contacts.seed(ENGINE_WS, campaignId, { phone, status, attempts: 1, attemptSeq: 1, attemptStartedAt: new Date(now - claimedAgoMs), attemptDeadlineAt: new Date(now + 60_000) }).id;
+    const overdue = leg('wa', '+14155551011', MESSAGE_REPORT_PATIENCE_MS + 1);
+    const failing = leg('email', '+14155551012', MESSAGE_REPORT_PATIENCE_MS + 5_000);
+    const sending = leg('wa', '+14155551013', MESSAGE_REPORT_PATIENCE_MS + 2);
+    leg('wa', '+14155551014', MESSAGE_REPORT_PATIENCE_MS - 1); // younger than the patience
+    leg('wa', '+14155551015', MESSAGE_REPORT_PATIENCE_MS + 1, 'COMPLETED'); // settled
+    leg(CID, '+14155551016', MESSAGE_REPORT_PATIENCE_MS + 1); // a voice claim never dialled: resumeUndialled's
+    const executed: Array<{ contactId: string; attemptSeq: number; final: boolean }> = [];
+    const messages = {
+      execute: async (contactId: string, attemptSeq: number, options: { final?: boolean }) => {
+        executed.push({ contactId, attemptSeq, final: options.final === true });
+        if (contactId === failing) throw new Error('connection reset');
+        return { state: contactId === sending ? 'in_flight' : 'settled' };
+      },
+    } as unknown as MessageAttempt;
+    const reaper = new ReapStuckAttempts(bed.execution, bed.settlement, bed.voice, bed.scheduler, bed.outbox, bed.uow, bed.clock, messages, bed.failedJobs);
+
+    expect(await reaper.settleOverdueLegs()).toBe(1);
+    expect(executed).toEqual([
+      { contactId: sending, attemptSeq: 1, final: true },
+      { contactId: overdue, attemptSeq: 1, final: true },
+      { contactId: failing, attemptSeq: 1, final: true },
+    ]);
   });
 
   it('sweep wakes every RUNNING campaign at once', async () => {

@@ -5,7 +5,7 @@ import { VoiceCallResult, VoiceProvider } from '@outreach/telephony';
 import { AttemptSettlement } from './attempt-settlement';
 import { attemptJob, attemptJobId, dispatchJob } from './engine-jobs';
 import { DispatchScheduler, FailedAttemptJobs } from './engine.ports';
-import { MessageAttempt } from './message-attempt';
+import { MESSAGE_REPORT_PATIENCE_MS, MessageAttempt } from './message-attempt';
 
 const BATCH = 200;
 /** Batches per run (the repeatable tick comes back for the rest). */
@@ -150,6 +150,38 @@ export class ReapStuckAttempts {
     });
     if (retried > 0) this.logger.log(`${retried} failed attempt job(s) of undialled claims retried`);
     return claims.length;
+  }
+
+  /**
+   * Message legs still IN_PROGRESS `patienceMs` (MESSAGE_REPORT_PATIENCE_MS) after their claim
+   * (decisions.md 47.17): the provider's report is overdue. Each is settled from its message as it
+   * stands, a message still only SENT counting as sent (MessageAttempt.execute, final), as the
+   * check job once added for every message did. A leg whose message was never written (its batch
+   * job has not run in all that time) is sent now, under its key. Safe in several workers at once:
+   * the contact's lock and the message's key keep each leg settled, and each message sent, once.
+   * Answers how many legs it settled.
+   */
+  async settleOverdueLegs(patienceMs = MESSAGE_REPORT_PATIENCE_MS): Promise<number> {
+    const claimedBefore = new Date(this.clock.now().getTime() - patienceMs);
+    let settled = 0;
+    for (const leg of ['WHATSAPP', 'EMAIL'] as const) {
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const batch = await this.execution.findUndialled(leg, claimedBefore, BATCH);
+        let moved = 0;
+        for (const { contactId, attemptSeq } of batch) {
+          try {
+            const report = await this.messages.execute(contactId, attemptSeq, { final: true });
+            if (report.state === 'settled') settled++;
+            if (report.state !== 'in_flight') moved++;
+          } catch (error) {
+            this.logger.warn(`message leg of contact ${contactId}: not settled (${(error as Error).message}); trying again next run`);
+          }
+        }
+        // Legs left (a send in flight, a failure) are found again: only a full batch that moved asks for another round.
+        if (batch.length < BATCH || moved === 0) break;
+      }
+    }
+    return settled;
   }
 
   /** A wake-up for every RUNNING campaign (the safety net behind scheduled ticks). */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, QueueProducer } from '@outreach/platform';
-import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, MessageChecks, SettlementQueue } from '../application/engine.ports';
-import { AttemptPayload, DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, messageCheckJobId, settleJobId, toSettlePayload } from '../application/engine-jobs';
+import { DeferredSettlement, DirectEnqueue, DispatchScheduler, FailedAttemptJobs, SettlementQueue } from '../application/engine.ports';
+import { DispatchPayload, dispatchTickJobId, EngineJob, EngineQueue, settleJobId, toSettlePayload } from '../application/engine-jobs';
 
 /**
  * Wake-ups as BullMQ jobs. A delayed wake-up's jobId names the campaign and the wake-up instant rounded up
@@ -84,30 +84,5 @@ export class BullmqFailedAttemptJobs extends FailedAttemptJobs {
       retried++;
     }
     return retried;
-  }
-}
-
-/** Message checks as delayed `attempts`/`message-check` jobs; the job id makes a second schedule of one attempt a no-op. */
-@Injectable()
-export class BullmqMessageChecks extends MessageChecks {
-  constructor(private readonly producer: QueueProducer) {
-    super();
-  }
-
-  async schedule(contactId: string, attemptSeq: number, delayMs: number): Promise<void> {
-    const payload: AttemptPayload = { contactId, attemptSeq };
-    await this.producer.add(EngineQueue.Attempts, EngineJob.MessageCheck, payload, messageCheckJobId(contactId, attemptSeq), { delay: delayMs });
-  }
-
-  override async scheduleMany(attempts: ReadonlyArray<{ contactId: string; attemptSeq: number }>, delayMs: number): Promise<void> {
-    await this.producer.addBulk(
-      EngineQueue.Attempts,
-      attempts.map(({ contactId, attemptSeq }) => ({
-        name: EngineJob.MessageCheck,
-        payload: { contactId, attemptSeq } satisfies AttemptPayload,
-        jobId: messageCheckJobId(contactId, attemptSeq),
-        delay: delayMs,
-      })),
-    );
   }
 }

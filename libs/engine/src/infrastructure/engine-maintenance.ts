@@ -6,7 +6,8 @@ import { SweepLiveCalls } from '../application/sweep-live-calls.use-case';
 /**
  * The engine's safety net, run by every worker process on its own timer (REAPER_INTERVAL_MS):
  * the reaper takes back attempts held past their deadline, claims never dialled for ATTEMPT_IDLE_MS
- * get their attempt job again (16.30), and the sweep asks for a dispatch
+ * get their attempt job again (16.30), message legs whose report is overdue are settled (47.17),
+ * and the sweep asks for a dispatch
  * wake-up of every RUNNING campaign. Beside it, on a timer of its own (a third of
  * CALL_POLL_INTERVAL_MS), the live-call sweep asks the provider about calls whose events are
  * overdue (decisions.md 16.44); one worker at a time sweeps. A local timer rather than a BullMQ job scheduler, so the
@@ -44,10 +45,11 @@ export class EngineMaintenance implements OnApplicationBootstrap, OnApplicationS
     await Promise.all([this.loop.stop(), this.liveCalls.stop()]);
   }
 
-  async run(): Promise<ReapReport & { resumed: number; swept: number }> {
+  async run(): Promise<ReapReport & { resumed: number; legsSettled: number; swept: number }> {
     const reaped = await this.reaper.execute();
     const resumed = await this.reaper.resumeUndialled(this.config.attemptIdleMs);
+    const legsSettled = await this.reaper.settleOverdueLegs();
     const swept = await this.reaper.sweep();
-    return { ...reaped, resumed, swept };
+    return { ...reaped, resumed, legsSettled, swept };
   }
 }

@@ -59,8 +59,8 @@ export const ATTEMPT_LEASE = { lockDuration: 10_000, stalledInterval: 5_000, max
  * Queue `attempts`: `attempt` jobs place one call each (or send one message leg); `message-batch`
  * jobs send the message legs claimed together (decisions.md 47.1); (ATTEMPT_CONCURRENCY placing requests at once
  * per process; the job ends when the provider accepted the call); `poll` jobs, written only by
- * versions before the live-call sweep, ask the provider about one call once (decisions.md 16.44); `message-check` jobs settle a message leg whose
- * report is overdue (decisions.md 33); `settle` jobs store an ended call's outcome
+ * versions before the live-call sweep, ask the provider about one call once (decisions.md 16.44); `message-check` jobs, written
+ * only by versions before 47.17, settle a message leg whose report is overdue; `settle` jobs store an ended call's outcome
  * that could not be stored when it ended (decisions.md 16.18).
  */
 @Processor(EngineQueue.Attempts, ATTEMPT_LEASE)

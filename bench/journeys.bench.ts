@@ -18,7 +18,7 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AgentsCoreModule, ProvisionAgent } from '@outreach/agents';
 import { BillingModule, CreditWallet } from '@outreach/billing';
-import { CallsAnalysisWorkerModule } from '@outreach/calls';
+import { CallEventsModule, CallsAnalysisWorkerModule } from '@outreach/calls';
 import { CampaignEditing, CampaignLifecycle, CampaignPhoneNumbers, CampaignsCoreModule } from '@outreach/campaigns';
 import { EngineWorkerModule } from '@outreach/engine';
 import { MessagingCoreModule, MessagingWorkerModule, WhatsappSenders, WhatsappTemplates } from '@outreach/messaging';
@@ -54,6 +54,8 @@ process.env.SANDBOX_VOICE_LATENCY_MS = '0';
     WorkflowsWorkerModule,
     // An answered call's run waits for the call's analysis (decisions.md 37.20): the calls worker analyses it.
     CallsAnalysisWorkerModule,
+    // Every call's progress events go through the calls module's intake, as in apps/worker (decisions.md 16.43).
+    CallEventsModule,
     WorkspacesCoreModule,
     BillingModule,
     CampaignsCoreModule,

@@ -1,6 +1,7 @@
 // The claims the engine's maintenance gives their attempt job again (decisions.md 16.30), read by
 // the SQL repository on the real Postgres: IN_PROGRESS on a voice leg — the contact's own leg, or
 // with none its channel's first — with no call, claimed before the cut-off; oldest first.
+// Beside them, the live-call sweep's read (decisions.md 16.44): the attempts whose call was placed.
 import { CampaignExecution } from '@outreach/campaigns';
 import { createCampaign } from './campaign-helpers';
 import { Seeded, TestApp } from '../support/test-app';
@@ -59,50 +60,25 @@ describe('undialled claims', () => {
     ]);
     expect(await execution.findUndialled('VOICE', CUT_OFF, 1)).toEqual([{ contactId: oldest, attemptSeq: 1 }]);
   });
-});
 
-// The live-call sweep's read (decisions.md 16.44): IN_PROGRESS attempts with a call placed, claimed
-// before the cut-off, in claim order, page after page (claim time, then contact id).
-describe('placed calls', () => {
-  let t: TestApp;
-  let ws: Seeded;
-
-  beforeAll(async () => {
-    t = await TestApp.create();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-  beforeEach(async () => {
-    await t.reset();
-    ws = await t.seed();
-  });
-
-  it('IN_PROGRESS with a call, claimed before the cut-off, in claim order; pages follow (claim time, contact id)', async () => {
-    const campaignId = (await createCampaign(t, ws.key, { channel: 'VOICE' })).id as string;
-    const insert = async (phone: string, status: string, startedAt: string, withCall: boolean) => {
-      const [row]: Array<{ id: string; call: string | null }> = await t.dataSource.query(
-        `INSERT INTO campaign_contacts (campaign_id, workspace_id, phone, status, attempts, attempt_seq, attempt_started_at, attempt_deadline_at, current_call_id)
-         VALUES ($1, $2, $3, $4, 1, 2, $5::timestamptz, $5::timestamptz + interval '10 minutes', CASE WHEN $6 THEN gen_random_uuid() END)
-         RETURNING id, current_call_id AS call`,
-        [campaignId, ws.workspaceId, phone, status, startedAt, withCall],
-      );
-      return { contactId: row.id, attemptSeq: 2, callId: row.call as string, claimedAt: new Date(startedAt) };
-    };
-    const oldest = await insert('+14155550011', 'IN_PROGRESS', '2026-11-30T09:00:00Z', true);
-    // Two claimed in the same instant: the contact id orders them.
-    const [a, b] = [await insert('+14155550012', 'IN_PROGRESS', BEFORE, true), await insert('+14155550013', 'IN_PROGRESS', BEFORE, true)].sort((x, y) =>
-      x.contactId < y.contactId ? -1 : 1,
-    );
+  it("the live-call sweep's read (decisions.md 16.44): IN_PROGRESS with a call placed, claimed before the cut-off, in claim order; pages follow (claim time, contact id)", async () => {
+    const voice = (await createCampaign(t, ws.key, { channel: 'VOICE' })).id as string;
+    const oldest = await contact(voice, '+14155550011', { startedAt: '2026-11-30T09:00:00Z', callId: true });
+    const sameInstant = [await contact(voice, '+14155550012', { callId: true }), await contact(voice, '+14155550013', { callId: true })].sort(); // the contact id orders them
     // Not these: no call yet, claimed after the cut-off, no longer in flight.
-    await insert('+14155550014', 'IN_PROGRESS', BEFORE, false);
-    await insert('+14155550015', 'IN_PROGRESS', '2026-11-30T10:00:01Z', true);
-    await insert('+14155550016', 'COMPLETED', BEFORE, true);
+    await contact(voice, '+14155550014', {});
+    await contact(voice, '+14155550015', { startedAt: '2026-11-30T10:00:01Z', callId: true });
+    await contact(voice, '+14155550016', { status: 'COMPLETED', callId: true });
+    const placed = async (id: string) => {
+      const [row]: Array<{ call: string; at: Date }> = await t.dataSource.query(`SELECT current_call_id AS call, attempt_started_at AS at FROM campaign_contacts WHERE id = $1`, [id]);
+      return { contactId: id, attemptSeq: 1, callId: row.call, claimedAt: row.at };
+    };
+    const [first, a, b] = [await placed(oldest), await placed(sameInstant[0]), await placed(sameInstant[1])];
 
     const execution = t.get(CampaignExecution);
-    expect(await execution.findPlacedCalls(CUT_OFF, null, 10)).toEqual([oldest, a, b]);
-    const first = await execution.findPlacedCalls(CUT_OFF, null, 2);
-    expect(first).toEqual([oldest, a]);
-    expect(await execution.findPlacedCalls(CUT_OFF, first[1], 2)).toEqual([b]);
+    expect(await execution.findPlacedCalls(CUT_OFF, null, 10)).toEqual([first, a, b]);
+    const page = await execution.findPlacedCalls(CUT_OFF, null, 2);
+    expect(page).toEqual([first, a]);
+    expect(await execution.findPlacedCalls(CUT_OFF, page[1], 2)).toEqual([b]);
   });
 });

@@ -86,7 +86,7 @@ export class ExecuteAttempt {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly timeline: ContactTimeline,
     private readonly messages: MessageAttempt,
     private readonly messageLegs: MessageLegs,

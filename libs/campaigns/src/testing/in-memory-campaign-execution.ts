@@ -303,13 +303,13 @@ export class InMemoryCampaignExecutionRepository extends CampaignExecutionReposi
   }
 
   async findPlacedCalls(claimedBefore: Date, after: PlacedCall | null, limit: number): Promise<PlacedCall[]> {
-    const key = (c: { claimedAt: Date; contactId: string }) => [c.claimedAt.getTime(), c.contactId] as const;
-    const later = (a: readonly [number, string], b: readonly [number, string]) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+    // The SQL's order: claim time, then contact id.
+    const byClaim = (a: PlacedCall, b: PlacedCall) => a.claimedAt.getTime() - b.claimedAt.getTime() || (a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0);
     return [...this.contacts.rows.values()]
       .filter((c) => c.status === IN_FLIGHT_STATUS && c.attemptDeadlineAt !== null && c.currentCallId !== null && c.attemptStartedAt !== null && c.attemptStartedAt.getTime() < claimedBefore.getTime())
       .map((c) => ({ contactId: c.id, attemptSeq: c.attemptSeq, callId: c.currentCallId!, claimedAt: c.attemptStartedAt! }))
-      .filter((p) => after === null || later(key(p), key(after)))
-      .sort((a, b) => (later(key(a), key(b)) ? 1 : -1))
+      .filter((p) => after === null || byClaim(p, after) > 0)
+      .sort(byClaim)
       .slice(0, limit);
   }
 

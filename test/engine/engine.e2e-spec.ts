@@ -514,6 +514,9 @@ describe('execution engine', () => {
       const [claimed] = await waitFor('the claim', () => probe.contacts(campaignId), (cs) => cs[0]?.status === 'IN_PROGRESS');
       const jobId = attemptJobId(claimed.id, claimed.attempt_seq);
       await waitFor('its attempt job queued', () => attempts.getJob(jobId), Boolean);
+      // The outbox relay's copy too (it follows the direct add): a copy relayed after the flush would bring the job back.
+      const undispatched = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE job_id = $1 AND dispatched_at IS NULL`, [jobId]))[0].n as number;
+      await waitFor('its outbox row relayed', undispatched, (n) => n === 0);
       await attempts.obliterate({ force: true }); // what a FLUSHALL does to it
       expect(await attempts.getJob(jobId)).toBeUndefined();
     } finally {

@@ -150,7 +150,17 @@ describe('message legs in the engine (WhatsApp, email, mixed channels)', () => {
       if (digit === 0) expect(row).toMatchObject({ status: 'FAILED', last_outcome: 'message_undelivered', message_statuses: ['FAILED'] });
       // Refused for now on every try: the SAME message tried 1 + messageRetryTransientMaxAttempts (5) times, never sent.
       else if (digit === 1) expect(row).toMatchObject({ status: 'FAILED', last_outcome: 'message_provider_unavailable', message_statuses: ['QUEUED'] });
-      else expect({ phone: row.phone, status: row.status, messageStatus: row.message_statuses[0] }).toEqual({ phone: row.phone, status: 'COMPLETED', messageStatus: expect.stringMatching(/^(DELIVERED|READ)$/) });
+      else {
+        // The zero-latency sandbox reports a message's delivery, reading and reply together, applied in order in one
+        // batch (decisions.md 47.18): the leg settles on all of them — replied, else read, else delivered.
+        const expected = digit === 2 ? ['DELIVERED', 'delivered'] : [4, 5, 6].includes(digit) ? ['READ', 'replied'] : ['READ', 'read'];
+        expect({ phone: row.phone, status: row.status, messageStatus: row.message_statuses[0], outcome: row.message_outcome }).toEqual({
+          phone: row.phone,
+          status: 'COMPLETED',
+          messageStatus: expected[0],
+          outcome: expected[1],
+        });
+      }
     }
     expect(await probe.statusCounts(campaignId)).toEqual({ COMPLETED: 16, FAILED: 4 });
     // Billed per message the provider accepted (18: not the two refused for now), one ledger row each.

@@ -4,7 +4,7 @@ import { MessageAttempt } from './message-attempt';
 
 /**
  * Reports that end a leg's wait: the message arrived, or it never will. `read` comes after
- * `delivered` (a read without a delivery report is left to the check job): one settling report each.
+ * `delivered` (a read without a delivery report is left to the maintenance, decisions.md 47.17).
  */
 const SETTLING = new Set<MessageEvent['type']>(['delivered', 'failed', 'bounced']);
 
@@ -25,7 +25,8 @@ export class EngineMessageEvents implements OnModuleInit {
     // A batch of reports settles its legs in one transaction (decisions.md 47.4).
     this.events.subscribeMany(async (events) => {
       const settling = events.filter((event) => SETTLING.has(event.type) && !((event.type === 'failed' || event.type === 'bounced') && !event.permanent));
-      if (settling.length > 0) await this.attempts.reportedMany(settling.map((event) => event.messageId));
+      // A batch may hold several reports about one message (its delivery, then its failure): the leg settles once, from the message as it stands.
+      if (settling.length > 0) await this.attempts.reportedMany([...new Set(settling.map((event) => event.messageId))]);
     });
   }
 }

@@ -41,8 +41,9 @@ export class MessageEventIntake implements OnModuleInit {
   }
 
   /**
-   * Events about our outbound messages (at most one per message, MessageEvents.subscribeMany; an
-   * event id applied before changes nothing), in one transaction:
+   * Events about our outbound messages (a message's in the order they happened,
+   * MessageEvents.subscribeMany; an event id applied before changes nothing), in one transaction,
+   * each applied in turn to the message as the ones before it left it:
    * the events recorded and their messages locked in two statements, the changed messages written
    * in one, the replies stored in one and the opt-outs (complaints, STOP-style replies) recorded in
    * one (decisions.md 47.3).

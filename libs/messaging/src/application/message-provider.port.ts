@@ -168,8 +168,9 @@ export class MessageEvents {
   }
 
   /**
-   * A subscriber that takes a batch at once (decisions.md 47): a batch holds at most one event
-   * per message, so applying it in any order gives what one-by-one delivery gives.
+   * A subscriber that takes a batch at once (decisions.md 47): a message's events in a batch are
+   * in the order they happened (47.18), so applying the batch in order gives what one-by-one
+   * delivery gives.
    */
   subscribeMany(handler: (events: readonly MessageEvent[]) => Promise<void>): void {
     this.subscribers.push(handler);

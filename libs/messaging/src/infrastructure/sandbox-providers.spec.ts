@@ -92,7 +92,7 @@ describe('sandbox email outcome by the recipient’s local part', () => {
     expect(sandboxEmailOutcome(to)).toBe(outcome);
   });
 
-  it('a complaint arrives after delivery and is permanent (an opt-out); a bounce is permanent; sends of one turn report in rounds', async () => {
+  it('a complaint arrives after delivery and is permanent (an opt-out); a bounce is permanent; sends of one turn report together, each in order', async () => {
     const events = new MessageEvents();
     const seen: MessageEvent[] = [];
     events.subscribe(async (e) => void seen.push(e));
@@ -101,11 +101,11 @@ describe('sandbox email outcome by the recipient’s local part', () => {
     await provider.send({ ...base, messageId: 'e-1', to: 'complain@example.com' });
     await provider.send({ ...base, messageId: 'e-2', to: 'bounce@example.com' });
     await new Promise((r) => setTimeout(r, 20));
-    // Round one holds each message's first report, round two the second (decisions.md 47.2).
+    // One batch for the turn, each message's reports in the order they happen (decisions.md 47.18).
     expect(seen.map((e) => [e.messageId, e.type])).toEqual([
       ['e-1', 'delivered'],
-      ['e-2', 'bounced'],
       ['e-1', 'complained'],
+      ['e-2', 'bounced'],
     ]);
     expect(seen[1]).toMatchObject({ permanent: true });
     expect(seen[2]).toMatchObject({ permanent: true });

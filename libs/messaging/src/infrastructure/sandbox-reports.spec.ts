@@ -14,12 +14,12 @@ const event = (messageId: string, i: number, at: Date): MessageEvent => ({
   at,
 });
 
-/** decisions.md 47.2: the sandbox's reports of one turn, in rounds, one report per message per batch. */
+/** decisions.md 47.18: the sandbox's reports of one turn in one batch, each message's in order. */
 describe('SandboxReports', () => {
   const logger = new Logger('test');
   beforeAll(() => jest.spyOn(logger, 'warn').mockImplementation(() => undefined));
 
-  it('delivers the reports of one turn in rounds: each batch holds one report per message, each message keeps its order', async () => {
+  it('delivers the reports of one turn in one batch, each message keeping its order', async () => {
     const events = new MessageEvents();
     const batches: string[][] = [];
     events.subscribeMany(async (batch) => void batches.push(batch.map((e) => e.eventId)));
@@ -29,13 +29,10 @@ describe('SandboxReports', () => {
     reports.report('c', (at) => [event('c', 0, at), event('c', 1, at)]);
     expect(batches).toEqual([]); // nothing before the turn ends
     await flushed();
-    expect(batches).toEqual([
-      ['a.0', 'b.0', 'c.0'],
-      ['a.1', 'c.1'],
-    ]);
+    expect(batches).toEqual([['a.0', 'a.1', 'b.0', 'c.0', 'c.1']]);
   });
 
-  it('a message reported twice in one turn: its second set follows all rounds of the first', async () => {
+  it('a message reported twice in one turn: its second set comes in the next batch', async () => {
     const events = new MessageEvents();
     const batches: string[][] = [];
     events.subscribeMany(async (batch) => void batches.push(batch.map((e) => `${e.eventId}@${e.at.toISOString().slice(11, 19)}`)));
@@ -45,7 +42,7 @@ describe('SandboxReports', () => {
     reports.report('a', (at) => [event('a', 0, at)]);
     clock.set(new Date('2026-11-29T10:00:05Z')); // `at` is the clock's time when the turn's reports go out
     await flushed();
-    expect(batches).toEqual([['a.0@10:00:05'], ['a.1@10:00:05'], ['a.0@10:00:05']]);
+    expect(batches).toEqual([['a.0@10:00:05', 'a.1@10:00:05'], ['a.0@10:00:05']]);
   });
 
   it('a batch a subscriber refuses is delivered again one report at a time, so one bad report never drops the others', async () => {
@@ -56,11 +53,11 @@ describe('SandboxReports', () => {
       applied.push(...batch.map((e) => e.eventId));
     });
     const reports = new SandboxReports(events, new FixedClock(new Date('2026-11-29T10:00:00Z')), logger);
-    reports.report('a', (at) => [event('a', 0, at)]);
+    reports.report('a', (at) => [event('a', 0, at), event('a', 1, at)]);
     reports.report('bad', (at) => [event('bad', 0, at)]);
     reports.report('c', (at) => [event('c', 0, at)]);
     await flushed();
-    expect(applied).toEqual(['a.0', 'c.0']);
+    expect(applied).toEqual(['a.0', 'a.1', 'c.0']);
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('bad.0'));
   });
 

@@ -3,13 +3,14 @@ import { Clock } from '@outreach/core';
 import { MessageEvent, MessageEvents } from '../application/message-provider.port';
 
 /**
- * How the sandbox providers deliver the reports of the messages they accepted (decisions.md 47.2):
- * every message accepted in one turn of the event loop has its reports delivered together, in
- * rounds — all first reports in one batch, then all second reports, and so on — so a batch holds
- * one report per message and each message's reports keep their order (a `delivered` is applied,
- * and its leg settled, before its `read`). A message reported twice in one turn (sent twice) has
- * its second set delivered after all rounds of the first. A batch that fails is delivered again one report at a
- * time, so one bad report never drops the others'. `at` is the clock's time at delivery.
+ * How the sandbox providers deliver the reports of the messages they accepted (decisions.md 47.2,
+ * 47.18): every message accepted in one turn of the event loop has all its reports delivered in
+ * one batch, each message's in the order they happen (its `delivered` before its `read`, its
+ * `read` before its reply). A zero-latency provider has nothing between them, so they arrive
+ * together and are applied together: one transaction per subscriber for the turn. A message
+ * reported twice in one turn (sent twice) has its second set in the next batch. A batch that
+ * fails is delivered again one report at a time, so one bad report never drops the others'. `at`
+ * is the clock's time at delivery.
  */
 export class SandboxReports {
   private pending: Array<{ messageId: string; build: (at: Date) => MessageEvent[] }> = [];
@@ -46,26 +47,24 @@ export class SandboxReports {
       seen.add(messageId);
       groups[groups.length - 1].push(build(at));
     }
-    for (const group of groups) await this.deliverInRounds(group);
+    for (const group of groups) await this.deliverTogether(group);
   }
 
-  private async deliverInRounds(perMessage: MessageEvent[][]): Promise<void> {
-    for (let round = 0; ; round++) {
-      const batch = perMessage.filter((events) => events.length > round).map((events) => events[round]);
-      if (batch.length === 0) return;
-      try {
-        await this.events.deliverMany(batch);
-      } catch (error) {
-        if (batch.length === 1) {
-          this.logger.warn(`sandbox event ${batch[0].eventId} not applied: ${(error as Error).message}`);
-          continue;
-        }
-        for (const event of batch) {
-          try {
-            await this.events.deliver(event);
-          } catch (single) {
-            this.logger.warn(`sandbox event ${event.eventId} not applied: ${(single as Error).message}`);
-          }
+  private async deliverTogether(perMessage: MessageEvent[][]): Promise<void> {
+    const batch = perMessage.flat();
+    if (batch.length === 0) return;
+    try {
+      await this.events.deliverMany(batch);
+    } catch (error) {
+      if (batch.length === 1) {
+        this.logger.warn(`sandbox event ${batch[0].eventId} not applied: ${(error as Error).message}`);
+        return;
+      }
+      for (const event of batch) {
+        try {
+          await this.events.deliver(event);
+        } catch (single) {
+          this.logger.warn(`sandbox event ${event.eventId} not applied: ${(single as Error).message}`);
         }
       }
     }

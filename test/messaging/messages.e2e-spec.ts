@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { getQueueToken } from '@nestjs/bullmq';
 import { Tariffs } from '@outreach/billing';
 import { AppError } from '@outreach/core';
-import { hubSignature, MessageEventIntake, MessageLegs, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
+import { hubSignature, MessageEvent, MessageEventIntake, MessageLegs, MessagingQueue, OptOuts, SendMessage, SendMessageInput, UnsubscribeLinks } from '@outreach/messaging';
 import { TransactionHost } from '@outreach/platform';
+import { Queue } from 'bullmq';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { credit, expectError } from '../campaigns/campaign-helpers';
 import { waitFor } from '../support/tcp-proxy';
@@ -263,14 +265,46 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     const from = numberEndingIn(8);
     expect((await webhook(senderId, cloudPayload({ messages: [{ from: from.slice(1), id: `wamid.in.${randomUUID()}`, timestamp: unix(), type: 'text', text: { body: '  Stop ' } }] }))).status).toBe(200);
     await waitFor('the STOP opt-out', () => t.get(OptOuts).isOptedOut(ws.workspaceId, 'WHATSAPP', from), 10_000);
+    // Each report is a provider-report job, through the outbox: applied once the outbox is drained and the worker's messaging queue is idle.
+    const messagingQueue = worker.get<Queue>(getQueueToken(MessagingQueue.Messaging) as never);
     await waitFor('the late reports applied', async () => {
-      const rows = await t.dataSource.query(`SELECT event_id FROM message_events WHERE event_id IN ($1, $2)`, [`${wamid}:delivered`, `${wamid}:failed`]);
-      return rows.length === 2;
+      const [undispatched] = await t.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE dispatched_at IS NULL`);
+      const counts = await messagingQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      return undispatched.n === 0 && Object.values(counts).every((n) => n === 0);
     }, 10_000);
     const row = await messageRow(sent.message.id);
     expect({ status: row.status, failedAt: row.failed_at }).toEqual({ status: 'READ', failedAt: null });
     const [inbound] = await t.dataSource.query(`SELECT * FROM messages WHERE direction = 'INBOUND'`);
     expect(inbound).toMatchObject({ address: from, body: '  Stop ', workspace_id: ws.workspaceId, sender_id: senderId });
+  });
+
+  it('a report applied twice, in one batch or in two, changes nothing the second time: no ledger of event ids needed (decisions.md 47.19)', async () => {
+    const to = numberEndingIn(2);
+    const sent = await send({ to });
+    await waitFor('DELIVERED', async () => (await messageRow(sent.message.id)).status === 'DELIVERED', 10_000);
+    const row = await messageRow(sent.message.id);
+    const base = { channel: 'WHATSAPP' as const, provider: row.provider, messageId: sent.message.id, providerMessageId: row.provider_message_id };
+    const readAt = new Date(Date.now() - 60_000);
+    const replyId = `wamid.in.${randomUUID()}`;
+    const batch: MessageEvent[] = [
+      { ...base, type: 'read', eventId: `${row.provider_message_id}:read`, at: readAt },
+      { ...base, type: 'read', eventId: `${row.provider_message_id}:read`, at: readAt },
+      { ...base, type: 'replied', eventId: replyId, text: 'STOP', at: readAt },
+      { ...base, type: 'replied', eventId: replyId, text: 'STOP', at: readAt },
+      { ...base, type: 'delivered', eventId: `${row.provider_message_id}:delivered`, at: new Date() },
+    ];
+    const intake = t.get(MessageEventIntake);
+    const state = async () => {
+      const m = await messageRow(sent.message.id);
+      const [inbound] = await t.dataSource.query(`SELECT count(*)::int AS n FROM messages WHERE direction = 'INBOUND' AND provider_message_id = $1`, [replyId]);
+      const [optOuts] = await t.dataSource.query(`SELECT count(*)::int AS n FROM message_opt_outs WHERE workspace_id = $1 AND address = $2`, [ws.workspaceId, to]);
+      return { status: m.status, readAt: m.read_at.toISOString(), updatedAt: m.updated_at.toISOString(), inbound: inbound.n, optOuts: optOuts.n };
+    };
+    await intake.applyMany(batch);
+    const first = await state();
+    expect(first).toMatchObject({ status: 'READ', readAt: readAt.toISOString(), inbound: 1, optOuts: 1 });
+    await intake.applyMany(batch);
+    expect(await state()).toEqual(first);
   });
 
   it('a reply quoting nothing answers the latest message its sender sent to that number in the last 7 days (decisions.md 33.20); else it is stored unanswered', async () => {

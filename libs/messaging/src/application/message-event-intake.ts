@@ -15,9 +15,9 @@ export const UNKNOWN_MESSAGE_PATIENCE_MS = 10 * 60_000;
 export const UNQUOTED_REPLY_WINDOW_MS = 7 * 24 * 3_600_000;
 
 /**
- * Applies what providers report about messages (decisions.md 30.14), once per (provider, event
- * id): progress of outbound messages (forward only), replies stored as inbound messages, and
- * opt-outs (a STOP-style reply, an email complaint). It is the first subscriber of MessageEvents
+ * Applies what providers report about messages (decisions.md 30.14), each effect once whatever
+ * the report's repeats (47.19): progress of outbound messages (forward only), replies stored as
+ * inbound messages (once per provider id), and opt-outs (a STOP-style reply, an email complaint). It is the first subscriber of MessageEvents
  * (in-process providers such as the sandbox deliver there), and the worker's webhook job hands it
  * the reports read from a provider's webhook (`applyReport`), which it turns into MessageEvents for
  * every subscriber.
@@ -42,20 +42,21 @@ export class MessageEventIntake implements OnModuleInit {
 
   /**
    * Events about our outbound messages (a message's in the order they happened,
-   * MessageEvents.subscribeMany; an event id applied before changes nothing), in one transaction,
-   * each applied in turn to the message as the ones before it left it:
-   * the events recorded and their messages locked in two statements, the changed messages written
-   * in one, the replies stored in one and the opt-outs (complaints, STOP-style replies) recorded in
-   * one (decisions.md 47.3).
+   * MessageEvents.subscribeMany), in one transaction, each applied in turn to the message as the
+   * ones before it left it: the messages locked in one statement, the changed ones written in one,
+   * the replies stored in one and the opt-outs (complaints, STOP-style replies) recorded in one
+   * (decisions.md 47.3). An event applied before changes nothing, by what it does (decisions.md
+   * 47.19): progress only moves forward, a reply is stored once under its provider id, and an
+   * address is opted out once.
    */
   async applyMany(events: readonly MessageEvent[]): Promise<void> {
     await this.uow.run(async () => {
-      const { fresh, messages } = await this.messages.applyEvents(events, this.clock.now());
+      const messages = new Map((await this.messages.findManyById(events.map((e) => e.messageId), { lock: true })).map((m) => [m.id, m]));
       const changed = new Set<MessageProps>();
       const complaints: Array<{ workspaceId: string; channel: MessageChannel; address: string; source: string; at: Date }> = [];
       const replies: InboundInput[] = [];
-      for (const [i, event] of events.entries()) {
-        const message = fresh[i] ? messages.get(event.messageId) : undefined;
+      for (const event of events) {
+        const message = messages.get(event.messageId);
         if (!message) continue;
         switch (event.type) {
           case 'delivered':
@@ -107,7 +108,6 @@ export class MessageEventIntake implements OnModuleInit {
       const sender = await this.whatsappSenders.findAnyById(senderId);
       if (!sender) return;
       await this.uow.run(async () => {
-        if (!(await this.messages.markEventApplied(report.provider, report.providerMessageId, this.clock.now()))) return;
         await this.storeInboundMany([{
           workspaceId: sender.workspaceId,
           channel: report.channel,

@@ -126,18 +126,6 @@ export abstract class MessageRepository {
   abstract findOutbound(workspaceId: string, ids: readonly string[]): Promise<MessageProps[]>;
   /** Inbound messages answering any of these messages. */
   abstract repliesTo(ids: readonly string[]): Promise<MessageProps[]>;
-  /** Records that a provider event was applied; false when it was before (skip it). */
-  abstract markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean>;
-  /**
-   * Records a batch of provider events as applied and locks their messages for the caller's
-   * transaction (in id order; two statements per batch, decisions.md 47.3). `fresh[i]` is false
-   * when `events[i]` was applied before (or earlier in the batch): skip it. `messages` holds the
-   * messages found, by id.
-   */
-  abstract applyEvents(
-    events: ReadonlyArray<{ provider: string; eventId: string; messageId: string }>,
-    at: Date,
-  ): Promise<{ fresh: boolean[]; messages: Map<string, MessageProps> }>;
   /** Writes the state of several messages in one statement (as `update` does for one). */
   abstract updateMany(messages: readonly MessageProps[]): Promise<void>;
 }

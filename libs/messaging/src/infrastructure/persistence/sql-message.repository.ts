@@ -3,7 +3,7 @@ import { isUuid, TransactionHost } from '@outreach/platform';
 import { MessageRepository } from '../../application/messaging.ports';
 import type { MessageProps } from '../../domain/message';
 import type { MessageChannel } from '../../domain/opt-out';
-import { MESSAGE_EVENTS, MESSAGES } from './messaging.tables';
+import { MESSAGES } from './messaging.tables';
 
 type Row = Record<string, unknown>;
 
@@ -200,44 +200,7 @@ export class SqlMessageRepository extends MessageRepository {
     return rows.map((row) => MESSAGES.fromRow(row));
   }
 
-  async markEventApplied(provider: string, eventId: string, at: Date): Promise<boolean> {
-    const { sql, params } = eventInsert(provider, eventId, at);
-    const rows: unknown[] = await this.tx.manager.query(sql, params);
-    return rows.length > 0;
-  }
-
-  async applyEvents(
-    events: ReadonlyArray<{ provider: string; eventId: string; messageId: string }>,
-    at: Date,
-  ): Promise<{ fresh: boolean[]; messages: Map<string, MessageProps> }> {
-    const E = MESSAGE_EVENTS.c;
-    const applied: Array<{ provider: string; event_id: string }> =
-      events.length === 0
-        ? []
-        : await this.tx.manager.query(
-            `INSERT INTO ${MESSAGE_EVENTS.name} (${E.provider}, ${E.eventId}, ${E.appliedAt})
-             SELECT provider, event_id, $3::timestamptz FROM unnest($1::text[], $2::text[]) AS t(provider, event_id)
-             ON CONFLICT (${E.provider}, ${E.eventId}) DO NOTHING RETURNING ${E.provider} AS provider, ${E.eventId} AS event_id`,
-            [events.map((e) => e.provider), events.map((e) => e.eventId), at],
-          );
-    const first = new Set(applied.map((row) => eventKey(row.provider, row.event_id)));
-    const fresh = events.map((e) => first.delete(eventKey(e.provider, e.eventId)));
-    const ids = events.filter((e, i) => fresh[i]).map((e) => e.messageId);
-    const messages = await this.findManyById(ids, { lock: true });
-    return { fresh, messages: new Map(messages.map((message) => [message.id, message])) };
-  }
-
   private forUpdate(options: { lock?: boolean }): string {
     return options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
   }
-}
-
-const eventKey = (provider: string, eventId: string): string => `${provider}\u0000${eventId}`;
-
-/** The event's row, written once per (provider, event id): RETURNING a row only when it is new. */
-function eventInsert(provider: string, eventId: string, at: Date): { sql: string; params: unknown[] } {
-  return MESSAGE_EVENTS.insert(
-    { provider, eventId, appliedAt: at },
-    `ON CONFLICT (${MESSAGE_EVENTS.c.provider}, ${MESSAGE_EVENTS.c.eventId}) DO NOTHING RETURNING 1 AS inserted`,
-  );
 }

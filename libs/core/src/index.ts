@@ -15,3 +15,4 @@ export * from './app-config';
 export * from './retry-later';
 export * from './short-lived-cache';
 export * from './grouped-runs';
+export * from './time-ordered-id';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { timeOrderedUuid } from '@outreach/core';
 import { TransactionHost } from '@outreach/platform';
 import { DebitManyResult, LedgerEntryView, LedgerPageEntry, LedgerQuery, WalletCredit, WalletDebit, WalletRepository } from '../application/wallet.ports';
 import { LEDGER_ENTRIES, LedgerEntryRecord } from './persistence/ledger-entry.table';
@@ -86,7 +87,7 @@ export class SqlWalletRepository extends WalletRepository {
    */
   async debit(input: WalletDebit): Promise<{ entry: LedgerEntryView; replayed: boolean; balanceMinor: number }> {
     const m = this.tx.manager;
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     const { sql, params } = LEDGER_ENTRIES.insert(debitRow(input, id), `${DEBIT_ONCE} RETURNING 1 AS inserted`);
     const inserted: unknown[] = await m.query(sql, params);
     if (inserted.length === 0) {
@@ -137,7 +138,7 @@ export class SqlWalletRepository extends WalletRepository {
     if (new Set(inputs.map((input) => `${input.debitKind}\u0000${input.reference}`)).size !== inputs.length) {
       throw new Error('debitMany: a reference is named twice');
     }
-    const ids = inputs.map(() => randomUUID()).sort();
+    const ids = inputs.map(() => timeOrderedUuid()).sort();
     const rows = inputs.map((input, i) => debitRow(input, ids[i]));
     const column = <K extends keyof LedgerEntryRecord>(key: K) => rows.map((row) => LEDGER_ENTRIES.param(key, row[key]));
     const [result]: Array<{ ids: string[]; balance: string }> = await this.tx.manager.query(

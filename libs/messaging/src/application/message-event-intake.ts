@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, RetryLater, UnitOfWork } from '@outreach/core';
+import { Clock, RetryLater, timeOrderedUuid, UnitOfWork } from '@outreach/core';
 import { applyProgress, MessageProps } from '../domain/message';
 import { isOptOutKeyword, MessageChannel, optOutAddress } from '../domain/opt-out';
 import { MessageEvent, MessageEvents } from './message-provider.port';
@@ -185,7 +184,7 @@ export class MessageEventIntake implements OnModuleInit {
     if (inputs.length === 0) return;
     const now = this.clock.now();
     const inbound: MessageProps[] = inputs.map((input) => ({
-      id: randomUUID(),
+      id: timeOrderedUuid(now.getTime()),
       workspaceId: input.workspaceId,
       channel: input.channel,
       direction: 'INBOUND',

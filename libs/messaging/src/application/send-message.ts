@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Tariffs, WalletDebits } from '@outreach/billing';
-import { AppConfig, AppError, Clock, isAppError, UnitOfWork } from '@outreach/core';
+import { AppConfig, AppError, Clock, isAppError, timeOrderedUuid, UnitOfWork } from '@outreach/core';
 import type { EmailSender } from '../domain/email-sender';
 import type { EmailTemplate } from '../domain/email-template';
 import { applyProgress, MessageContent, MessageProps } from '../domain/message';
@@ -252,7 +251,7 @@ export class SendMessage {
     const address = optOutAddress(input.channel, input.to);
     const now = this.clock.now();
     const base = {
-      id: randomUUID(),
+      id: timeOrderedUuid(now.getTime()),
       workspaceId: input.workspaceId,
       channel: input.channel,
       direction: 'OUTBOUND' as const,

@@ -20,6 +20,12 @@ describe('timeOrderedUuid', () => {
     for (let i = 1; i < sorted.length; i++) expect(sorted[i].ms).toBeGreaterThanOrEqual(sorted[i - 1].ms);
   });
 
+  it('draws fresh random bits for every id, across refills of its pool of random bytes', () => {
+    const at = 1_800_000_000_000;
+    const tails = Array.from({ length: 1_000 }, () => timeOrderedUuid(at).slice(14));
+    expect(new Set(tails).size).toBe(tails.length);
+  });
+
   it('defaults to the current time', () => {
     const before = Date.now();
     const ms = parseInt(timeOrderedUuid().replace(/-/g, '').slice(0, 12), 16);

@@ -1,5 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 
+/** Random bytes for this many ids are drawn at once: one call into the CSPRNG per 256 ids, not one per id (it was 3 % of a busy worker's CPU). */
+const IDS_PER_DRAW = 256;
+const pool = Buffer.alloc(16 * IDS_PER_DRAW);
+let next = pool.length;
 const bytes = Buffer.alloc(16);
 
 /**
@@ -10,7 +14,12 @@ const bytes = Buffer.alloc(16);
  * guess the creation time of, use `randomUUID`.
  */
 export function timeOrderedUuid(at: number = Date.now()): string {
-  randomFillSync(bytes);
+  if (next === pool.length) {
+    randomFillSync(pool);
+    next = 0;
+  }
+  pool.copy(bytes, 0, next, next + 16);
+  next += 16;
   bytes.writeUIntBE(at, 0, 6);
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

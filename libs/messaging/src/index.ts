@@ -7,6 +7,7 @@ import { Messaging1763700009900 } from './infrastructure/migrations/176370000990
 import { Messages1763700010200 } from './infrastructure/migrations/1763700010200-messages';
 import { MessageReplies1763700011010 } from './infrastructure/migrations/1763700011010-message-replies';
 import { UnquotedReplies1763700011900 } from './infrastructure/migrations/1763700011900-unquoted-replies';
+import { DropMessageEvents1763700012200 } from './infrastructure/migrations/1763700012200-drop-message-events';
 
 export { MessagingCoreModule, MessagingModule, MessagingWorkerModule } from './messaging.module';
 export { MessagingJob, MessagingQueue } from './application/messaging-jobs';
@@ -47,4 +48,4 @@ export { ProviderReport, hubSignature, HUB_SIGNATURE_HEADER } from './applicatio
 export { UnsubscribeLinks } from './application/unsubscribe-links';
 export { MessageVariables } from './domain/message-rendering';
 export { MESSAGE_STATUSES, MessageStatus } from './domain/message';
-export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200, MessageReplies1763700011010, UnquotedReplies1763700011900]);
+export const MESSAGING_MIGRATIONS = defineMigrations('messaging', [Messaging1763700009900, Messages1763700010200, MessageReplies1763700011010, UnquotedReplies1763700011900, DropMessageEvents1763700012200]);

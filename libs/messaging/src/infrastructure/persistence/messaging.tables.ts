@@ -132,14 +132,3 @@ export const MESSAGES = defineTable<MessageProps>('messages', {
   failedAt: column.nullableTimestamp('failed_at'),
   updatedAt: column.timestamp('updated_at'),
 });
-
-/**
- * The provider events applied, once each (keyed by provider and the provider's event id). Nothing
- * writes here since decisions.md 47.19: every effect of an event is idempotent by its own key. The
- * table stays for one release, for workers of the version before during a rolling deploy.
- */
-export const MESSAGE_EVENTS = defineTable<{ provider: string; eventId: string; appliedAt: Date }>('message_events', {
-  provider: column.text('provider'),
-  eventId: column.text('event_id'),
-  appliedAt: column.timestamp('applied_at'),
-});

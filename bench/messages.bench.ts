@@ -10,7 +10,8 @@
  *
  * Database: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/outreach_bench), created
  * and migrated when missing; Redis as REDIS_URL under its own prefix (BENCH_REDIS_PREFIX, default
- * outreach_bench_messages), emptied before and after. The bench deletes the campaign it created.
+ * outreach_bench_messages), emptied before and after. The bench deletes the campaign it created, and
+ * its workspace's messages, opt-outs and ledger entries.
  * Not part of `npm test`.
  */
 import 'reflect-metadata';
@@ -143,6 +144,10 @@ async function runCampaign(app: INestApplicationContext, contacts: number, lines
     [workspace.id],
   );
   await dataSource.query(`DELETE FROM campaigns WHERE id = $1`, [campaign.id]);
+  // The run's messages, opt-outs and ledger go too (the wallet back to the empty ledger's zero), so
+  // the bench database does not grow by a run's rows each time and every run starts from the same tables.
+  for (const table of ['messages', 'message_opt_outs', 'ledger_entries']) await dataSource.query(`DELETE FROM ${table} WHERE workspace_id = $1`, [workspace.id]);
+  await dataSource.query(`UPDATE wallets SET balance_minor = 0 WHERE workspace_id = $1`, [workspace.id]);
   return {
     seconds,
     perSecond: contacts / seconds,

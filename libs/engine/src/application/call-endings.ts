@@ -23,9 +23,6 @@ export interface KnownAttempt {
   campaign: ExecutionCampaign;
 }
 
-/** Endings settled together at most (decisions.md 16.31). */
-/** Groups of endings in flight per process: one gathers while the other is written. */
-
 interface Ending {
   callId: string;
   result: VoiceCallResult;

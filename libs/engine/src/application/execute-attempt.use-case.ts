@@ -43,8 +43,6 @@ type Start =
 /** A call the provider accepted: its Call to move to DIALING. */
 type Acceptance = { callId: string; providerCallId: string | null };
 
-/** Attempts started together at most, and start transactions in flight per process (decisions.md 16.32). */
-
 /**
  * One attempt (job attempts/attempt): re-checks the contact and campaign in the database, checks
  * the do-not-call list, picks a caller id, records the Call (QUEUED), and asks the VoiceProvider

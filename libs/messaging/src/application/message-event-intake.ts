@@ -16,10 +16,10 @@ export const UNQUOTED_REPLY_WINDOW_MS = 7 * 24 * 3_600_000;
 /**
  * Applies what providers report about messages (decisions.md 30.14), each effect once whatever
  * the report's repeats (47.19): progress of outbound messages (forward only), replies stored as
- * inbound messages (once per provider id), and opt-outs (a STOP-style reply, an email complaint). It is the first subscriber of MessageEvents
- * (in-process providers such as the sandbox deliver there), and the worker's webhook job hands it
- * the reports read from a provider's webhook (`applyReport`), which it turns into MessageEvents for
- * every subscriber.
+ * inbound messages (once per provider id), and opt-outs (a STOP-style reply, an email complaint).
+ * It is the first subscriber of MessageEvents (in-process providers such as the sandbox deliver
+ * there), and the worker's webhook job hands it the reports read from a provider's webhook
+ * (`applyReport`), which it turns into MessageEvents for every subscriber.
  */
 @Injectable()
 export class MessageEventIntake implements OnModuleInit {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DoNotCallList } from '@outreach/dnc';
+import { TransactionHost } from '@outreach/platform';
+import { capturing, rowsRead } from '../support/plans';
 import { bearer, Seeded, TestApp } from '../support/test-app';
 
 type Res = { status: number; body: Record<string, unknown> };
@@ -118,6 +120,24 @@ describe('do-not-call list', () => {
 
     await remove('+442079460958');
     expect(await dnc.isBlocked(ws.workspaceId, '+442079460958')).toBe(false);
+  });
+
+  it('blockedAmong probes the list once per number, also with statistics older than the list (decisions.md 47.22)', async () => {
+    // The statistics say the list is empty; then 3,000 numbers are listed, two of them asked about.
+    await t.dataSource.query(`ANALYZE dnc_entries`);
+    await t.dataSource.query(
+      `INSERT INTO dnc_entries (id, workspace_id, phone, created_at)
+       SELECT gen_random_uuid(), $1, '+1666' || lpad(i::text, 7, '0'), now() FROM generate_series(1, 3000) AS i`,
+      [ws.workspaceId],
+    );
+    const asked = Array.from({ length: 200 }, (_, i) => `+1415${5_550_000 + i}`);
+    asked[7] = '+16660000008';
+    asked[150] = '+16660002999';
+    const { result, sent } = await capturing(t.get(TransactionHost), (sql) => sql.includes('dnc_entries'), () => dnc.blockedAmong(ws.workspaceId, asked));
+    expect(result).toEqual(new Set(['+16660000008', '+16660002999']));
+    expect(sent).toHaveLength(1);
+    // The two entries, nothing else (as `phone = ANY(…)` it read all 3,000).
+    expect(await rowsRead(t.dataSource, sent[0], 'dnc_entries')).toBe(2);
   });
 
   it('concurrent adds of one number keep one entry', async () => {

@@ -409,6 +409,35 @@ describe('messages: SendMessage, webhooks, opt-outs, GET /whatsapp/messages', ()
     expect(await rowsRead(t.dataSource, sent[0], 'messages')).toBe(2);
   });
 
+  it('a batch\'s opt-outs are looked up by one probe per address, also with statistics older than the table (decisions.md 47.22)', async () => {
+    // The statistics say no one opted out; then 3,000 numbers do, two of them in the batch.
+    await t.dataSource.query(`ANALYZE message_opt_outs`);
+    await t.dataSource.query(
+      `INSERT INTO message_opt_outs (workspace_id, channel, address, source)
+       SELECT $1, 'WHATSAPP', '+1666' || lpad(i::text, 7, '0'), 'test' FROM generate_series(1, 3000) AS i`,
+      [ws.workspaceId],
+    );
+    const to = Array.from({ length: 200 }, (_, i) => `+1415${5_550_007 + i * 10}`);
+    to[3] = '+16660000004';
+    to[120] = '+16660002999';
+    const { result, sent } = await capturing(
+      t.get(TransactionHost),
+      (sql) => sql.includes('message_opt_outs') && !sql.startsWith('INSERT'),
+      () => t.get(SendMessage).sendMany(to.map((number) => input({ to: number }))),
+    );
+    const refused = result.flatMap((r, i) => ('error' in r ? [{ i, code: (r.error as AppError).code }] : []));
+    expect(refused).toEqual([
+      { i: 3, code: 'contact_opted_out' },
+      { i: 120, code: 'contact_opted_out' },
+    ]);
+    expect(result.filter((r) => 'result' in r && r.result.outcome === 'sent')).toHaveLength(198);
+    // The batch's one look-up, then each opted-out number on its own (as `send` answers it).
+    const batch = sent.filter((statement) => Array.isArray(statement.params[2]));
+    expect(batch).toHaveLength(1);
+    // The two opt-outs, nothing else (as `address = ANY(…)` it read all 3,000).
+    expect(await rowsRead(t.dataSource, batch[0], 'message_opt_outs')).toBe(2);
+  });
+
   it('GET /webhooks/whatsapp/{senderId}: the verification handshake answers the challenge for the right token only', async () => {
     const ok = await t.http.get(`/webhooks/whatsapp/${senderId}`).query({ 'hub.mode': 'subscribe', 'hub.verify_token': t.config.whatsappWebhookVerifyToken, 'hub.challenge': '1158201444' });
     expect(ok.status).toBe(200);

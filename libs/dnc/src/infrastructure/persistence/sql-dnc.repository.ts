@@ -4,8 +4,6 @@ import type { DncEntry } from '../../domain/dnc-entry';
 import { DncRepository } from '../../application/dnc.ports';
 import { DNC_ENTRIES } from './dnc-entry.table';
 
-const PHONE_ONLY = ['phone'] as const;
-
 type Row = Record<string, unknown>;
 
 const D = DNC_ENTRIES.c;
@@ -63,10 +61,15 @@ export class SqlDncRepository extends DncRepository {
 
   async listed(workspaceId: string, phones: string[]): Promise<string[]> {
     if (phones.length === 0) return [];
-    const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${DNC_ENTRIES.select(undefined, ['phone'])} FROM ${DNC_ENTRIES.name} WHERE ${D.workspaceId} = $1 AND ${D.phone} = ANY($2::text[])`,
-      [workspaceId, phones],
+    const rows: Array<{ phone: string }> = await this.tx.manager.query(
+      // One probe of the (workspace_id, phone) unique index per number, whatever the statistics
+      // say. As `phone = ANY($2)` a batch planned from statistics older than the list (a new
+      // database, autovacuum behind a bulk add) read every entry of the workspace (decisions.md
+      // 47.22). OFFSET 0 keeps the sub-select from being flattened into a join.
+      `SELECT q.phone FROM unnest($2::text[]) AS q(phone)
+        CROSS JOIN LATERAL (SELECT 1 FROM ${DNC_ENTRIES.name} d WHERE d.${D.workspaceId} = $1 AND d.${D.phone} = q.phone OFFSET 0) hit`,
+      [workspaceId, [...new Set(phones)]],
     );
-    return rows.map((row) => DNC_ENTRIES.fromRow(row, PHONE_ONLY).phone);
+    return rows.map((row) => row.phone);
   }
 }

@@ -42,8 +42,10 @@ export function decodeLedgerCursor(token: string, key: Buffer, workspaceId: stri
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_CURSOR_LENGTH) throw invalid();
   const [payload, mac, ...rest] = token.split('.');
   if (!payload || !mac || rest.length > 0) throw invalid();
-  const expected = signature(key, workspaceId, payload);
-  const given = Buffer.from(mac, 'base64url');
+  // The MAC's text is compared, not the bytes it decodes to: its last character carries unused
+  // bits, so other spellings decode to the same bytes, and only the one we wrote is ours.
+  const expected = Buffer.from(signature(key, workspaceId, payload).toString('base64url'), 'latin1');
+  const given = Buffer.from(mac, 'latin1');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   let raw: unknown;
   try {

@@ -39,7 +39,9 @@ export class UnsubscribeLinks {
   read(token: string): UnsubscribeSubject | null {
     const [payload, mac, extra] = token.split('.');
     if (!payload || !mac || extra !== undefined || !/^[\w-]{43}$/.test(mac)) return null;
-    if (!timingSafeEqual(Buffer.from(this.mac(payload), 'base64url'), Buffer.from(mac, 'base64url'))) return null;
+    // The text is compared, not the bytes it decodes to: the 43rd character carries 2 unused bits,
+    // so four spellings decode to the same MAC, and only the one we wrote is ours.
+    if (!timingSafeEqual(Buffer.from(this.mac(payload), 'latin1'), Buffer.from(mac, 'latin1'))) return null;
     try {
       const [workspaceId, channel, address] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
       if (typeof workspaceId !== 'string' || typeof address !== 'string' || !(MESSAGE_CHANNELS as readonly unknown[]).includes(channel)) return null;

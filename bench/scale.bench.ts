@@ -33,7 +33,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { seedApi } from './api-seed';
 import { freePort, load, median, printBenchJson, SMOKE, spawnApi, spawnReady, stop } from './bench-load';
-import { argument, benchCampaign, emptyRedisPrefix, serviceMigrations } from './bench-support';
+import { argument, benchCampaign, emptyRedisPrefix, serviceMigrations, vacuumBenchDatabase } from './bench-support';
 
 const CONTACTS = argument('contacts', process.env.BENCH_SCALE_CONTACTS ?? (SMOKE ? '300' : '20000'));
 const LINES = argument('lines', process.env.BENCH_SCALE_LINES ?? '500');
@@ -124,6 +124,9 @@ async function dispatch(app: INestApplicationContext, config: AppConfig, workers
     [campaignId, workspaceId, CONTACTS],
   );
   await app.get(CreditWallet).execute({ workspaceId, amountMinor: 1_000_000_000_000 });
+  // Each run starts from the dead rows of none before it, as with autovacuum and as the other
+  // engine benches do (decisions.md 47.9); the 2-worker run no longer inherits the 1-worker run's.
+  await vacuumBenchDatabase(dataSource);
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < workers; i++) children.push((await spawnReady('dist/apps/worker/src/main.js', [], WORKER_ENV, /Worker started/, 90_000)).child);

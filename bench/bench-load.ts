@@ -143,6 +143,20 @@ export interface BenchJson {
   p99GoalMs?: number | null;
 }
 
+/** The BENCH_JSON line of a row (`extra`: figures a benchmark adds beside the common fields, e.g. rows or peak RSS). */
+export function benchJsonLine(row: BenchJson, extra: Record<string, unknown> = {}): string {
+  return `BENCH_JSON ${JSON.stringify({ ...row, ...extra })}`;
+}
+
+/**
+ * A row measured as `service` beside `raw` in the same run: figures rounded to 3 decimals and the
+ * ratio computed here, so every benchmark states it the same way.
+ */
+export function measuredRow(row: Omit<BenchJson, 'ratio' | 'service' | 'raw'> & { service: number; raw: number }): BenchJson {
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return { ...row, service: round(row.service), raw: round(row.raw), ratio: round(row.service / row.raw), goal: row.goal === null ? null : round(row.goal) };
+}
+
 export function printBenchJson(row: BenchJson): void {
-  process.stdout.write(`BENCH_JSON ${JSON.stringify(row)}\n`);
+  process.stdout.write(`${benchJsonLine(row)}\n`);
 }

@@ -11,6 +11,7 @@ import { PhoneNumberAdministration } from '@outreach/telephony';
 import { WorkspaceAdministration } from '@outreach/workspaces';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { benchJsonLine, measuredRow } from './bench-load';
 // Creating an agent is an HTTP/CLI action; the benches call the use case directly (not exported).
 import { CreateAgent } from '../libs/agents/src/application/create-agent.use-case';
 
@@ -195,16 +196,5 @@ export function benchJson(line: {
   goal: number | null;
   p99ms: number | null;
 }): string {
-  const round = (n: number) => Math.round(n * 1000) / 1000;
-  return `BENCH_JSON ${JSON.stringify({
-    bench: line.bench,
-    path: line.path,
-    unit: line.unit,
-    service: round(line.service),
-    raw: round(line.raw),
-    rawName: line.rawName,
-    ratio: round(line.service / line.raw),
-    goal: line.goal === null ? null : round(line.goal),
-    p99ms: line.p99ms,
-  })}`;
+  return benchJsonLine(measuredRow(line));
 }

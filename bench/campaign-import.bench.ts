@@ -29,6 +29,7 @@ import { WorkspaceAdministration, WorkspacesCoreModule } from '@outreach/workspa
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import { benchJsonLine, measuredRow } from './bench-load';
 import { argument, serviceMigrations } from './bench-support';
 
 const ROWS = argument('rows', process.env.BENCH_ROWS ?? '100000');
@@ -141,18 +142,8 @@ const rate = (seconds: number) => Math.round(ROWS / seconds);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 function benchJson(path: string, service: number, raw: number, goal: number | null, extra: Record<string, unknown> = {}): string {
-  return `BENCH_JSON ${JSON.stringify({
-    bench: 'bench:import',
-    path,
-    unit: 'rows/s',
-    service,
-    raw,
-    rawName: 'COPY FROM STDIN of the same CSV into a bare 4-text-column table',
-    ratio: Number((service / raw).toFixed(4)),
-    goal,
-    p99ms: null,
-    ...extra,
-  })}`;
+  const rawName = 'COPY FROM STDIN of the same CSV into a bare 4-text-column table';
+  return benchJsonLine(measuredRow({ bench: 'bench:import', path, unit: 'rows/s', service, raw, rawName, goal, p99ms: null }), extra);
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,6 @@
 // `npm run bench` builds its table from the BENCH_JSON lines the benchmarks print: this keeps the
 // parser and the table honest on canned output (no benchmark runs here).
+import { benchJsonLine, measuredRow } from '../../bench/bench-load';
 import { buildTable, EXPECTED, parseBenchJson, renderTable, verdict } from '../../bench/bench-table';
 
 const RESULTS_OUTPUT = `results bench: 50 connections, 10 s per phase
@@ -25,6 +26,17 @@ describe('npm run bench: the table', () => {
     expect(rows[0].nestMinimum).toBe(900);
     expect(rows[1].nestMinimum).toBeNull();
     expect(malformed).toEqual(['{not json']);
+  });
+
+  it('writes the line every benchmark prints: figures rounded to 3 decimals, the ratio computed, extras kept', () => {
+    const row = measuredRow({ bench: 'bench:import', path: 'import', unit: 'rows/s', service: 11868.6666, raw: 864381.25, rawName: 'COPY', goal: 0.25, p99ms: null });
+    const line = benchJsonLine(row, { rows: 100000, peakRssMb: 297 });
+    expect(line.startsWith('BENCH_JSON {')).toBe(true);
+    const { rows, malformed } = parseBenchJson(`import bench\n${line}\n`);
+    expect(malformed).toEqual([]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ bench: 'bench:import', unit: 'rows/s', service: 11868.667, raw: 864381.25, ratio: 0.014, goal: 0.25, rawName: 'COPY' });
+    expect(JSON.parse(line.slice('BENCH_JSON '.length))).toMatchObject({ rows: 100000, peakRssMb: 297 });
   });
 
   it('judges a row by its ratio goal and, where set, its p99 goal', () => {

@@ -33,14 +33,14 @@ class MinimumController {
 
   @Get('results/:id')
   async read(@Param('id') id: string): Promise<unknown> {
-    const { rows } = await this.pool.query(`SELECT envelope FROM bench_raw.results WHERE id = $1`, [id]);
+    const { rows } = await this.pool.query({ name: 'nest_read', text: `SELECT envelope FROM bench_raw.results WHERE id = $1` }, [id]);
     if (!rows.length) throw new NotFoundException();
     return rows[0].envelope;
   }
 
   @Post('leads')
   async push(@Body() b: LeadBody, @Res({ passthrough: true }) res: Response): Promise<unknown> {
-    const { rows } = await this.pool.query(PUSH, [b.campaignId, b.idempotencyKey, randomUUID(), b.phone, b.name ?? null, JSON.stringify(b.fields ?? {})]);
+    const { rows } = await this.pool.query({ name: 'nest_push', text: PUSH }, [b.campaignId, b.idempotencyKey, randomUUID(), b.phone, b.name ?? null, JSON.stringify(b.fields ?? {})]);
     if (rows.length) {
       res.status(201);
       return rows[0].response;

@@ -6,7 +6,9 @@
  *   - the idempotency row with the stored response (a replay answers it and inserts nothing),
  *   - the lead row (only when the idempotency row is new),
  *   - the outbox row (likewise);
- * and a single-row read by primary key. Every service path is compared with this floor.
+ * and a single-row read by primary key. Every service path is compared with this floor. Both
+ * statements are named (server-side prepared, planned once per connection), as the service's hot
+ * statements are (decisions.md 46.10): the floor does not re-plan what it need not.
  *
  *   POST /leads   {"campaignId","idempotencyKey","phone","name"?,"fields"?}  → 201 (200 on replay)
  *   GET  /results/<uuid>                                                    → 200 stored envelope
@@ -33,6 +35,8 @@ WITH k AS (
 l AS (INSERT INTO bench_raw.leads (id, campaign_id, phone, name, fields) SELECT $3, $1, $4, $5, $6 FROM k RETURNING id),
 o AS (INSERT INTO bench_raw.outbox (payload) SELECT jsonb_build_object('campaignId', $1::uuid, 'leadId', id) FROM l)
 SELECT response FROM k`;
+
+const READ = `SELECT envelope::text AS body FROM bench_raw.results WHERE id = $1`;
 
 /** Deletes one run's rows from the scratch tables (only its own: another run may share them). */
 export async function dropScratchRows(pool: Pool, campaignId: string, resultId: string): Promise<void> {
@@ -65,7 +69,7 @@ export async function startRawBaseline(databaseUrl: string, options: { poolSize?
     const fail = (error: Error) => send(500, JSON.stringify({ error: error.message }));
     if (req.method === 'GET' && req.url?.startsWith('/results/')) {
       pool
-        .query(`SELECT envelope::text AS body FROM bench_raw.results WHERE id = $1`, [req.url.slice(9)])
+        .query({ name: 'raw_read', text: READ }, [req.url.slice(9)])
         .then(({ rows }) => (rows.length ? send(200, rows[0].body) : send(404, '{"error":"not_found"}')))
         .catch(fail);
       return;
@@ -77,7 +81,7 @@ export async function startRawBaseline(databaseUrl: string, options: { poolSize?
       const b = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { campaignId: string; idempotencyKey: string; phone: string; name?: string; fields?: object };
       const args = [b.campaignId, b.idempotencyKey, randomUUID(), b.phone, b.name ?? null, JSON.stringify(b.fields ?? {})];
       pool
-        .query(PUSH, args)
+        .query({ name: 'raw_push', text: PUSH }, args)
         .then(async ({ rows }) => {
           if (rows.length) return send(201, JSON.stringify(rows[0].response));
           const known = await pool.query(`SELECT response FROM bench_raw.idempotency WHERE campaign_id = $1 AND key = $2`, [b.campaignId, b.idempotencyKey]);

@@ -14,6 +14,11 @@ export interface AppConfigValues extends ConfigValues {
   dbPoolSize: number;
   dbConnectTimeoutMs: number;
   dbQueryTimeoutMs: number;
+  /**
+   * Statements marked `prepared()` run as named statements (DB_PREPARED_STATEMENTS, default true;
+   * decisions.md 46.10). Off for a connection pooler that does not keep them across transactions.
+   */
+  dbPreparedStatements: boolean;
   redisUrl: string;
   redisPrefix: string;
   logLevel: string;
@@ -102,6 +107,7 @@ export function loadConfig(env: Env = process.env, defaults: ConfigDefaults = {}
     dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 500),
     dbConnectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', defaults.dbConnectTimeoutMs ?? 500, 50, 60000),
     dbQueryTimeoutMs: read.int('DB_QUERY_TIMEOUT_MS', defaults.dbQueryTimeoutMs ?? 700, 50, 3600000),
+    dbPreparedStatements: read.bool('DB_PREPARED_STATEMENTS', true),
     redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: read.str('REDIS_PREFIX', 'outreach'),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

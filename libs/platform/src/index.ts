@@ -9,6 +9,7 @@ export * from './database/database-errors';
 export * from './database/database.module';
 export * from './database/migrate';
 export * from './database/transaction-host';
+export * from './database/prepared-statements';
 export * from './database/table-definition';
 export * from './database/migration-registry';
 export * from './auth/access.decorators';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation, isUuid, TransactionHost } from '@outreach/platform';
+import { isUniqueViolation, isUuid, prepared, TransactionHost } from '@outreach/platform';
 import { AppError } from '@outreach/core';
 import { CallRepository } from '../application/calls.ports';
 import { Call } from '../domain/call';
@@ -48,7 +48,7 @@ export class SqlCallRepository extends CallRepository {
       ['id'],
       CALL_PROPS.filter((k) => k !== 'id'),
     );
-    await this.tx.manager.query(sql, params);
+    await this.tx.manager.query(prepared(sql), params);
   }
 
   async updateMany(calls: readonly Call[]): Promise<void> {
@@ -57,7 +57,7 @@ export class SqlCallRepository extends CallRepository {
     const props: StoredCall[] = calls.map((call) => ({ ...call.toProps(), metricOverrides: {} })); // metricOverrides is not written here
     const column = <K extends keyof StoredCall>(key: K) => props.map((p) => CALLS.param(key, p[key]));
     await this.tx.manager.query(
-      `UPDATE ${CALLS.name} k
+      prepared(`UPDATE ${CALLS.name} k
           SET ${c.status} = t.status, ${c.outcome} = t.outcome, ${c.providerDisposition} = t.provider_disposition,
               ${c.providerCallId} = t.provider_call_id, ${c.answeredAt} = t.answered_at, ${c.endedAt} = t.ended_at,
               ${c.durationMs} = t.duration_ms, ${c.transcript} = t.transcript, ${c.recordingUrl} = t.recording_url,
@@ -66,7 +66,7 @@ export class SqlCallRepository extends CallRepository {
                      $9::text[], $10::text[], $11::jsonb[], $12::text[])
               AS t(id, status, outcome, provider_disposition, provider_call_id, answered_at, ended_at, duration_ms,
                    transcript, recording_url, provider_analysis, analysis_status)
-        WHERE k.${c.id} = t.id`,
+        WHERE k.${c.id} = t.id`),
       [
         column('id'),
         column('status'),
@@ -93,7 +93,7 @@ export class SqlCallRepository extends CallRepository {
   async findAnyById(id: string, options: { lock?: boolean } = {}): Promise<Call | null> {
     if (!isUuid(id)) return null;
     const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
-    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = $1${lock}`, [id]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(prepared(`${SELECT} WHERE ${c.id} = $1${lock}`), [id]);
     return rows[0] ? Call.restore(CALLS.fromRow(rows[0], CALL_PROPS)) : null;
   }
 
@@ -101,7 +101,7 @@ export class SqlCallRepository extends CallRepository {
     const valid = [...new Set(ids.filter(isUuid))];
     if (valid.length === 0) return [];
     const lock = options.lock && this.tx.inTransaction ? ' FOR UPDATE' : '';
-    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(`${SELECT} WHERE ${c.id} = ANY($1::uuid[]) ORDER BY ${c.id}${lock}`, [valid]);
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(prepared(`${SELECT} WHERE ${c.id} = ANY($1::uuid[]) ORDER BY ${c.id}${lock}`), [valid]);
     return rows.map((row) => Call.restore(CALLS.fromRow(row, CALL_PROPS)));
   }
 
@@ -119,13 +119,16 @@ export class SqlCallRepository extends CallRepository {
 
   async eventCallId(provider: string, eventId: string): Promise<string | null> {
     const e = CALL_EVENTS.c;
-    const rows: Array<{ call_id: string }> = await this.tx.manager.query(`SELECT ${e.callId} AS call_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);
+    const rows: Array<{ call_id: string }> = await this.tx.manager.query(prepared(`SELECT ${e.callId} AS call_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`), [
+      provider,
+      eventId,
+    ]);
     return rows[0]?.call_id ?? null;
   }
 
   async hasEvent(provider: string, eventId: string): Promise<boolean> {
     const e = CALL_EVENTS.c;
-    const rows: unknown[] = await this.tx.manager.query(`SELECT 1 FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`, [provider, eventId]);
+    const rows: unknown[] = await this.tx.manager.query(prepared(`SELECT 1 FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = $2`), [provider, eventId]);
     return rows.length > 0;
   }
 
@@ -133,7 +136,7 @@ export class SqlCallRepository extends CallRepository {
     if (eventIds.length === 0) return new Set();
     const e = CALL_EVENTS.c;
     const rows: Array<{ event_id: string }> = await this.tx.manager.query(
-      `SELECT ${e.eventId} AS event_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = ANY($2::text[])`,
+      prepared(`SELECT ${e.eventId} AS event_id FROM ${CALL_EVENTS.name} WHERE ${e.provider} = $1 AND ${e.eventId} = ANY($2::text[])`),
       [provider, eventIds],
     );
     return new Set(rows.map((r) => r.event_id));

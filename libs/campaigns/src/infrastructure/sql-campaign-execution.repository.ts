@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, TransactionHost } from '@outreach/platform';
+import { isUuid, prepared, TransactionHost } from '@outreach/platform';
 import {
   ATTEMPT_CONTACT_FIELDS,
   AttemptContact,
@@ -57,7 +57,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
   async findCampaign(campaignId: string): Promise<ExecutionCampaign | null> {
     if (!isUuid(campaignId)) return null;
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${CAMPAIGNS.select(undefined, CAMPAIGN_PROPS)} FROM ${CAMPAIGNS.name} WHERE ${CAMPAIGNS.c.id} = $1`,
+      prepared(`SELECT ${CAMPAIGNS.select(undefined, CAMPAIGN_PROPS)} FROM ${CAMPAIGNS.name} WHERE ${CAMPAIGNS.c.id} = $1`),
       [campaignId],
     );
     return rows[0] ? CAMPAIGNS.fromRow(rows[0], CAMPAIGN_PROPS) : null;
@@ -276,7 +276,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     if (!isUuid(contactId)) return null;
     const lock = this.tx.inTransaction ? ' FOR UPDATE' : '';
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${CC.select(undefined, ATTEMPT_CONTACT_FIELDS)} FROM ${CC.name} WHERE ${CC.c.id} = $1${lock}`,
+      prepared(`SELECT ${CC.select(undefined, ATTEMPT_CONTACT_FIELDS)} FROM ${CC.name} WHERE ${CC.c.id} = $1${lock}`),
       [contactId],
     );
     return rows[0] ? CC.fromRow(rows[0], ATTEMPT_CONTACT_FIELDS) : null;
@@ -287,7 +287,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     if (ids.length === 0) return [];
     const lock = this.tx.inTransaction ? ' FOR UPDATE' : '';
     const rows: Row[] = await this.tx.manager.query(
-      `SELECT ${CC.select(undefined, ATTEMPT_CONTACT_FIELDS)} FROM ${CC.name} WHERE ${CC.c.id} = ANY($1::uuid[]) ORDER BY ${CC.c.id}${lock}`,
+      prepared(`SELECT ${CC.select(undefined, ATTEMPT_CONTACT_FIELDS)} FROM ${CC.name} WHERE ${CC.c.id} = ANY($1::uuid[]) ORDER BY ${CC.c.id}${lock}`),
       [ids],
     );
     return rows.map((row) => CC.fromRow(row, ATTEMPT_CONTACT_FIELDS));
@@ -295,8 +295,8 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
 
   async markCallStarted(contactId: string, attemptSeq: number, callId: string): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE ${CC.name} SET ${CC.c.currentCallId} = $3, ${CC.c.updatedAt} = now()
-        WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($4::text[])`,
+      prepared(`UPDATE ${CC.name} SET ${CC.c.currentCallId} = $3, ${CC.c.updatedAt} = now()
+        WHERE ${CC.c.id} = $1 AND ${CC.c.attemptSeq} = $2 AND ${CC.c.status} = ANY($4::text[])`),
       [contactId, attemptSeq, callId, [IN_FLIGHT_STATUS]],
     );
   }
@@ -305,9 +305,9 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     if (started.length === 0) return;
     if (started.length === 1) return this.markCallStarted(started[0].contactId, started[0].attemptSeq, started[0].callId);
     await this.tx.manager.query(
-      `UPDATE ${CC.name} c SET ${CC.c.currentCallId} = t.call_id, ${CC.c.updatedAt} = now()
+      prepared(`UPDATE ${CC.name} c SET ${CC.c.currentCallId} = t.call_id, ${CC.c.updatedAt} = now()
          FROM unnest($1::uuid[], $2::int[], $3::uuid[]) AS t(id, seq, call_id)
-        WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY($4::text[])`,
+        WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY($4::text[])`),
       [started.map((s) => s.contactId), started.map((s) => s.attemptSeq), started.map((s) => s.callId), [IN_FLIGHT_STATUS]],
     );
   }
@@ -321,7 +321,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
     const column = <T>(pick: (update: AttemptOutcomeUpdate) => T) => outcomes.map((o) => pick(o.update));
     // UPDATE … RETURNING answers [rows, count] through the pg driver.
     const [rows]: [Array<{ id: string }>, number] = await this.tx.manager.query(
-      `UPDATE ${CC.name} c
+      prepared(`UPDATE ${CC.name} c
           SET ${CC.c.status} = t.target, ${CC.c.nextAttemptAt} = t.next_attempt_at, ${CC.c.lastOutcome} = t.last_outcome, ${CC.c.lastAttemptAt} = t.last_attempt_at,
               ${CC.c.incompleteRetries} = CASE WHEN t.next_number OR t.switch_leg THEN 0 ELSE c.${CC.c.incompleteRetries} + t.incomplete END,
               ${CC.c.phoneIndex} = c.${CC.c.phoneIndex} + CASE WHEN t.next_number THEN 1 ELSE 0 END,
@@ -344,7 +344,7 @@ export class SqlCampaignExecutionRepository extends CampaignExecutionRepository 
                    connected_phone, sequence, talk_ms, has_leg, leg, message_sends, message_transient, message_leg_at, message_outcome,
                    followup_call_id, switch_leg)
         WHERE c.${CC.c.id} = t.id AND c.${CC.c.attemptSeq} = t.seq AND c.${CC.c.status} = ANY(string_to_array(t.allowed, ','))
-        RETURNING c.${CC.c.id} AS id`,
+        RETURNING c.${CC.c.id} AS id`),
       [
         outcomes.map((o) => o.contactId),
         outcomes.map((o) => o.attemptSeq),

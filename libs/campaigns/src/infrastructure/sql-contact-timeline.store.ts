@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@outreach/platform';
+import { prepared, TransactionHost } from '@outreach/platform';
 import { ContactTimelineStore } from '../application/contact-timeline';
 import { SkipReason, TIMELINE_EVENTS_PER_CONTACT, TimelineEvent } from '../domain/contact-timeline';
 import { CONTACT_TIMELINE_EVENTS as E, CONTACT_WAITS as W } from './persistence/contact-timeline.table';
@@ -23,7 +23,7 @@ export class SqlContactTimelineStore extends ContactTimelineStore {
   async append(events: readonly TimelineEvent[], options: { endWaitsOf?: readonly string[] } = {}): Promise<void> {
     if (events.length === 0) return;
     await this.tx.manager.query(
-      `WITH input AS (
+      prepared(`WITH input AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::jsonb[]) WITH ORDINALITY AS t(contact_id, type, occurred_at, detail, ord)
        ), inserted AS (
          INSERT INTO ${E.name} (${e.contactId}, ${e.type}, ${e.occurredAt}, ${e.detail})
@@ -33,7 +33,7 @@ export class SqlContactTimelineStore extends ContactTimelineStore {
        )
        DELETE FROM ${E.name} WHERE ${e.seq} IN (
          SELECT old.${e.seq} FROM (SELECT contact_id, count(*) AS n FROM input GROUP BY contact_id) c
-         CROSS JOIN LATERAL (SELECT ${e.seq} FROM ${E.name} WHERE ${e.contactId} = c.contact_id ORDER BY ${e.seq} DESC OFFSET GREATEST(0, $5 - c.n)) old)`,
+         CROSS JOIN LATERAL (SELECT ${e.seq} FROM ${E.name} WHERE ${e.contactId} = c.contact_id ORDER BY ${e.seq} DESC OFFSET GREATEST(0, $5 - c.n)) old)`),
       [
         events.map((x) => x.contactId),
         events.map((x) => x.type),

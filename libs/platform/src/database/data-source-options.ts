@@ -28,6 +28,7 @@ export function postgresOptions(
       // statement at the same bound, so an abandoned slow query does not keep running there.
       ...(queryTimeout === null ? {} : { query_timeout: queryTimeout, statement_timeout: queryTimeout }),
       Client: TimeoutSafeClient,
+      preparedStatements: config.dbPreparedStatements,
       types: SERVICE_PG_TYPES,
       // No JIT compilation: the service's statements are short, and a cost estimate that misfires
       // (a batch's timeline trim, estimated from skewed statistics) had Postgres spend 30-40 ms of

@@ -1,4 +1,5 @@
 import { Client, ClientConfig } from 'pg';
+import { preparedStatementName } from './prepared-statements';
 
 /** node-postgres' message when `query_timeout` fires (no error code). */
 export const PG_READ_TIMEOUT_MESSAGE = 'Query read timeout';
@@ -14,12 +15,18 @@ export const PG_READ_TIMEOUT_MESSAGE = 'Query read timeout';
  * kept handing out the swallowed connections. Ending the client marks it unusable at once
  * (pg-pool drops it on release) and destroys the socket, so the next query gets a fresh
  * connection. Covers the promise form of `query`, the one TypeORM uses.
+ *
+ * It also runs every statement marked with `prepared()` as a named statement (decisions.md 46.10),
+ * unless its config says `preparedStatements: false` (DB_PREPARED_STATEMENTS).
  */
 export class TimeoutSafeClient extends Client {
-  constructor(config?: string | ClientConfig) {
+  constructor(config?: string | (ClientConfig & { preparedStatements?: boolean })) {
     super(config);
+    const named = typeof config !== 'object' || config.preparedStatements !== false;
     const query = this.query.bind(this) as (...args: unknown[]) => unknown;
     (this as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const name = named && typeof args[0] === 'string' ? preparedStatementName(args[0]) : undefined;
+      if (name !== undefined) args[0] = { name, text: args[0] };
       const result = query(...args);
       if (isThenable(result)) {
         result.then(undefined, (error: unknown) => {

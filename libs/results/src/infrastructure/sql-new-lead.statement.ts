@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiLeadIntake, NewApiLead } from '@outreach/campaigns';
 import { StatementParts } from '@outreach/core';
-import { TransactionHost } from '@outreach/platform';
+import { prepared, TransactionHost } from '@outreach/platform';
 import { QueryFailedError } from 'typeorm';
 import { LeadKeyRecord, NewLeadStatement, NewLeadWrite } from '../application/results.ports';
 import { API_LEAD_KEYS } from './persistence/api-lead-key.table';
@@ -34,7 +34,8 @@ export class SqlNewLeadStatement extends NewLeadStatement {
     const claim = parts.add('lead_key', API_LEAD_KEYS.insertSelect(key, bound, 'RETURNING 1'));
     const { sql, params } = parts.build({ sql: `SELECT count(*)::int AS n FROM ${claim}`, params: [] });
     try {
-      const [row]: Array<{ n: number }> = await this.tx.manager.query(sql, params);
+      // Prepared (decisions.md 46.10): every part is a write or a check by primary or unique key, and the text is the same for every push.
+      const [row]: Array<{ n: number }> = await this.tx.manager.query(prepared(sql), params);
       return row.n === 1 ? 'written' : 'not_admitted';
     } catch (error) {
       const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; table?: string }) : {};

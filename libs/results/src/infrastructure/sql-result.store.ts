@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, TransactionHost } from '@outreach/platform';
+import { isUuid, prepared, TransactionHost } from '@outreach/platform';
 import { ResultListQuery, ResultStore, StoredResult } from '../application/results.ports';
 import { LeadResultEnvelope } from '../domain/lead-result';
 import { LEAD_RESULTS } from './persistence/lead-result.table';
@@ -11,6 +11,8 @@ const STORED = ['id', 'seq', 'workspaceId', 'campaignId', 'leadId', 'envelope', 
 /** What an insert writes: seq comes from its sequence, expired_at stays null. */
 const WRITTEN = ['id', 'workspaceId', 'campaignId', 'leadId', 'envelope', 'createdAt', 'expiresAt'] as const;
 const LISTED = ['seq', 'envelope'] as const;
+/** A result by its primary key (prepared, decisions.md 46.10). */
+const FIND = prepared(`SELECT ${LEAD_RESULTS.select(undefined, STORED)} FROM ${LEAD_RESULTS.name} WHERE ${r.id} = $1 AND ${r.workspaceId} = $2`);
 
 @Injectable()
 export class SqlResultStore extends ResultStore {
@@ -40,10 +42,7 @@ export class SqlResultStore extends ResultStore {
 
   async find(workspaceId: string, id: string): Promise<StoredResult | null> {
     if (!isUuid(id)) return null;
-    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(
-      `SELECT ${LEAD_RESULTS.select(undefined, STORED)} FROM ${LEAD_RESULTS.name} WHERE ${r.id} = $1 AND ${r.workspaceId} = $2`,
-      [id, workspaceId],
-    );
+    const rows: Array<Record<string, unknown>> = await this.tx.manager.query(FIND, [id, workspaceId]);
     return rows[0] ? LEAD_RESULTS.fromRow(rows[0], STORED) : null;
   }
 

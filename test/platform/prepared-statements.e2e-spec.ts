@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { AppConfig, loadConfig } from '@outreach/core';
+import { bearer, TestApp } from '../support/test-app';
+import { expectError, pushLead, runningApiCampaign } from '../results/results-helpers';
+
+/**
+ * The lead push's one statement and the result read run as named (server-side prepared)
+ * statements unless DB_PREPARED_STATEMENTS=false (decisions.md 46.10). With a pool of one
+ * connection, the app's statements and this test's look-up share one Postgres session, whose
+ * pg_prepared_statements lists what it prepared.
+ */
+describe('prepared statements on the hot paths (DB_PREPARED_STATEMENTS)', () => {
+  async function preparedAfterTraffic(setting: string | undefined): Promise<Array<{ name: string; statement: string }>> {
+    const env: Record<string, string | undefined> = { ...process.env, DB_POOL_SIZE: '1', DB_PREPARED_STATEMENTS: setting };
+    const t = await TestApp.create({ configure: (b) => b.overrideProvider(AppConfig).useValue(loadConfig(env)) });
+    try {
+      await t.reset();
+      const ws = await t.seed({ features: ['api_results'] });
+      const c = await runningApiCampaign(t, ws.key, ws.workspaceId);
+      // The first push of a process to a campaign takes the transaction; the next ones are the one statement.
+      for (let i = 0; i < 7; i++) expect((await pushLead(t, ws.key, c.id, { idempotencyKey: `k${i}`, phone: `+1415555010${i}` })).status).toBe(201);
+      for (let i = 0; i < 7; i++) expectError(await t.http.get(`/v1/results/${randomUUID()}`).set(bearer(ws.key)), 404, 'result_not_found');
+      const [{ contacts }] = await t.dataSource.query(`SELECT count(*)::int AS contacts FROM campaign_contacts WHERE campaign_id = $1`, [c.id]);
+      expect(contacts).toBe(7);
+      return await t.dataSource.query(`SELECT name, statement FROM pg_prepared_statements ORDER BY name`);
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('on by default: the push and the read are prepared once on the connection, under names made from their text', async () => {
+    const statements = await preparedAfterTraffic(undefined);
+    const push = statements.filter((s) => s.statement.includes('INSERT INTO api_lead_keys'));
+    const read = statements.filter((s) => /^SELECT .* FROM lead_results WHERE id = \$1 AND workspace_id = \$2$/s.test(s.statement));
+    expect(push).toHaveLength(1);
+    expect(read).toHaveLength(1);
+    for (const s of [...push, ...read]) expect(s.name).toMatch(/^outreach_[0-9a-f]{24}$/);
+    // Only marked statements are named: nothing else the requests ran (the key look-up, the first push's transaction) is.
+    expect(statements).toHaveLength(2);
+  });
+
+  it('DB_PREPARED_STATEMENTS=false: the same traffic prepares nothing', async () => {
+    expect(await preparedAfterTraffic('false')).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
 import { AppConfig } from '@outreach/core';
+import { installSocketTimeoutFix } from './socket-timeout-fix';
 
 /** ioredis options from REDIS_URL, plus what every client here needs. */
 export function redisOptions(config: AppConfig, extra: RedisOptions = {}): RedisOptions {
@@ -9,6 +10,7 @@ export function redisOptions(config: AppConfig, extra: RedisOptions = {}): Redis
 
 /** The connection options for a Redis at `redisUrl` (another Redis than REDIS_URL's, such as the sandbox provider's store). */
 export function redisOptionsFor(redisUrl: string, extra: RedisOptions = {}): RedisOptions {
+  installSocketTimeoutFix(); // every client of the service gets its options here, BullMQ's too
   const url = new URL(redisUrl);
   return {
     host: url.hostname,

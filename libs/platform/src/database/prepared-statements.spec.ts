@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { MAX_PREPARED_STATEMENTS, prepared, preparedStatementCounts, preparedStatementName } from './prepared-statements';
 
 describe('prepared statements registry (decisions.md 46.10)', () => {
@@ -13,9 +14,13 @@ describe('prepared statements registry (decisions.md 46.10)', () => {
     expect(preparedStatementName('SELECT 2')).toBeUndefined();
   });
 
-  it('is bounded: past MAX_PREPARED_STATEMENTS, a text that varies runs unnamed and is counted as refused', () => {
+  it('is bounded: past MAX_PREPARED_STATEMENTS, a text that varies runs unnamed, is counted as refused and is warned of once', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const before = preparedStatementCounts();
     for (let i = 0; i < MAX_PREPARED_STATEMENTS + 5; i++) prepared(`SELECT ${i} FROM registry_flood`);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toContain(`SELECT ${MAX_PREPARED_STATEMENTS - before.marked} FROM registry_flood`);
+    warn.mockRestore();
     const after = preparedStatementCounts();
     expect(after.marked).toBe(MAX_PREPARED_STATEMENTS);
     expect(after.refused - before.refused).toBe(before.marked + 5);

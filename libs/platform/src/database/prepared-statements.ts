@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 
 /**
  * Statements run as named, server-side prepared statements (decisions.md 46.10).
@@ -30,7 +31,8 @@ let refused = 0;
 export function prepared(sql: string): string {
   if (names.has(sql)) return sql;
   if (names.size >= MAX_PREPARED_STATEMENTS) {
-    refused++;
+    // A marked text that varies between calls is a bug in its caller: said once per process.
+    if (refused++ === 0) new Logger('PreparedStatements').warn(`more than ${MAX_PREPARED_STATEMENTS} statements marked prepared; the rest run unnamed: ${sql.slice(0, 120)}`);
     return sql;
   }
   names.set(sql, `outreach_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);

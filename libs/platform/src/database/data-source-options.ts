@@ -33,7 +33,10 @@ export function postgresOptions(
       // No JIT compilation: the service's statements are short, and a cost estimate that misfires
       // (a batch's timeline trim, estimated from skewed statistics) had Postgres spend 30-40 ms of
       // CPU compiling a statement that runs in 1 ms (decisions.md 47.8).
-      options: '-c jit=off',
+      // Named statements (prepared(), decisions.md 46.10) are planned at every run, for their values
+      // and the tables as they are then: a generic plan is kept until the next ANALYZE, and one made
+      // while a table was small (a seq scan) stayed while the table grew (decisions.md 46.11).
+      options: '-c jit=off -c plan_cache_mode=force_custom_plan',
       idleTimeoutMillis: 10000,
       keepAlive: true,
     },

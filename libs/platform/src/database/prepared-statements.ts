@@ -5,16 +5,16 @@ import { Logger } from '@nestjs/common';
  * Statements run as named, server-side prepared statements (decisions.md 46.10).
  *
  * Postgres parses, analyses and plans every unnamed statement it is sent. A named one is parsed
- * once per connection, and after five runs Postgres may keep one generic plan for it: the lead
- * push's one statement (six tables, about 1,600 characters) runs 1.6× as many times per second
- * on this machine prepared as unnamed, almost all of it from the plan it no longer makes.
+ * and analysed once per connection. Every run of it is still planned, for its values and the tables
+ * as they are then: the pool's sessions set `plan_cache_mode = force_custom_plan`
+ * (data-source-options.ts, decisions.md 46.11), because the generic plan Postgres would otherwise
+ * keep after five runs lasts until the table's next ANALYZE, and one made while the table was small
+ * (a seq scan) stayed while it grew (bench:engine slowed from about 600 to 150 contacts/s).
  *
- * A generic plan is made without the parameters' values, so only a statement whose best plan
- * does not depend on them may be marked: look-ups and writes by primary or unique key. A statement
- * that filters on a skewed column (a status, a workspace's share of a table) keeps being planned
- * for its values. The statement's text must not vary between calls, or each variant would stay
- * prepared on every connection: the registry is bounded ({@link MAX_PREPARED_STATEMENTS}) and a
- * text past the bound runs unnamed.
+ * Only look-ups and writes by primary or unique key are marked (the rule of 46.10, kept). The
+ * statement's text must not vary between calls, or each variant would stay prepared on every
+ * connection: the registry is bounded ({@link MAX_PREPARED_STATEMENTS}) and a text past the bound
+ * runs unnamed.
  *
  * The mark is the text itself: `prepared(sql)` returns `sql`, and the pg client the pool makes
  * (TimeoutSafeClient) names every statement whose text is marked. So a marked statement is prepared

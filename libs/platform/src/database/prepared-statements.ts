@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
  * as they are then: the pool's sessions set `plan_cache_mode = force_custom_plan`
  * (data-source-options.ts, decisions.md 46.11), because the generic plan Postgres would otherwise
  * keep after five runs lasts until the table's next ANALYZE, and one made while the table was small
- * (a seq scan) stayed while it grew (bench:engine slowed from about 600 to 150 contacts/s).
+ * (a seq scan) stayed while it grew (bench:engine slowed from about 600 to about 105 contacts/s).
  *
  * Only look-ups and writes by primary or unique key are marked (the rule of 46.10, kept). The
  * statement's text must not vary between calls, or each variant would stay prepared on every

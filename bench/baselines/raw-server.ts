@@ -7,8 +7,9 @@
  *   - the lead row (only when the idempotency row is new),
  *   - the outbox row (likewise);
  * and a single-row read by primary key. Every service path is compared with this floor. Both
- * statements are named (server-side prepared, planned once per connection), as the service's hot
- * statements are (decisions.md 46.10): the floor does not re-plan what it need not.
+ * statements are named (server-side prepared) as the service's hot statements are (decisions.md
+ * 46.10), and keep Postgres' default generic plan, which the service gives up (46.11): the push
+ * only inserts and the read's table is filled first, so the floor does not re-plan what it need not.
  *
  *   POST /leads   {"campaignId","idempotencyKey","phone","name"?,"fields"?}  → 201 (200 on replay)
  *   GET  /results/<uuid>                                                    → 200 stored envelope
